@@ -1,0 +1,13 @@
+export declare const MIME: Record<string, string>;
+export interface StaticServer {
+  readonly url: string;
+  close(): Promise<void>;
+  setRoot(root: string): void;
+}
+export declare function startServer(options: {
+  root: string;
+  base?: string;
+  port?: number;
+  host?: string;
+  isolation?: boolean;
+}): Promise<StaticServer>;

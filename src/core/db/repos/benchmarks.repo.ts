@@ -1,0 +1,65 @@
+/** Benchmarks, and the all-or-nothing import and delete of a benchmark with its cases. */
+import { guard, notFound } from '../storage-errors.ts';
+import { approxBytes } from '../write-meter.ts';
+import type { AssetRecord, BenchmarkRecord, CasePayload, CaseRecord } from '../types.ts';
+import type { RepoContext } from './context.ts';
+
+export interface BenchmarksRepo {
+  get(id: string): Promise<BenchmarkRecord | undefined>;
+  /** Like {@link get}, but throws NOT_FOUND when missing. */
+  require(id: string): Promise<BenchmarkRecord>;
+  /** All benchmarks, newest first. */
+  list(): Promise<BenchmarkRecord[]>;
+  findByName(name: string): Promise<BenchmarkRecord[]>;
+  count(): Promise<number>;
+  put(record: BenchmarkRecord): Promise<void>;
+  /**
+   * Stores a benchmark, its cases (stamped with its id) and their image assets
+   * in one transaction: after a failure nothing of the import is stored.
+   */
+  putWithContent(record: BenchmarkRecord, cases: readonly CasePayload[], assets?: readonly AssetRecord[]): Promise<void>;
+  /**
+   * Deletes a benchmark and all its cases in one transaction and returns how
+   * many cases went. Runs are kept (they carry their own provenance) and
+   * content-addressed assets are kept (other benchmarks may share them).
+   * Throws NOT_FOUND if the benchmark does not exist.
+   */
+  deleteWithContent(id: string): Promise<number>;
+}
+
+/** Builds the benchmarks repository. */
+export function createBenchmarksRepo({ db, meter }: RepoContext): BenchmarksRepo {
+  const t = db.benchmarks;
+  const get = (id: string) => guard('read the benchmark', () => t.get(id));
+  return {
+    get,
+    async require(id) {
+      const found = await get(id);
+      if (!found) throw notFound('benchmark', id);
+      return found;
+    },
+    list: () => guard('list benchmarks', () => t.orderBy('createdAt').reverse().toArray()),
+    findByName: (name) => guard('find benchmarks by name', () => t.where('name').equals(name).toArray()),
+    count: () => guard('count benchmarks', () => t.count()),
+    put: (record) => guard('save the benchmark', async () => void (await t.put(record))),
+    putWithContent: (record, cases, assets = []) =>
+      guard('import the benchmark', async () => {
+        const rows: CaseRecord[] = cases.map((c) => ({ ...c, benchmarkId: record.id }));
+        await db.transaction('rw', [t, db.cases, db.assets], async () => {
+          await t.put(record);
+          await db.cases.bulkPut(rows);
+          if (assets.length > 0) await db.assets.bulkPut([...assets]);
+        });
+        meter.record(approxBytes(record) + approxBytes(rows) + approxBytes(assets));
+      }),
+    deleteWithContent: (id) =>
+      guard('delete the benchmark', () =>
+        db.transaction('rw', [t, db.cases], async () => {
+          if (!(await t.get(id))) throw notFound('benchmark', id);
+          const removed = await db.cases.where('benchmarkId').equals(id).delete();
+          await t.delete(id);
+          return removed;
+        }),
+      ),
+  };
+}

@@ -1,0 +1,73 @@
+/** Model responses of runs: written in batches while a run progresses. */
+import Dexie from 'dexie';
+import { guard, notFound } from '../storage-errors.ts';
+import { approxBytes } from '../write-meter.ts';
+import type { ResponseRecord } from '../types.ts';
+import { paged, type Page, type RepoContext } from './context.ts';
+
+export interface ResponsesRepo {
+  get(id: string): Promise<ResponseRecord | undefined>;
+  /** All rows in the table, across runs. */
+  count(): Promise<number>;
+  /** Like {@link get}, but throws NOT_FOUND when missing. */
+  require(id: string): Promise<ResponseRecord>;
+  /** A run's responses in id order. */
+  listByRun(runId: string, page?: Page): Promise<ResponseRecord[]>;
+  /** All responses stored for one planned item of a run. */
+  listByItem(runId: string, itemKey: string): Promise<ResponseRecord[]>;
+  countByRun(runId: string): Promise<number>;
+  /** Item keys that already have a response, for resuming a run; reads only the index. */
+  itemKeysByRun(runId: string): Promise<Set<string>>;
+  /** The newest response with this cache key, from any run, for reusing an identical generation. */
+  getByCacheKey(cacheKey: string): Promise<ResponseRecord | undefined>;
+  put(row: ResponseRecord): Promise<void>;
+  /** Stores all rows in one transaction: if any row fails, none is stored. */
+  putBatch(rows: readonly ResponseRecord[]): Promise<void>;
+  /** Deletes a run's responses; returns how many. Prefer `runs.deleteWithResults`. */
+  deleteByRun(runId: string): Promise<number>;
+}
+
+/** Builds the responses repository. */
+export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
+  const t = db.responses;
+  const get = (id: string) => guard('read the response', () => t.get(id));
+  return {
+    get,
+    async require(id) {
+      const found = await get(id);
+      if (!found) throw notFound('response', id);
+      return found;
+    },
+    count: () => guard('count responses', () => t.count()),
+    listByRun: (runId, page) => guard('list responses', () => paged(t.where('runId').equals(runId), page).toArray()),
+    listByItem: (runId, itemKey) =>
+      guard('list responses', () => t.where('[runId+itemKey]').equals([runId, itemKey]).toArray()),
+    countByRun: (runId) => guard('count responses', () => t.where('runId').equals(runId).count()),
+    itemKeysByRun: (runId) =>
+      guard('list answered items', async () => {
+        const keys = await t
+          .where('[runId+itemKey]')
+          .between([runId, Dexie.minKey], [runId, Dexie.maxKey], true, true)
+          .uniqueKeys();
+        return new Set(keys.map((k) => String((k as unknown[])[1])));
+      }),
+    getByCacheKey: (cacheKey) =>
+      guard('look up a cached response', async () => {
+        const hits = await t.where('cacheKey').equals(cacheKey).sortBy('createdAt');
+        return hits.at(-1);
+      }),
+    put: (row) =>
+      guard('save the response', async () => {
+        await t.put(row);
+        meter.record(approxBytes(row));
+      }),
+    putBatch: (rows) =>
+      guard('save responses', async () => {
+        if (rows.length === 0) return;
+        // An explicit transaction makes the batch atomic: an uncaught BulkError aborts it.
+        await db.transaction('rw', t, () => t.bulkPut([...rows]));
+        meter.record(approxBytes(rows));
+      }),
+    deleteByRun: (runId) => guard('delete responses', () => t.where('runId').equals(runId).delete()),
+  };
+}

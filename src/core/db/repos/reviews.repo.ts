@@ -1,0 +1,63 @@
+/** Human reviews of responses, with an append-only audit trail of changes. */
+import { guard, notFound } from '../storage-errors.ts';
+import type { ReviewRecord, ReviewState } from '../types.ts';
+import type { RepoContext } from './context.ts';
+
+/** Fields a reviewer may change; the reviewer making the change is required. */
+export type ReviewChange = Partial<Pick<ReviewState, 'verdict' | 'errorClasses' | 'rationaleRating' | 'reason'>> &
+  Pick<ReviewState, 'reviewerId'>;
+
+export interface ReviewsRepo {
+  get(id: string): Promise<ReviewRecord | undefined>;
+  /** All rows in the table, across runs. */
+  count(): Promise<number>;
+  /** Like {@link get}, but throws NOT_FOUND when missing. */
+  require(id: string): Promise<ReviewRecord>;
+  listByResponse(responseId: string): Promise<ReviewRecord[]>;
+  listByRun(runId: string): Promise<ReviewRecord[]>;
+  listByReviewer(reviewerId: string): Promise<ReviewRecord[]>;
+  put(record: ReviewRecord): Promise<void>;
+  /**
+   * Changes a review, first appending its current state to `previous`, so the
+   * audit trail keeps every earlier verdict. Returns the updated review.
+   * Throws NOT_FOUND if it does not exist.
+   */
+  amend(id: string, change: ReviewChange): Promise<ReviewRecord>;
+  delete(id: string): Promise<void>;
+}
+
+/** Builds the reviews repository. */
+export function createReviewsRepo({ db, now }: RepoContext): ReviewsRepo {
+  const t = db.reviews;
+  const get = (id: string) => guard('read the review', () => t.get(id));
+  return {
+    get,
+    async require(id) {
+      const found = await get(id);
+      if (!found) throw notFound('review', id);
+      return found;
+    },
+    count: () => guard('count reviews', () => t.count()),
+    listByResponse: (responseId) => guard('list reviews', () => t.where('responseId').equals(responseId).toArray()),
+    listByRun: (runId) => guard('list reviews', () => t.where('runId').equals(runId).toArray()),
+    listByReviewer: (reviewerId) => guard('list reviews', () => t.where('reviewerId').equals(reviewerId).toArray()),
+    put: (record) => guard('save the review', async () => void (await t.put(record))),
+    amend: (id, change) =>
+      guard('update the review', () =>
+        db.transaction('rw', t, async () => {
+          const current = await t.get(id);
+          if (!current) throw notFound('review', id);
+          const { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt } = current;
+          const next: ReviewRecord = {
+            ...current,
+            ...change,
+            createdAt: now(),
+            previous: [...current.previous, { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt }],
+          };
+          await t.put(next);
+          return next;
+        }),
+      ),
+    delete: (id) => guard('delete the review', () => t.delete(id)),
+  };
+}

@@ -1,0 +1,78 @@
+/** Evaluation runs, their status, and deleting a run with everything it produced. */
+import { guard, notFound } from '../storage-errors.ts';
+import type { RunRecord, RunStatus } from '../types.ts';
+import { paged, type Page, type RepoContext } from './context.ts';
+
+/** How many rows {@link RunsRepo.deleteWithResults} removed per table. */
+export interface DeletedRunResults {
+  responses: number;
+  scores: number;
+  reviews: number;
+}
+
+export interface RunsRepo {
+  get(id: string): Promise<RunRecord | undefined>;
+  /** Like {@link get}, but throws NOT_FOUND when missing. */
+  require(id: string): Promise<RunRecord>;
+  /** All runs, newest first. */
+  list(page?: Page): Promise<RunRecord[]>;
+  /** A benchmark's runs, newest first. */
+  listByBenchmark(benchmarkId: string): Promise<RunRecord[]>;
+  listByStatus(status: RunStatus): Promise<RunRecord[]>;
+  count(): Promise<number>;
+  put(record: RunRecord): Promise<void>;
+  /**
+   * Sets a run's status (and `error`, cleared unless given) and stamps
+   * `updatedAt`; returns the updated run. Throws NOT_FOUND if it does not exist.
+   */
+  updateStatus(id: string, status: RunStatus, details?: { error?: string | null }): Promise<RunRecord>;
+  /**
+   * Deletes a run with its responses, scores and reviews in one transaction.
+   * Throws NOT_FOUND if the run does not exist.
+   */
+  deleteWithResults(id: string): Promise<DeletedRunResults>;
+}
+
+/** Builds the runs repository. */
+export function createRunsRepo({ db, now }: RepoContext): RunsRepo {
+  const t = db.runs;
+  const get = (id: string) => guard('read the run', () => t.get(id));
+  return {
+    get,
+    async require(id) {
+      const found = await get(id);
+      if (!found) throw notFound('run', id);
+      return found;
+    },
+    list: (page) => guard('list runs', () => paged(t.orderBy('createdAt').reverse(), page).toArray()),
+    listByBenchmark: (benchmarkId) =>
+      guard('list runs', () => t.where('benchmarkId').equals(benchmarkId).reverse().sortBy('createdAt')),
+    listByStatus: (status) => guard('list runs', () => t.where('status').equals(status).sortBy('createdAt')),
+    count: () => guard('count runs', () => t.count()),
+    put: (record) => guard('save the run', async () => void (await t.put(record))),
+    updateStatus: (id, status, details = {}) =>
+      guard('update the run', () =>
+        // Read-modify-write in one transaction so a concurrent update cannot be lost.
+        db.transaction('rw', t, async () => {
+          const run = await t.get(id);
+          if (!run) throw notFound('run', id);
+          const next: RunRecord = { ...run, status, error: details.error ?? null, updatedAt: now() };
+          await t.put(next);
+          return next;
+        }),
+      ),
+    deleteWithResults: (id) =>
+      guard('delete the run', () =>
+        db.transaction('rw', [t, db.responses, db.scores, db.reviews], async () => {
+          if (!(await t.get(id))) throw notFound('run', id);
+          const removed: DeletedRunResults = {
+            responses: await db.responses.where('runId').equals(id).delete(),
+            scores: await db.scores.where('runId').equals(id).delete(),
+            reviews: await db.reviews.where('runId').equals(id).delete(),
+          };
+          await t.delete(id);
+          return removed;
+        }),
+      ),
+  };
+}

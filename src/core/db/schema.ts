@@ -1,0 +1,188 @@
+/**
+ * The single NeuroEval IndexedDB database: its versioned schema and how to
+ * open it.
+ *
+ * Dexie store syntax: the first entry is the primary key, the rest are
+ * indexes; `[a+b]` is a compound key, `&` unique, `*` multi-entry. Only
+ * indexed fields are listed; records hold more. Dexie opens version N as
+ * IndexedDB version N × 10.
+ */
+import Dexie, { type Table, type Transaction } from 'dexie';
+import { StorageError } from '../errors.ts';
+import { isVersionError, newerVersionMessage } from './storage-errors.ts';
+import type {
+  AssetRecord,
+  BenchmarkRecord,
+  CaseKey,
+  CaseRecord,
+  ModelRecord,
+  ResponseRecord,
+  ReviewRecord,
+  RunRecord,
+  ScoreRecord,
+  SettingRecord,
+  StoreName,
+} from './types.ts';
+
+/** Name of the IndexedDB database. */
+export const DB_NAME = 'neuroeval';
+
+/** Store definitions of one schema version, in Dexie syntax. */
+export type StoreDefinitions = Readonly<Record<StoreName, string>>;
+
+/*
+ * GUARD: a version's store definitions are frozen once released. To change a
+ * primary key, add or drop an index, or add a table, add a NEW version
+ * (SCHEMA[n + 1], with an upgrade function in UPGRADES if existing rows must
+ * change) and a migration test in test/unit/db/migrations.test.ts that builds
+ * version n by hand and opens it with the new code. Editing SCHEMA[1] in place
+ * breaks every browser that already holds version 1 data, and the migration
+ * test fails on purpose.
+ */
+export const SCHEMA: Readonly<Record<number, StoreDefinitions>> = {
+  1: {
+    benchmarks: 'id, name, createdAt',
+    cases: '[benchmarkId+id], benchmarkId, [benchmarkId+split], [benchmarkId+taskFamily], [benchmarkId+diseaseGroup]',
+    assets: 'sha256, createdAt',
+    models: 'id, runtime, addedAt',
+    runs: 'id, benchmarkId, status, createdAt',
+    // [runId+itemKey] is not unique on purpose: retries may keep several rows per item.
+    responses: 'id, runId, [runId+itemKey], cacheKey, createdAt',
+    scores: 'id, runId, responseId, [runId+metric]',
+    reviews: 'id, responseId, reviewerId, runId',
+    settings: 'key',
+  },
+};
+
+/**
+ * Data migrations, keyed by the version they upgrade TO. Dexie runs each one
+ * inside the upgrade transaction after that version's stores exist. None yet.
+ */
+export const UPGRADES: Readonly<Record<number, (tx: Transaction) => Promise<void>>> = {};
+
+/** The newest schema version this code knows. */
+export const SCHEMA_VERSION: number = Math.max(...Object.keys(SCHEMA).map(Number));
+
+/** The NeuroEval database with one typed table per store. */
+export class NeuroEvalDB extends Dexie {
+  // `declare`: Dexie creates these properties in `version().stores()`; a class
+  // field initialiser would overwrite them.
+  declare readonly benchmarks: Table<BenchmarkRecord, string>;
+  declare readonly cases: Table<CaseRecord, CaseKey>;
+  declare readonly assets: Table<AssetRecord, string>;
+  declare readonly models: Table<ModelRecord, string>;
+  declare readonly runs: Table<RunRecord, string>;
+  declare readonly responses: Table<ResponseRecord, string>;
+  declare readonly scores: Table<ScoreRecord, string>;
+  declare readonly reviews: Table<ReviewRecord, string>;
+  declare readonly settings: Table<SettingRecord, string>;
+
+  constructor(name: string = DB_NAME, deps: Pick<OpenOptions, 'indexedDB' | 'IDBKeyRange'> = {}) {
+    // autoOpen off: Dexie would otherwise silently reopen after another tab's
+    // upgrade, bypassing the newer-version check in openDatabase.
+    super(name, { ...deps, autoOpen: false });
+    for (const version of Object.keys(SCHEMA).map(Number).sort((a, b) => a - b)) {
+      const declared = this.version(version).stores({ ...SCHEMA[version] });
+      const upgrade = UPGRADES[version];
+      if (upgrade) declared.upgrade(upgrade);
+    }
+  }
+}
+
+export interface OpenOptions {
+  /** Database name; tests pass a fresh one each. Defaults to {@link DB_NAME}. */
+  name?: string;
+  /** IndexedDB implementation; defaults to the global one (fake-indexeddb in Node tests). */
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+}
+
+/**
+ * Opens (creating or upgrading as needed) the NeuroEval database.
+ *
+ * @throws StorageError STORAGE_VERSION if the stored database was written by a
+ *   newer app version (the data is left untouched), STORAGE_FAILED for any
+ *   other failure to open.
+ */
+export async function openDatabase(options: OpenOptions = {}): Promise<NeuroEvalDB> {
+  const name = options.name ?? DB_NAME;
+  const factory = options.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+  if (!factory) {
+    throw new StorageError(
+      'STORAGE_FAILED',
+      'This browser does not offer IndexedDB (some private-browsing modes disable it), so NeuroEval cannot store data.',
+    );
+  }
+  // Dexie 4 no longer fails on a newer database: it reopens it at its current
+  // version and may even add our missing indexes to it. Check first, by hand,
+  // so a newer database is never touched.
+  await refuseNewerDatabase(factory, name);
+
+  const db = new NeuroEvalDB(name, { indexedDB: factory, ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}) });
+  try {
+    await db.open();
+  } catch (err) {
+    db.close();
+    if (isVersionError(err)) throw new StorageError('STORAGE_VERSION', newerVersionMessage(await storedVersion(factory, name)), err);
+    const detail = err instanceof Error ? err.message || err.name : String(err);
+    throw new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}`, err);
+  }
+  // Another tab may have upgraded the database between the check and the open.
+  const native = db.backendDB()?.version ?? 0;
+  if (isNewer(native)) {
+    db.close();
+    throw new StorageError('STORAGE_VERSION', newerVersionMessage(dexieVersion(native)));
+  }
+  return db;
+}
+
+async function refuseNewerDatabase(factory: IDBFactory, name: string): Promise<void> {
+  let native: number;
+  try {
+    native = await storedNativeVersion(factory, name);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message || err.name : String(err);
+    throw new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}`, err);
+  }
+  if (isNewer(native)) throw new StorageError('STORAGE_VERSION', newerVersionMessage(dexieVersion(native)));
+}
+
+// Dexie writes version N as native N*10; a native version that is not a multiple
+// of 10 is Dexie patching an older version in place, which we can still open.
+function isNewer(native: number): boolean {
+  return native >= (SCHEMA_VERSION + 1) * 10;
+}
+
+function dexieVersion(native: number): number {
+  return Math.floor(native / 10);
+}
+
+async function storedVersion(factory: IDBFactory, name: string): Promise<number> {
+  return dexieVersion(await storedNativeVersion(factory, name).catch(() => 0));
+}
+
+/**
+ * The IndexedDB version of database `name`, or 0 if it does not exist. Opening
+ * without a version never upgrades an existing database; if the database does
+ * not exist the creating transaction is aborted, so nothing is left behind.
+ */
+function storedNativeVersion(factory: IDBFactory, name: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const req = factory.open(name);
+    req.onupgradeneeded = () => {
+      settled = true;
+      req.transaction?.abort();
+      resolve(0);
+    };
+    req.onsuccess = () => {
+      const version = req.result.version;
+      req.result.close();
+      if (!settled) resolve(version);
+    };
+    req.onerror = (event) => {
+      event.preventDefault(); // the abort above is expected; keep it out of global error handlers
+      if (!settled) reject(req.error ?? new Error('IndexedDB open failed'));
+    };
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * Turns whatever IndexedDB or Dexie throws into the app's typed errors.
+ *
+ * Browsers report a full disk in several shapes: a `QuotaExceededError`
+ * DOMException from the request, an `AbortError` on the transaction whose
+ * `inner`/`cause` is the quota error, or a Dexie `BulkError` whose per-row
+ * `failures` hold it. We walk all of those so the user always sees the same
+ * QUOTA_EXCEEDED message.
+ */
+import { NeuroEvalError, StorageError } from '../errors.ts';
+
+export const QUOTA_MESSAGE =
+  'The browser refused to store more data: storage is full. Free space in Settings or delete old runs.';
+
+// The database is opened with autoOpen off, so after another tab upgrades it
+// (Dexie closes ours on `versionchange`) every operation fails this way.
+const CLOSED_MESSAGE =
+  'The NeuroEval database is closed, possibly because a newer version of the app was opened in another tab. Reload this page to continue.';
+
+/** Message for a database written by a newer app version (Dexie version `version`). */
+export function newerVersionMessage(version: number): string {
+  return (
+    `This browser holds NeuroEval data from a newer version of the app (database version ${version}). ` +
+    'Open the newer version, or export your data there first.'
+  );
+}
+
+/** The NOT_FOUND error the repositories throw from their `require…` methods. */
+export function notFound(what: string, key: unknown): NeuroEvalError {
+  return new NeuroEvalError('NOT_FOUND', `No ${what} with id ${JSON.stringify(key)} is stored in this browser.`);
+}
+
+/** True if `err`, or any error nested in it (Dexie `inner`, `cause`, bulk `failures`), is a quota error. */
+export function isQuotaError(err: unknown): boolean {
+  return someNested(err, (e) => e.name === 'QuotaExceededError' || e.code === 22, 0);
+}
+
+/** True if `err` or a nested error is a `VersionError` (IndexedDB or Dexie). */
+export function isVersionError(err: unknown): boolean {
+  return someNested(err, (e) => e.name === 'VersionError', 0);
+}
+
+/**
+ * Maps an error thrown by a storage operation to a typed error. Our own errors
+ * pass through unchanged; `action` completes "Could not …" for other failures.
+ */
+export function toStorageError(err: unknown, action: string): NeuroEvalError {
+  if (err instanceof NeuroEvalError) return err;
+  if (isQuotaError(err)) return new StorageError('QUOTA_EXCEEDED', QUOTA_MESSAGE, err);
+  if (someNested(err, (e) => e.name === 'DatabaseClosedError', 0)) return new StorageError('STORAGE_FAILED', CLOSED_MESSAGE, err);
+  return new StorageError('STORAGE_FAILED', `Could not ${action}: ${describe(err)}`, err);
+}
+
+/** Runs a storage operation and rethrows its failure as a typed error (see {@link toStorageError}). */
+export async function guard<T>(action: string, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    throw toStorageError(err, action);
+  }
+}
+
+interface ErrorLike {
+  name?: unknown;
+  code?: unknown;
+  inner?: unknown;
+  cause?: unknown;
+  failures?: unknown;
+}
+
+// Depth limit: error chains are short; the limit only protects against cycles.
+function someNested(err: unknown, test: (e: ErrorLike) => boolean, depth: number): boolean {
+  if (depth > 5 || typeof err !== 'object' || err === null) return false;
+  const e = err as ErrorLike;
+  if (test(e)) return true;
+  const nested: unknown[] = [e.inner, e.cause];
+  if (Array.isArray(e.failures)) nested.push(...(e.failures as unknown[]));
+  else if (typeof e.failures === 'object' && e.failures !== null) nested.push(...Object.values(e.failures));
+  return nested.some((n) => someNested(n, test, depth + 1));
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const msg = err.message || err.name;
+    // Dexie messages often already start with the name; avoid "DataError: DataError: …".
+    return msg.startsWith(err.name) ? msg : `${err.name}: ${msg}`;
+  }
+  return String(err);
+}

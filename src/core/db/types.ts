@@ -1,0 +1,197 @@
+/**
+ * Record shapes stored in the NeuroEval IndexedDB database, one interface per
+ * table. Timestamps are milliseconds since the Unix epoch (`Date.now()`), which
+ * index and sort cheaply and survive structured cloning unchanged.
+ *
+ * Fields that appear in an index (see `schema.ts`) must hold valid IndexedDB
+ * keys (string, number, Date, array of those); a record whose indexed field is
+ * `undefined` or `null` is simply left out of that index.
+ */
+
+/** Milliseconds since the Unix epoch. */
+export type Timestamp = number;
+
+/** Names of the tables, in declaration order. */
+export type StoreName =
+  | 'benchmarks'
+  | 'cases'
+  | 'assets'
+  | 'models'
+  | 'runs'
+  | 'responses'
+  | 'scores'
+  | 'reviews'
+  | 'settings';
+
+export interface BenchmarkRecord {
+  /** Stable id chosen by the importer (usually derived from name + version). */
+  id: string;
+  name: string;
+  version: string;
+  license: string;
+  description: string;
+  /** Hash over the imported content, so a re-import of identical data is detectable. */
+  contentHash: string;
+  /** Importer kind that produced this benchmark (e.g. `'jsonl'`, `'builtin'`). */
+  source: string;
+  /** True for generated demo/self-test data that holds no real patient images. */
+  synthetic: boolean;
+  caseCount: number;
+  createdAt: Timestamp;
+}
+
+/**
+ * The common, indexed part of a benchmark case. Deliberately loose: the full
+ * case model is defined by the benchmark format (issue 3); everything
+ * format-specific lives in `data`.
+ */
+export interface CasePayload {
+  /** Unique within its benchmark. */
+  id: string;
+  split: string;
+  taskFamily: string;
+  diseaseGroup: string;
+  modality: string;
+  data: unknown;
+}
+
+/** A case as stored: its payload plus the benchmark it belongs to. */
+export interface CaseRecord extends CasePayload {
+  benchmarkId: string;
+}
+
+/** Primary key of `cases`: `[benchmarkId, id]`. */
+export type CaseKey = [benchmarkId: string, id: string];
+
+/** A content-addressed image: the key is the SHA-256 of the bytes. */
+export interface AssetRecord {
+  /** Lower-case hex SHA-256 of the blob's bytes. */
+  sha256: string;
+  blob: Blob;
+  mime: string;
+  width?: number;
+  height?: number;
+  /** Size of `blob` in bytes, kept so totals need not load blobs. */
+  bytes: number;
+  createdAt: Timestamp;
+}
+
+export interface ModelFile {
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+export type ModelSource = 'catalogue' | 'imported' | 'self-test';
+
+export interface ModelRecord {
+  id: string;
+  /** Inference runtime that loads this model (e.g. `'webllm'`, `'transformers'`). */
+  runtime: string;
+  /** The runtime's own identifier for the model. */
+  modelId: string;
+  label: string;
+  sizeBytes: number;
+  files: ModelFile[];
+  source: ModelSource;
+  addedAt: Timestamp;
+}
+
+export type RunStatus = 'planned' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
+
+/** Counts fixed when a run is planned; progress is counted from `responses`. */
+export interface RunPlanSummary {
+  cases: number;
+  models: number;
+  variants: number;
+  samples: number;
+  /** Total generations planned: cases × models × variants × samples, after filters. */
+  items: number;
+}
+
+export interface RunRecord {
+  id: string;
+  benchmarkId: string;
+  name: string;
+  status: RunStatus;
+  /** Why the run failed, when `status` is `'failed'`. */
+  error?: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  /** App version, device, runtime and settings the run used; shape owned by the runner. */
+  provenance: unknown;
+  plan: RunPlanSummary;
+}
+
+/** Token and speed figures a runtime reports; `null` when it does not report one. */
+export interface ResponseUsage {
+  promptTokens: number | null;
+  completionTokens: number | null;
+  ttftMs: number | null;
+  prefillTps: number | null;
+  decodeTps: number | null;
+}
+
+/** Why generation stopped; the named values are the ones the runtimes report. */
+export type FinishReason = 'stop' | 'length' | 'abort' | 'error' | (string & {});
+
+export interface ResponseRecord {
+  /** Deterministic key derived from the run and the item, so a resumed run overwrites rather than duplicates. */
+  id: string;
+  runId: string;
+  /** Identifies the planned item (case × model × variant × sample) within the run. */
+  itemKey: string;
+  /** Hash over model + prompt + sampling settings, for reusing answers across runs. */
+  cacheKey: string;
+  modelId: string;
+  variant: string;
+  sample: number;
+  rawText: string;
+  parsed: unknown;
+  parseError: string | null;
+  usage: ResponseUsage;
+  latencyMs: number;
+  finishReason: FinishReason;
+  createdAt: Timestamp;
+}
+
+export type ScoreSource = 'rule' | 'judge' | 'reviewer';
+
+export interface ScoreRecord {
+  id: string;
+  runId: string;
+  responseId: string;
+  metric: string;
+  value: number;
+  source: ScoreSource;
+  /** Which rule, judge model or reviewer produced the score. */
+  sourceId: string;
+  /** Version of the scorer, so scores from an older scorer can be found and redone. */
+  version: string;
+  createdAt: Timestamp;
+}
+
+/** The reviewable fields of a review, as kept in its audit trail. */
+export interface ReviewState {
+  verdict: string;
+  errorClasses: string[];
+  /** Quality of the model's stated reasoning, e.g. 1–5; `null` when not rated. */
+  rationaleRating: number | null;
+  reason: string;
+  reviewerId: string;
+  createdAt: Timestamp;
+}
+
+export interface ReviewRecord extends ReviewState {
+  id: string;
+  responseId: string;
+  runId: string;
+  /** Earlier states of this review, oldest first; never rewritten, only appended to. */
+  previous: ReviewState[];
+}
+
+export interface SettingRecord {
+  key: string;
+  value: unknown;
+  updatedAt: Timestamp;
+}

@@ -1,0 +1,68 @@
+/**
+ * Gathers the facts behind the environment check from browser APIs. The
+ * main-thread adapter query is quick; the worker compute test is slower and
+ * fills in afterwards.
+ */
+import { probeWorker } from '../../lib/workers/clients.ts';
+import type { EnvironmentFacts, GpuFacts } from './environment-checks.ts';
+
+const KEY_LIMITS = ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup'] as const;
+
+/** The main thread's view of WebGPU. */
+export async function probeMainThreadGpu(): Promise<GpuFacts> {
+  if (!('gpu' in navigator) || !navigator.gpu) {
+    return { available: false, reason: 'WebGPU is not available in this browser', features: [], limits: {} };
+  }
+  try {
+    const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+    if (!adapter) return { available: false, reason: 'No WebGPU adapter (GPU blocklisted or disabled)', features: [], limits: {} };
+    const limits: Record<string, number> = {};
+    for (const key of KEY_LIMITS) limits[key] = Number(adapter.limits[key]);
+    return {
+      available: true,
+      vendor: adapter.info.vendor,
+      architecture: adapter.info.architecture,
+      description: adapter.info.description,
+      isFallbackAdapter: adapter.info.isFallbackAdapter,
+      features: [...adapter.features].map(String).sort(),
+      limits,
+    };
+  } catch (error) {
+    return { available: false, reason: `WebGPU failed: ${String(error)}`, features: [], limits: {} };
+  }
+}
+
+/** A tiny module using one SIMD instruction; validates only where SIMD is supported. */
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+export function wasmSimdSupported(): boolean {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+export async function storageEstimate(): Promise<EnvironmentFacts['storage']> {
+  if (!navigator.storage?.estimate) return null;
+  try {
+    const e = await navigator.storage.estimate();
+    return { ...(e.quota === undefined ? {} : { quota: e.quota }), ...(e.usage === undefined ? {} : { usage: e.usage }) };
+  } catch {
+    return null;
+  }
+}
+
+/** Runs the compute test in the probe worker. */
+export async function probeWorkerGpu(signal?: AbortSignal): Promise<EnvironmentFacts['workerGpu']> {
+  try {
+    const r = await probeWorker.api.probeGpu(undefined, signal ? { signal } : {});
+    return {
+      computeOk: r.available && r.computeOk,
+      ...(r.computeMs === undefined ? {} : { computeMs: r.computeMs }),
+      ...(r.reason === undefined ? {} : { reason: r.reason }),
+    };
+  } catch (error) {
+    return { computeOk: false, reason: `The worker test could not run: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

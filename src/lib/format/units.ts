@@ -1,0 +1,18 @@
+/** Formats a byte count as KB/MB/GB with one decimal (1 KB = 1,024 bytes). */
+export function formatBytes(bytes: number | undefined | null): string {
+  if (bytes === undefined || bytes === null || !Number.isFinite(bytes)) return '—';
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Formats milliseconds as "850 ms" or "2.4 s". */
+export function formatMs(ms: number | undefined | null): string {
+  if (ms === undefined || ms === null || !Number.isFinite(ms)) return '—';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

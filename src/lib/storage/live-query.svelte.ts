@@ -1,0 +1,49 @@
+import { liveQuery } from 'dexie';
+import type { Repositories } from '../../core/db/index.ts';
+import { repos } from './app-db.ts';
+
+/**
+ * Reactive result of a database query that re-runs whenever the tables it
+ * read change (Dexie liveQuery), also when another tab writes them.
+ * Create it during component initialisation; it unsubscribes with the component.
+ */
+export class LiveQuery<T> {
+  #value = $state<T | undefined>(undefined);
+  #error = $state<string | null>(null);
+
+  constructor(query: (r: Repositories) => Promise<T>) {
+    $effect(() => {
+      let sub: { unsubscribe(): void } | null = null;
+      let cancelled = false;
+      repos().then(
+        (r) => {
+          if (cancelled) return;
+          sub = liveQuery(() => query(r)).subscribe({
+            next: (v) => {
+              this.#value = v;
+              this.#error = null;
+            },
+            error: (e: unknown) => {
+              this.#error = e instanceof Error ? e.message : String(e);
+            },
+          });
+        },
+        (e: unknown) => {
+          this.#error = e instanceof Error ? e.message : String(e);
+        },
+      );
+      return () => {
+        cancelled = true;
+        sub?.unsubscribe();
+      };
+    });
+  }
+
+  /** Undefined until the first result arrives. */
+  get value(): T | undefined {
+    return this.#value;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The app's worker clients. Each entry under `workers/` gets one client here;
+ * the rest of the app imports these, never `new Worker` directly.
+ */
+import type { HashApi } from '../../../workers/hash.worker.ts';
+import type { ProbeApi } from '../../../workers/probe.worker.ts';
+import { createWorkerClient } from './worker-client.ts';
+
+export const probeWorker = createWorkerClient<ProbeApi>(
+  'environment probe',
+  () => new Worker(new URL('../../../workers/probe.worker.ts', import.meta.url), { type: 'module', name: 'probe' }),
+  { idleMs: 15_000 },
+);
+
+export const hashWorker = createWorkerClient<HashApi>(
+  'hashing',
+  () => new Worker(new URL('../../../workers/hash.worker.ts', import.meta.url), { type: 'module', name: 'hash' }),
+  { idleMs: 30_000 },
+);

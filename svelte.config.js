@@ -1,0 +1,4 @@
+/** Svelte 5 in runes mode everywhere: one reactivity model, no legacy stores. */
+export default {
+  compilerOptions: { runes: true },
+};

@@ -1,0 +1,177 @@
+/**
+ * Schema migration tests.
+ *
+ * Each released schema version is written out here BY HAND (raw IndexedDB,
+ * see test/support/idb-harness.ts), exactly as that release created it. The
+ * tests open such a database with today's `openDatabase` and check the data
+ * survives. Because the hand-written copy does not read `SCHEMA`, editing a
+ * released version in place (instead of adding a new one) makes these tests
+ * fail: Dexie would have to patch the schema, and the shape check catches it.
+ *
+ * When you add schema version N+1:
+ *   1. Leave V1_STORES (and every other released version) unchanged.
+ *   2. Add a test "upgrades a version N database": build V{N}_STORES by hand at
+ *      IDB version N × 10 with representative rows in the tables that change,
+ *      open it with `openDatabase`, and assert through the repositories that
+ *      the rows moved/transformed as intended and that
+ *      `inspectDatabaseByHand(...).version === (N + 1) * 10`.
+ *   3. Add V{N+1}_STORES written by hand and a test like "opens a version 1
+ *      database without changing it" for the new version.
+ */
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { NeuroEvalError } from '../../../src/core/errors.ts';
+import { SCHEMA_VERSION, createRepositories, openDatabase, type ResponseRecord } from '../../../src/core/db/index.ts';
+import {
+  buildDatabaseByHand,
+  inspectDatabaseByHand,
+  normaliseShape,
+  readAllByHand,
+  type StoreSpec,
+} from '../../support/idb-harness.ts';
+
+let counter = 0;
+const freshName = () => `migrations-${Date.now()}-${++counter}`;
+const open = (name: string) => openDatabase({ name, indexedDB, IDBKeyRange });
+
+/** Version 1 exactly as released. Never edit: add V2_STORES instead. */
+const V1_STORES: StoreSpec[] = [
+  { name: 'benchmarks', keyPath: 'id', indexes: [idx('name'), idx('createdAt')] },
+  {
+    name: 'cases',
+    keyPath: ['benchmarkId', 'id'],
+    indexes: [idx('benchmarkId'), idx('[benchmarkId+split]'), idx('[benchmarkId+taskFamily]'), idx('[benchmarkId+diseaseGroup]')],
+  },
+  { name: 'assets', keyPath: 'sha256', indexes: [idx('createdAt')] },
+  { name: 'models', keyPath: 'id', indexes: [idx('runtime'), idx('addedAt')] },
+  { name: 'runs', keyPath: 'id', indexes: [idx('benchmarkId'), idx('status'), idx('createdAt')] },
+  { name: 'responses', keyPath: 'id', indexes: [idx('runId'), idx('[runId+itemKey]'), idx('cacheKey'), idx('createdAt')] },
+  { name: 'scores', keyPath: 'id', indexes: [idx('runId'), idx('responseId'), idx('[runId+metric]')] },
+  { name: 'reviews', keyPath: 'id', indexes: [idx('responseId'), idx('reviewerId'), idx('runId')] },
+  { name: 'settings', keyPath: 'key' },
+];
+
+/** A Dexie-style index written by hand: `[a+b]` becomes keyPath `['a', 'b']`. */
+function idx(name: string): { name: string; keyPath: string | string[] } {
+  const compound = /^\[(.+)\]$/.exec(name);
+  return { name, keyPath: compound?.[1] ? compound[1].split('+') : name };
+}
+
+const benchmark = {
+  id: 'b1', name: 'Demo', version: '1.0', license: 'CC-BY-4.0', description: 'd', contentHash: 'h',
+  source: 'jsonl', synthetic: true, caseCount: 2, createdAt: 1000,
+};
+const cases = [
+  { benchmarkId: 'b1', id: 'c1', split: 'test', taskFamily: 'dx', diseaseGroup: 'tumour', modality: 'MRI', data: { q: 1 } },
+  { benchmarkId: 'b1', id: 'c2', split: 'dev', taskFamily: 'dx', diseaseGroup: 'stroke', modality: 'CT', data: { q: 2 } },
+];
+const run = {
+  id: 'r1', benchmarkId: 'b1', name: 'first', status: 'done', createdAt: 2000, updatedAt: 3000, provenance: { app: '0.1.0' },
+  plan: { cases: 2, models: 1, variants: 1, samples: 1, items: 2 },
+};
+const response: ResponseRecord = {
+  id: 'r1:c1', runId: 'r1', itemKey: 'c1', cacheKey: 'k1', modelId: 'm1', variant: 'base', sample: 0, rawText: 'A',
+  parsed: { answer: 'A' }, parseError: null,
+  usage: { promptTokens: 10, completionTokens: 1, ttftMs: 5, prefillTps: 100, decodeTps: 20 },
+  latencyMs: 50, finishReason: 'stop', createdAt: 2500,
+};
+const v1Rows = {
+  benchmarks: [benchmark],
+  cases,
+  runs: [run],
+  responses: [response],
+  settings: [{ key: 'theme', value: 'dark', updatedAt: 1 }],
+};
+
+describe('schema migrations', () => {
+  it('declares version 1 as the current version', () => {
+    // Bumping this needs a new "upgrades a version 1 database" test; see the top of this file.
+    expect(SCHEMA_VERSION).toBe(1);
+  });
+
+  it('creates a fresh database exactly as version 1 is written by hand', async () => {
+    const name = freshName();
+    (await open(name)).close();
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(10, V1_STORES));
+  });
+
+  it('opens a hand-built version 1 database without changing its schema or data', async () => {
+    const name = freshName();
+    await buildDatabaseByHand(indexedDB, name, 10, V1_STORES, v1Rows);
+    const before = await inspectDatabaseByHand(indexedDB, name);
+    expect(before).toEqual(normaliseShape(10, V1_STORES));
+
+    const db = await open(name);
+    const repos = createRepositories(db);
+    expect(await repos.benchmarks.get('b1')).toEqual(benchmark);
+    expect((await repos.cases.listByBenchmark('b1')).map((c) => c.id)).toEqual(['c1', 'c2']);
+    expect(await repos.cases.listBy('b1', 'split', 'dev')).toEqual([cases[1]]);
+    expect(await repos.runs.get('r1')).toEqual(run);
+    expect(await repos.responses.listByRun('r1')).toEqual([response]);
+    expect(await repos.responses.getByCacheKey('k1')).toEqual(response);
+    expect(await repos.settings.get('theme', 'light')).toBe('dark');
+    // Index names Dexie sees are the hand-built ones; nothing was added or renamed.
+    expect(db.tables.map((t) => t.name).sort()).toEqual(before.stores.map((s) => s.name));
+    for (const table of db.tables) {
+      const handBuilt = before.stores.find((s) => s.name === table.name);
+      expect(table.schema.indexes.map((i) => i.name).sort()).toEqual(handBuilt?.indexes.map((i) => i.name));
+    }
+    db.close();
+
+    // Dexie patches a differing schema by bumping the IDB version (e.g. to 11); it must not have.
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(before);
+  });
+
+  it('refuses a database from a newer app version and leaves it untouched', async () => {
+    const name = freshName();
+    const future: StoreSpec[] = [
+      { name: 'benchmarks', keyPath: 'id', indexes: [idx('title')] },
+      { name: 'future', keyPath: 'id' },
+    ];
+    const rows = { benchmarks: [{ id: 'b9', title: 'from the future' }], future: [{ id: 'x' }] };
+    await buildDatabaseByHand(indexedDB, name, 990, future, rows);
+    const before = await inspectDatabaseByHand(indexedDB, name);
+
+    const error = await open(name).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NeuroEvalError);
+    expect((error as NeuroEvalError).code).toBe('STORAGE_VERSION');
+    expect((error as NeuroEvalError).message).toBe(
+      'This browser holds NeuroEval data from a newer version of the app (database version 99). ' +
+        'Open the newer version, or export your data there first.',
+    );
+
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(before);
+    expect(await readAllByHand(indexedDB, name, 'benchmarks')).toEqual(rows.benchmarks);
+    expect(await readAllByHand(indexedDB, name, 'future')).toEqual(rows.future);
+  });
+
+  it('gives way when a newer app version upgrades the database in another tab', async () => {
+    const name = freshName();
+    const db = await open(name);
+    const repos = createRepositories(db);
+    await repos.settings.set('theme', 'dark');
+    // A newer release opening version 2 must not be blocked by this connection.
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.open(name, 20);
+      req.onblocked = () => reject(new Error('upgrade blocked by the old connection'));
+      req.onsuccess = () => {
+        req.result.close();
+        resolve();
+      };
+      req.onerror = () => reject(req.error);
+    });
+    await expect(repos.settings.get('theme', 'light')).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
+    await expect(open(name)).rejects.toMatchObject({ code: 'STORAGE_VERSION' });
+  });
+
+  it('reports a missing IndexedDB as STORAGE_FAILED with a readable message', async () => {
+    // Node has no global indexedDB; the app must say so instead of crashing.
+    await expect(openDatabase({ name: freshName() })).rejects.toMatchObject({
+      code: 'STORAGE_FAILED',
+      message: expect.stringContaining('does not offer IndexedDB'),
+    });
+  });
+});
