@@ -133,9 +133,10 @@ export function evaluateEnvironment(f: EnvironmentFacts): Check[] {
   }
 
   const threads = wasmThreads(f);
+  const cores = `${f.hardwareConcurrency} CPU core${f.hardwareConcurrency === 1 ? '' : 's'}`;
   checks.push(
-    threads > 1
-      ? { id: 'wasm-threads', label: 'WASM threads (CPU fallback)', verdict: 'ok', value: `${threads} threads (cross-origin isolated)` }
+    f.crossOriginIsolated && f.sharedArrayBuffer
+      ? { id: 'wasm-threads', label: 'WASM threads (CPU fallback)', verdict: 'ok', value: `${threads} thread${threads === 1 ? '' : 's'} (cross-origin isolated, ${cores})` }
       : {
           id: 'wasm-threads',
           label: 'WASM threads (CPU fallback)',

@@ -34,7 +34,9 @@ describe('environment check', () => {
   it('passes every check on a healthy machine', () => {
     const checks = evaluateEnvironment(facts());
     expect(checks.filter((c) => c.verdict !== 'ok')).toEqual([]);
-    expect(byId(facts()).get('wasm-threads')?.value).toBe('4 threads (cross-origin isolated)');
+    expect(byId(facts()).get('wasm-threads')?.value).toBe('4 threads (cross-origin isolated, 8 CPU cores)');
+    expect(byId(facts({ hardwareConcurrency: 2 })).get('wasm-threads')).toMatchObject({ verdict: 'ok', value: '1 thread (cross-origin isolated, 2 CPU cores)' });
+    expect(byId(facts({ sharedArrayBuffer: false })).get('wasm-threads')).toMatchObject({ verdict: 'warn', value: '1 thread (SharedArrayBuffer unavailable)' });
     expect(byId(facts()).get('offline')?.value).toMatch(/^Yes: 12 files/);
   });
 
