@@ -8,6 +8,8 @@
  * `undefined` or `null` is simply left out of that index.
  */
 
+import type { BenchCase, BundleManifest } from '../bundle/types.ts';
+
 /** Milliseconds since the Unix epoch. */
 export type Timestamp = number;
 
@@ -24,41 +26,34 @@ export type StoreName =
   | 'settings';
 
 export interface BenchmarkRecord {
-  /** Stable id chosen by the importer (usually derived from name + version). */
+  /** Stable id from the bundle manifest. */
   id: string;
   name: string;
   version: string;
   license: string;
   description: string;
-  /** Hash over the imported content, so a re-import of identical data is detectable. */
+  /** Hash over the imported content (see bundle/content-hash.ts), so a re-import of identical data is detectable. */
   contentHash: string;
-  /** Importer kind that produced this benchmark (e.g. `'jsonl'`, `'builtin'`). */
+  /** Importer kind that produced this benchmark (e.g. `'neurovlm-bench'`, `'neuroeval-bundle'`). */
   source: string;
   /** True for generated demo/self-test data that holds no real patient images. */
   synthetic: boolean;
   caseCount: number;
   createdAt: Timestamp;
+  /** The full bundle manifest, so the benchmark can be exported as it was imported. */
+  manifest: BundleManifest;
+  /** Extra bundle files (prompt text), stored as assets. */
+  files: { path: string; sha256: string }[];
 }
 
 /**
- * The common, indexed part of a benchmark case. Deliberately loose: the full
- * case model is defined by the benchmark format (issue 3); everything
- * format-specific lives in `data`.
+ * A case as its bundle defines it. Every image carries `sha256`, the key of
+ * its asset; the bundle `path` is kept for display only.
  */
-export interface CasePayload {
-  /** Unique within its benchmark. */
-  id: string;
-  split: string;
-  taskFamily: string;
-  diseaseGroup: string;
-  modality: string;
-  data: unknown;
-}
+export type CasePayload = BenchCase;
 
 /** A case as stored: its payload plus the benchmark it belongs to. */
-export interface CaseRecord extends CasePayload {
-  benchmarkId: string;
-}
+export type CaseRecord = CasePayload & { benchmarkId: string };
 
 /** Primary key of `cases`: `[benchmarkId, id]`. */
 export type CaseKey = [benchmarkId: string, id: string];

@@ -59,11 +59,12 @@ function idx(name: string): { name: string; keyPath: string | string[] } {
 
 const benchmark = {
   id: 'b1', name: 'Demo', version: '1.0', license: 'CC-BY-4.0', description: 'd', contentHash: 'h',
-  source: 'jsonl', synthetic: true, caseCount: 2, createdAt: 1000,
+  source: 'jsonl', synthetic: true, caseCount: 2, createdAt: 1000, files: [],
+  manifest: { format: 'neuroeval-bundle', formatVersion: 1, id: 'b1', name: 'Demo', version: '1.0', license: 'CC-BY-4.0', contentHash: 'h', caseCount: 2, imageCount: 0 },
 };
 const cases = [
-  { benchmarkId: 'b1', id: 'c1', split: 'test', taskFamily: 'dx', diseaseGroup: 'tumour', modality: 'MRI', data: { q: 1 } },
-  { benchmarkId: 'b1', id: 'c2', split: 'dev', taskFamily: 'dx', diseaseGroup: 'stroke', modality: 'CT', data: { q: 2 } },
+  { benchmarkId: 'b1', id: 'c1', split: 'test', taskFamily: 'classification', diseaseGroup: 'tumour', modality: 'MRI', images: [], questions: [{ id: 'q1', text: 'What is shown?' }] },
+  { benchmarkId: 'b1', id: 'c2', split: 'dev', taskFamily: 'classification', diseaseGroup: 'stroke', modality: 'CT', images: [], questions: [{ id: 'q1', text: 'What is shown?' }] },
 ];
 const run = {
   id: 'r1', benchmarkId: 'b1', name: 'first', status: 'done', createdAt: 2000, updatedAt: 3000, provenance: { app: '0.1.0' },

@@ -33,10 +33,11 @@ async function setup(hooks: StorageHooks = {}, now = () => 5000): Promise<{ db: 
 
 const benchmark = (id: string, createdAt = 1): BenchmarkRecord => ({
   id, name: `Bench ${id}`, version: '1', license: 'MIT', description: '', contentHash: `h-${id}`,
-  source: 'jsonl', synthetic: true, caseCount: 0, createdAt,
+  source: 'jsonl', synthetic: true, caseCount: 0, createdAt, files: [],
+  manifest: { format: 'neuroeval-bundle', formatVersion: 1, id, name: `Bench ${id}`, version: '1', license: 'MIT', contentHash: 'a'.repeat(64), caseCount: 0, imageCount: 0 },
 });
 const kase = (benchmarkId: string, id: string, split = 'test', diseaseGroup = 'tumour'): CaseRecord => ({
-  benchmarkId, id, split, taskFamily: 'dx', diseaseGroup, modality: 'MRI', data: { prompt: `case ${id}` },
+  benchmarkId, id, split, taskFamily: 'classification', diseaseGroup, modality: 'MRI', images: [], questions: [{ id: 'q1', text: `case ${id}` }],
 });
 const run = (id: string, benchmarkId = 'b1', createdAt = 1): RunRecord => ({
   id, benchmarkId, name: id, status: 'planned', createdAt, updatedAt: createdAt, provenance: {},

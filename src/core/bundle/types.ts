@@ -1,0 +1,181 @@
+/**
+ * NeuroEval bundle format v1: the benchmark model every importer produces and
+ * every protocol consumes. The JSON Schema in docs/formats/ describes the same
+ * shapes for other tools. Changing a field here changes stored data and the
+ * content hash: it needs a new format version.
+ */
+
+export const BUNDLE_FORMAT = 'neuroeval-bundle';
+export const BUNDLE_FORMAT_VERSION = 1;
+
+/** What a case asks the model to do. */
+export type TaskFamily =
+  | 'differential-diagnosis'
+  | 'lesion-recognition'
+  | 'rationale-generation'
+  | 'classification'
+  | 'multiple-choice'
+  | 'open-question'
+  | 'multi-turn';
+
+export const TASK_FAMILIES: readonly TaskFamily[] = [
+  'differential-diagnosis',
+  'lesion-recognition',
+  'rationale-generation',
+  'classification',
+  'multiple-choice',
+  'open-question',
+  'multi-turn',
+];
+
+export type Plane = 'axial' | 'sagittal' | 'coronal';
+export type Laterality = 'left' | 'right' | 'bilateral' | 'midline';
+
+/** Where a stored image came from, when it was rendered from a medical format. */
+export interface ImageSource {
+  readonly kind: 'dicom' | 'nifti';
+  /** Asset (sha256) of the de-identified source kept for re-windowing: pixel data and rendering tags only. */
+  readonly asset: string;
+  /** Frame (DICOM multi-frame) or slice index (NIfTI) that was rendered. */
+  readonly frame?: number;
+  readonly plane?: Plane;
+  /** Window used for the rendered PNG. */
+  readonly window?: { readonly center: number; readonly width: number; readonly preset?: string };
+}
+
+/** One image of a case, in the order it is shown to the model. */
+export interface CaseImage {
+  /** Path inside the bundle (`images/…`). On import it is replaced by the content hash. */
+  readonly path: string;
+  /** SHA-256 of the image bytes (hex); the key of the stored asset. */
+  readonly sha256?: string;
+  readonly mime?: string;
+  readonly width?: number;
+  readonly height?: number;
+  /** MRI sequence or CT kernel label, e.g. `FLAIR`, `T1C+`, `DWI`, `CT`. */
+  readonly sequence?: string;
+  readonly plane?: Plane | string;
+  readonly slice?: number | string;
+  readonly label?: string;
+  readonly source?: ImageSource;
+}
+
+export interface QuestionOption {
+  /** Letter or key shown to the model, e.g. `A`. */
+  readonly key: string;
+  readonly text: string;
+}
+
+export interface RubricItem {
+  readonly id: string;
+  readonly text: string;
+  /** Signed points; negative items penalise (hallucination, unsafe advice). */
+  readonly points: number;
+}
+
+/** The answer key of one question. Absent fields are not scored. */
+export interface ReferenceAnswer {
+  readonly diagnosis?: string;
+  /** Equivalent names for the diagnosis: spellings, abbreviations, synonyms. */
+  readonly aliases?: readonly string[];
+  /** Ranked differential, most likely first. */
+  readonly differential?: readonly string[];
+  readonly lesion?: {
+    readonly type?: string;
+    readonly location?: string;
+    readonly laterality?: Laterality | null;
+    readonly sequence?: string;
+  };
+  /** Expert narrative the model's rationale is compared with. */
+  readonly rationale?: string;
+  readonly rubric?: readonly RubricItem[];
+  /**
+   * Per-field labels (NeuroVLM-Bench: diagnosis_name, diagnosis_detailed,
+   * modality, specialized_sequence, plane). `null` means the ground truth is
+   * unknown: the field is *not scorable*, never counted wrong.
+   */
+  readonly labels?: Readonly<Record<string, string | null>>;
+  /** Correct option key for multiple choice. */
+  readonly answer?: string;
+}
+
+/** A follow-up turn of a multi-round case, revealed after the model's previous answer. */
+export interface FollowUp {
+  readonly id: string;
+  readonly text: string;
+  /** Indices into `images` shown with this turn (new findings revealed mid-dialogue). */
+  readonly images?: readonly number[];
+  readonly reference?: ReferenceAnswer;
+}
+
+export interface Question {
+  readonly id: string;
+  readonly text: string;
+  /** BCP-47 language tag when known, e.g. `zh`; text is kept exactly as given. */
+  readonly lang?: string;
+  readonly options?: readonly QuestionOption[];
+  readonly followUps?: readonly FollowUp[];
+  /** Items that only count together (MediConfusion pairs) share a `pairId`. */
+  readonly pairId?: string;
+  readonly reference?: ReferenceAnswer;
+}
+
+export interface BenchCase {
+  readonly id: string;
+  /** Split or level, e.g. `direct`, `complex`, `multi-round`, `test`, `few-shot`. */
+  readonly split?: string;
+  readonly taskFamily: TaskFamily;
+  /** Imaging modality, e.g. `MRI`, `CT`. */
+  readonly modality?: string;
+  readonly sequences?: readonly string[];
+  /** Disease group for breakdowns, e.g. `tumor`, `stroke`, `multiple sclerosis`, `normal`. */
+  readonly diseaseGroup?: string;
+  readonly images: readonly CaseImage[];
+  /** Structured EHR fields (age, sex, history…). */
+  readonly ehr?: Readonly<Record<string, string | number | boolean | null>>;
+  /** Free-text clinical notes / vignette. */
+  readonly notes?: string;
+  readonly questions: readonly Question[];
+  /** Provenance of the row (source dataset, original file path…). Free-form strings. */
+  readonly meta?: Readonly<Record<string, string>>;
+}
+
+/** Defaults a protocol uses when the user does not override them. */
+export interface ProtocolDefaults {
+  /** Protocol id, e.g. `neurovlm-structured`, `nmb-differential`, `mcq`. */
+  readonly protocol?: string;
+  /** Path of a prompt file inside the bundle (`prompts/…`). */
+  readonly prompt?: string;
+  /** Case ids used as few-shot exemplars, in order. */
+  readonly fewShotCaseIds?: readonly string[];
+}
+
+export interface BundleManifest {
+  readonly format: typeof BUNDLE_FORMAT;
+  readonly formatVersion: typeof BUNDLE_FORMAT_VERSION;
+  /** Stable identifier (lower-case letters, digits, `-`, `_`, `.`). */
+  readonly id: string;
+  readonly name: string;
+  readonly version: string;
+  readonly license: string;
+  readonly description?: string;
+  /** True for generated data that is not clinical (the bundled demo). */
+  readonly synthetic?: boolean;
+  /** Where the content came from: importer kind, original files, citation. */
+  readonly source?: { readonly kind: string; readonly files?: readonly string[]; readonly citation?: string; readonly url?: string };
+  readonly protocolDefaults?: ProtocolDefaults;
+  /** SHA-256 of the canonical content (see content-hash.ts). */
+  readonly contentHash: string;
+  readonly caseCount: number;
+  readonly imageCount: number;
+}
+
+/** A benchmark in memory: manifest, cases, image bytes by path, extra files (prompts). */
+export interface Bundle {
+  readonly manifest: BundleManifest;
+  readonly cases: readonly BenchCase[];
+  /** Image bytes keyed by the `path` cases use. */
+  readonly images: ReadonlyMap<string, Uint8Array>;
+  /** Other files kept with the benchmark (prompt text), keyed by bundle path. */
+  readonly files: ReadonlyMap<string, Uint8Array>;
+}
