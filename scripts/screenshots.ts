@@ -23,6 +23,22 @@ try {
   await page.locator('[data-check="offline"][data-verdict="ok"]').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: `${out}/home.png` });
   console.log('wrote docs/screenshots/home.png');
+
+  // The demo benchmark is loaded on first start: the library, the case browser and one case.
+  await page.goto(`${server.url}#/benchmarks`);
+  await page.getByTestId('benchmark-list').getByText('NeuroEval demo (synthetic)').waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: `${out}/benchmarks.png` });
+  await page.getByTestId('benchmark-list').getByRole('link', { name: /NeuroEval demo/ }).click();
+  await page.getByTestId('case-count').waitFor();
+  await page.locator('select[data-facet="split"]').selectOption('direct');
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `${out}/case-browser.png` });
+  await page.locator('a[data-case="direct-stroke-01"]').click();
+  await page.getByTestId('case-view').waitFor();
+  await page.getByTestId('reveal-answer').click();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `${out}/case-view.png`, fullPage: true });
+  console.log('wrote docs/screenshots/benchmarks.png, case-browser.png, case-view.png');
 } finally {
   await browser.close();
   await server.close();

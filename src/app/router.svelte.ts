@@ -1,22 +1,31 @@
-import { routeFromHash, type Route } from './routes.ts';
+import { hashPath, parseHash, type Route } from './routes.ts';
 
-/** Current page, kept in sync with `location.hash`. */
+/** Current page and its path parameters, kept in sync with `location.hash`. */
 class Router {
-  #route = $state<Route>(routeFromHash(location.hash));
+  #state = $state(parseHash(location.hash));
 
   constructor() {
     window.addEventListener('hashchange', () => {
-      this.#route = routeFromHash(location.hash);
+      this.#state = parseHash(location.hash);
     });
   }
 
   get route(): Route {
-    return this.#route;
+    return this.#state.route;
   }
 
-  /** `href` for a link to a route path. */
-  href(path: string): string {
-    return `#${path}`;
+  /** Path segments after the route, e.g. `['demo', 'case-1']` for `#/benchmarks/demo/case-1`. */
+  get params(): readonly string[] {
+    return this.#state.params;
+  }
+
+  /** `href` for a link to a route path with optional segments. */
+  href(path: string, ...params: string[]): string {
+    return `#${hashPath(path, ...params)}`;
+  }
+
+  navigate(path: string, ...params: string[]): void {
+    location.hash = hashPath(path, ...params);
   }
 }
 

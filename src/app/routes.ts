@@ -14,6 +14,22 @@ export type Route = (typeof ROUTES)[number];
 
 /** Maps a location hash (`#/runs?x=1`) to a route; unknown paths fall back to Home. */
 export function routeFromHash(hash: string): Route {
+  return parseHash(hash).route;
+}
+
+/**
+ * Splits a hash into its route and the path segments after it, decoded:
+ * `#/benchmarks/demo/case%201` → benchmarks, ['demo', 'case 1'].
+ */
+export function parseHash(hash: string): { route: Route; params: string[] } {
   const path = hash.replace(/^#/, '').split('?')[0] || '/';
-  return ROUTES.find((r) => r.path === path) ?? ROUTES[0];
+  const [first = '', ...rest] = path.replace(/^\//, '').split('/');
+  const route = ROUTES.find((r) => r.path === `/${first}`) ?? ROUTES[0];
+  if (route.id === 'home' && first !== '') return { route, params: [] };
+  return { route, params: rest.filter(Boolean).map((s) => decodeURIComponent(s)) };
+}
+
+/** Builds a hash path from a route path and segments, encoding each segment. */
+export function hashPath(routePath: string, ...params: string[]): string {
+  return [routePath === '/' ? '' : routePath, ...params.map((p) => encodeURIComponent(p))].join('/') || '/';
 }

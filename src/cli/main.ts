@@ -5,9 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { hashCommand } from './commands/hash.ts';
+import { validateCommand } from './commands/validate.ts';
 import type { CliCommand, CliIo } from './command.ts';
 
-const COMMANDS: readonly CliCommand[] = [hashCommand];
+const COMMANDS: readonly CliCommand[] = [validateCommand, hashCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

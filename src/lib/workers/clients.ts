@@ -3,6 +3,7 @@
  * the rest of the app imports these, never `new Worker` directly.
  */
 import type { HashApi } from '../../../workers/hash.worker.ts';
+import type { ImportApi } from '../../../workers/import.worker.ts';
 import type { ProbeApi } from '../../../workers/probe.worker.ts';
 import { createWorkerClient } from './worker-client.ts';
 
@@ -16,4 +17,11 @@ export const hashWorker = createWorkerClient<HashApi>(
   'hashing',
   () => new Worker(new URL('../../../workers/hash.worker.ts', import.meta.url), { type: 'module', name: 'hash' }),
   { idleMs: 30_000 },
+);
+
+export const importWorker = createWorkerClient<ImportApi>(
+  'import',
+  () => new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' }),
+  // Long: a preview waits in the worker while the user reads it.
+  { idleMs: 15 * 60_000 },
 );

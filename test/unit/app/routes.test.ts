@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES, routeFromHash } from '../../../src/app/routes.ts';
+import { ROUTES, hashPath, parseHash, routeFromHash } from '../../../src/app/routes.ts';
 
 describe('routes', () => {
   it('has the seven pages in navigation order', () => {
@@ -10,5 +10,18 @@ describe('routes', () => {
     expect(routeFromHash('#/runs').id).toBe('runs');
     expect(routeFromHash('#/review?item=3').id).toBe('review');
     expect(routeFromHash('#/nowhere').id).toBe('home');
+  });
+});
+
+describe('route parameters', () => {
+  it('splits and decodes the segments after the route', () => {
+    expect(parseHash('#/benchmarks/neuroeval-demo/case%201')).toMatchObject({ route: { id: 'benchmarks' }, params: ['neuroeval-demo', 'case 1'] });
+    expect(parseHash('#/benchmarks')).toMatchObject({ route: { id: 'benchmarks' }, params: [] });
+    expect(parseHash('#/unknown/x').route.id).toBe('home');
+  });
+  it('builds hashes that parse back to the same segments', () => {
+    const h = hashPath('/benchmarks', 'a/b', 'sclerosis/MS/A1 (414).png');
+    expect(parseHash(`#${h}`).params).toEqual(['a/b', 'sclerosis/MS/A1 (414).png']);
+    expect(hashPath('/')).toBe('/');
   });
 });

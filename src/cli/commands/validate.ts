@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { formatLocation } from '../../core/errors.ts';
+import { prepareImport } from '../../core/bundle/import-pipeline.ts';
+import type { CliCommand } from '../command.ts';
+import { inputFilesFrom } from '../files.ts';
+
+/** Splits arguments into paths and the values of `--format` / `--mapping`. */
+function parseArgs(args: readonly string[]): { targets: string[]; json: boolean; kind?: string; mapping?: string } {
+  const out: { targets: string[]; json: boolean; kind?: string; mapping?: string } = { targets: [], json: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--json') out.json = true;
+    else if (a === '--format') out.kind = args[++i];
+    else if (a === '--mapping') out.mapping = args[++i];
+    else out.targets.push(a);
+  }
+  return out;
+}
+
+/**
+ * `neuroeval validate`: what importing these files in the app would store, from
+ * the same import code, without storing anything.
+ */
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  usage: 'validate <file-or-folder…> [--json]',
+  summary: 'Check benchmark files and print what an import would store',
+  help: [
+    'Usage: neuroeval validate <file-or-folder…> [options]',
+    '',
+    'Reads benchmark files exactly as the app imports them and prints what would be',
+    'stored: cases, images, counts per split, task and disease group, warnings, and',
+    'errors with file, line and field. Exits 1 when there are errors.',
+    '',
+    'Inputs: a NeuroEval bundle (.zip or folder), a Neural-MedBench JSON (add the',
+    'answer key as a second file), a NeuroVLM-Bench CSV plus the image folder, a',
+    'VLMEvalKit TSV, or a CSV/JSONL with --mapping.',
+    '',
+    'Options:',
+    '  --json              Print the result as JSON',
+    '  --format <kind>     Use this importer instead of detecting one (neuroeval-bundle,',
+    '                      neural-medbench, neurovlm-bench, vlmevalkit, generic)',
+    '  --mapping <json>    Column mapping for the generic importer, e.g.',
+    '                      \'{"id":"case","question":"prompt","image":"file"}\'',
+  ].join('\n'),
+  async run(args, io) {
+    const { targets, json, kind, mapping: mappingText } = parseArgs(args);
+    if (targets.length === 0) {
+      io.err.write('neuroeval validate: give a file or folder to check\n');
+      return 2;
+    }
+    for (const t of targets) {
+      if (!existsSync(t)) {
+        io.err.write(`neuroeval validate: ${t}: no such file or folder\n`);
+        return 2;
+      }
+    }
+    let mapping: unknown;
+    if (mappingText) {
+      try {
+        mapping = JSON.parse(mappingText);
+      } catch {
+        io.err.write('neuroeval validate: --mapping must be JSON, e.g. \'{"id":"case","question":"prompt"}\'\n');
+        return 2;
+      }
+    }
+    const files = targets.flatMap((t) => inputFilesFrom(t));
+    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), ...(mapping ? { options: { mapping } } : {}) });
+    if (json) {
+      const { bundle: _b, ...rest } = preview;
+      io.out.write(`${JSON.stringify(rest, null, 2)}\n`);
+      return preview.ok ? 0 : 1;
+    }
+    const out: string[] = [`Format: ${preview.importer.label}`];
+    if (preview.manifest) out.push(`Benchmark: ${preview.manifest.name} ${preview.manifest.version} (${preview.manifest.license})${preview.manifest.synthetic ? ' — synthetic' : ''}`, `Content hash: ${preview.manifest.contentHash}`);
+    if (preview.summary) {
+      const s = preview.summary;
+      out.push(`Would store ${s.cases} cases, ${s.questions} questions, ${s.images} images (${(s.imageBytes / 1024 / 1024).toFixed(1)} MB).`);
+      for (const [title, counts] of [['Split', s.bySplit], ['Task family', s.byTaskFamily], ['Disease group', s.byDiseaseGroup], ['Modality', s.byModality]] as const) {
+        out.push(`${title}: ${Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+      }
+    }
+    if (preview.skipped.length) {
+      out.push(`Skipped ${preview.skipped.length} case(s):`);
+      for (const s of preview.skipped.slice(0, 50)) out.push(`  ${formatLocation(s.location) || s.id}: ${s.reason}`);
+      if (preview.skipped.length > 50) out.push(`  …and ${preview.skipped.length - 50} more`);
+    }
+    if (preview.droppedTags.length) out.push(`DICOM tags dropped (never stored): ${preview.droppedTags.map((t) => t.keyword).join(', ')}`);
+    for (const w of preview.warnings) out.push(`warning: ${formatLocation(w.location) ? `${formatLocation(w.location)}: ` : ''}${w.message}`);
+    for (const e of preview.errors) out.push(`error: ${formatLocation(e.location) ? `${formatLocation(e.location)}: ` : ''}${e.message}`);
+    out.push(preview.ok ? 'OK: the import would succeed.' : `FAILED: ${preview.errors.length} error(s); nothing would be stored.`);
+    io.out.write(`${out.join('\n')}\n`);
+    return preview.ok ? 0 : 1;
+  },
+};

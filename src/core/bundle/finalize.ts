@@ -1,0 +1,122 @@
+/**
+ * Turns an importer's draft into a complete bundle: hashes every image,
+ * checks it really is an image of sane size, fills in mime and dimensions,
+ * checks references between cases and files, and computes the content hash.
+ * Problems are collected as issues with locations; a draft with errors
+ * yields no bundle.
+ */
+import { sha256Hex } from '../hash/sha256.ts';
+import { throwIfAborted } from '../errors.ts';
+import type { Progress } from '../rpc/protocol.ts';
+import { checkImageSize, readImageDimensions } from '../imaging/dimensions.ts';
+import { isRasterImageType, mimeFor, sniffImageType } from '../imaging/sniff.ts';
+import { computeContentHash } from './content-hash.ts';
+import type { ImportDraft, ImportIssue, SkippedCase } from './importers/importer.ts';
+import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type BenchCase, type Bundle, type CaseImage } from './types.ts';
+
+/** Image types a model can receive directly; DICOM and NIfTI are rendered to PNG before this step. */
+const MODEL_IMAGE_TYPES = new Set(['png', 'jpeg', 'webp', 'gif']);
+
+export interface FinalizeResult {
+  readonly bundle?: Bundle;
+  readonly issues: ImportIssue[];
+  readonly skipped: SkippedCase[];
+}
+
+export interface FinalizeOptions {
+  readonly signal?: AbortSignal;
+  readonly progress?: (p: Progress) => void;
+  /** Name of the input, for locations of problems found in images. */
+  readonly inputName?: string;
+}
+
+interface ImageInfo {
+  readonly sha256: string;
+  readonly mime: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+export function finalizeBundle(draft: ImportDraft, options: FinalizeOptions = {}): FinalizeResult {
+  const issues: ImportIssue[] = [...draft.issues];
+  const file = options.inputName;
+  const info = new Map<string, ImageInfo>();
+  const bad = new Set<string>();
+  let done = 0;
+  for (const [path, bytes] of draft.images) {
+    if (done % 200 === 0) {
+      throwIfAborted(options.signal);
+      options.progress?.({ phase: 'check images', done, total: draft.images.size });
+    }
+    done++;
+    const type = sniffImageType(bytes);
+    if (!isRasterImageType(type) || !MODEL_IMAGE_TYPES.has(type)) {
+      bad.add(path);
+      issues.push({
+        severity: 'error',
+        message: type ? `"${path}" is a ${type} file, which cannot be given to a model as is.` : `"${path}" is not an image (unrecognised content).`,
+        location: { file: file ?? path, field: path },
+      });
+      continue;
+    }
+    try {
+      const dims = readImageDimensions(bytes, type, path);
+      checkImageSize(dims, path);
+      info.set(path, { sha256: sha256Hex(bytes), mime: mimeFor(type), width: dims.width, height: dims.height });
+    } catch (error) {
+      bad.add(path);
+      issues.push({ severity: 'error', message: error instanceof Error ? error.message : String(error), location: { file: file ?? path, field: path } });
+    }
+  }
+
+  const seen = new Map<string, number>();
+  const referenced = new Set<string>();
+  const cases: BenchCase[] = draft.cases.map((c, i) => {
+    const prev = seen.get(c.id);
+    if (prev !== undefined) issues.push({ severity: 'error', message: `Case id "${c.id}" is used by cases ${prev + 1} and ${i + 1}.`, location: { field: `cases[${i}].id` } });
+    seen.set(c.id, i);
+    const images = c.images.map((img, j): CaseImage => {
+      referenced.add(img.path);
+      const found = info.get(img.path);
+      if (!found) {
+        if (!bad.has(img.path)) {
+          issues.push({ severity: 'error', message: `Case "${c.id}" refers to an image that is not in the input: ${img.path}`, location: { field: `${c.id}.images[${j}].path` } });
+        }
+        return img;
+      }
+      return { ...img, sha256: found.sha256, mime: found.mime, width: found.width, height: found.height };
+    });
+    return { ...c, images };
+  });
+
+  const unused = [...draft.images.keys()].filter((p) => !referenced.has(p));
+  if (unused.length) {
+    issues.push({ severity: 'warning', message: `${unused.length} image file(s) are not used by any case and will not be stored (first: ${unused[0]}).` });
+  }
+  for (const id of draft.manifest.protocolDefaults?.fewShotCaseIds ?? []) {
+    if (!seen.has(id)) issues.push({ severity: 'error', message: `The few-shot list names case "${id}", which is not in the benchmark.`, location: { field: 'protocolDefaults.fewShotCaseIds' } });
+  }
+  const prompt = draft.manifest.protocolDefaults?.prompt;
+  if (prompt && !draft.files.has(prompt)) {
+    issues.push({ severity: 'error', message: `The prompt file "${prompt}" is missing.`, location: { field: 'protocolDefaults.prompt' } });
+  }
+  if (cases.length === 0) issues.push({ severity: 'error', message: 'There are no cases to import.' });
+  options.progress?.({ phase: 'check images', done: draft.images.size, total: draft.images.size });
+
+  if (issues.some((i) => i.severity === 'error')) return { issues, skipped: draft.skipped };
+
+  const images = new Map<string, Uint8Array>();
+  for (const p of referenced) {
+    const bytes = draft.images.get(p);
+    if (bytes) images.set(p, bytes);
+  }
+  const fileHashes = [...draft.files].map(([path, bytes]) => ({ path, sha256: sha256Hex(bytes) }));
+  const base = { ...draft.manifest, format: BUNDLE_FORMAT, formatVersion: BUNDLE_FORMAT_VERSION } as const;
+  const contentHash = computeContentHash(base, cases, fileHashes);
+  const imageCount = new Set(cases.flatMap((c) => c.images.map((i) => i.sha256))).size;
+  return {
+    bundle: { manifest: { ...base, contentHash, caseCount: cases.length, imageCount }, cases, images, files: new Map(draft.files) },
+    issues,
+    skipped: draft.skipped,
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * From dropped files to stored benchmark, in two steps the user controls:
+ * `prepareImport` reads and checks everything and returns a preview (nothing
+ * is stored), `commitImport` writes the benchmark, its cases and its images in
+ * one transaction (all or nothing). Used by the import worker and the CLI.
+ */
+import { InvalidInputError, NeuroEvalError, throwIfAborted } from '../errors.ts';
+import type { Progress } from '../rpc/protocol.ts';
+import { bundleImporter } from './bundle-importer.ts';
+import { finalizeBundle } from './finalize.ts';
+import { IMPORTERS } from './importers/index.ts';
+import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from './importers/importer.ts';
+import { convertMedicalImages, type DroppedTagSummary } from './medical-images.ts';
+import type { Bundle } from './types.ts';
+
+/** Every importer, bundle first: a folder with manifest.json is a bundle whatever else it holds. */
+export const ALL_IMPORTERS: readonly Importer[] = [bundleImporter, ...IMPORTERS];
+
+export interface Detection {
+  readonly kind: string;
+  readonly label: string;
+  readonly confidence: number;
+}
+
+/** Ranks importers for these files, most likely first; those that cannot read them are left out. */
+export async function detectFormats(files: readonly InputFile[]): Promise<Detection[]> {
+  const scored = await Promise.all(ALL_IMPORTERS.map(async (i) => ({ kind: i.kind, label: i.label, confidence: await i.detect(files) })));
+  return scored.filter((d) => d.confidence > 0).sort((a, b) => b.confidence - a.confidence);
+}
+
+/** Counts for the preview and `neuroeval validate`. */
+export interface ImportSummary {
+  readonly cases: number;
+  readonly questions: number;
+  readonly images: number;
+  readonly imageBytes: number;
+  readonly bySplit: Record<string, number>;
+  readonly byTaskFamily: Record<string, number>;
+  readonly byDiseaseGroup: Record<string, number>;
+  readonly byModality: Record<string, number>;
+}
+
+export interface ImportPreview {
+  readonly importer: { readonly kind: string; readonly label: string };
+  readonly ok: boolean;
+  readonly errors: ImportIssue[];
+  readonly warnings: ImportIssue[];
+  readonly skipped: SkippedCase[];
+  readonly summary: ImportSummary | null;
+  /** DICOM tags removed before anything was kept, by keyword, with how many files had each. */
+  readonly droppedTags: DroppedTagSummary[];
+  readonly manifest: Bundle['manifest'] | null;
+  /** The finished bundle, present when there are no errors. */
+  readonly bundle: Bundle | null;
+}
+
+export interface PrepareOptions {
+  /** Force an importer instead of the detected one. */
+  readonly kind?: string;
+  readonly options?: Readonly<Record<string, unknown>>;
+  readonly signal?: AbortSignal;
+  readonly progress?: (p: Progress) => void;
+}
+
+function count<T>(items: readonly T[], key: (t: T) => string | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const item of items) {
+    const k = key(item) ?? '(none)';
+    out[k] = (out[k] ?? 0) + 1;
+  }
+  return out;
+}
+
+export function summarize(bundle: Bundle): ImportSummary {
+  return {
+    cases: bundle.cases.length,
+    questions: bundle.cases.reduce((n, c) => n + c.questions.length, 0),
+    images: bundle.images.size,
+    imageBytes: [...bundle.images.values()].reduce((n, b) => n + b.length, 0),
+    bySplit: count(bundle.cases, (c) => c.split),
+    byTaskFamily: count(bundle.cases, (c) => c.taskFamily),
+    byDiseaseGroup: count(bundle.cases, (c) => c.diseaseGroup),
+    byModality: count(bundle.cases, (c) => c.modality),
+  };
+}
+
+/** Reads and checks the files; stores nothing. */
+export async function prepareImport(files: readonly InputFile[], options: PrepareOptions = {}): Promise<ImportPreview> {
+  if (files.length === 0) throw new InvalidInputError('No files were given to import.');
+  let importer: Importer | undefined;
+  if (options.kind) {
+    importer = ALL_IMPORTERS.find((i) => i.kind === options.kind);
+    if (!importer) throw new InvalidInputError(`Unknown importer "${options.kind}". Known: ${ALL_IMPORTERS.map((i) => i.kind).join(', ')}.`);
+  } else {
+    const best = (await detectFormats(files))[0];
+    importer = best && ALL_IMPORTERS.find((i) => i.kind === best.kind);
+    if (!importer) {
+      throw new InvalidInputError(`NeuroEval does not recognise these files (${files.slice(0, 3).map((f) => f.path).join(', ')}${files.length > 3 ? ', …' : ''}). Expected a NeuroEval bundle, a Neural-MedBench JSON, a NeuroVLM-Bench CSV with images, a VLMEvalKit TSV, or a CSV/JSONL to map.`);
+    }
+  }
+  const head = { importer: { kind: importer.kind, label: importer.label } };
+  const fail = (issues: ImportIssue[], skipped: SkippedCase[] = [], droppedTags: DroppedTagSummary[] = []): ImportPreview => ({
+    ...head,
+    ok: false,
+    errors: issues.filter((i) => i.severity === 'error'),
+    warnings: issues.filter((i) => i.severity === 'warning'),
+    skipped,
+    summary: null,
+    droppedTags,
+    manifest: null,
+    bundle: null,
+  });
+
+  let draft: ImportDraft;
+  try {
+    draft = await importer.read(files, { ...(options.signal ? { signal: options.signal } : {}), ...(options.progress ? { progress: options.progress } : {}), ...(options.options ? { options: options.options } : {}) });
+  } catch (error) {
+    if (error instanceof InvalidInputError) return fail([{ severity: 'error', message: error.message, ...(error.location ? { location: error.location } : {}) }]);
+    throw error;
+  }
+  throwIfAborted(options.signal);
+  if (draft.issues.some((i) => i.severity === 'error')) return fail(draft.issues, draft.skipped);
+
+  const converted = convertMedicalImages(draft, { ...(options.options ? { options: options.options } : {}) });
+  throwIfAborted(options.signal);
+  const result = finalizeBundle(converted.draft, {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+    inputName: files.length === 1 ? files[0]!.path : undefined,
+  });
+  if (!result.bundle) return fail(result.issues, result.skipped, converted.droppedTags);
+  const issues = [...result.issues];
+  if (draft.declaredContentHash && draft.declaredContentHash !== result.bundle.manifest.contentHash) {
+    issues.push({
+      severity: 'warning',
+      message: `The bundle declares content hash ${draft.declaredContentHash.slice(0, 12)}…, but its content hashes to ${result.bundle.manifest.contentHash.slice(0, 12)}…: it was changed after export. The recomputed hash is stored.`,
+      location: { file: 'manifest.json', field: 'contentHash' },
+    });
+  }
+  return {
+    ...head,
+    ok: true,
+    errors: [],
+    warnings: issues.filter((i) => i.severity === 'warning'),
+    skipped: result.skipped,
+    summary: summarize(result.bundle),
+    droppedTags: converted.droppedTags,
+    manifest: result.bundle.manifest,
+    bundle: result.bundle,
+  };
+}
+
+/** Thrown by commit when the same id holds different content. */
+export function conflictError(id: string): NeuroEvalError {
+  return new NeuroEvalError('INVALID_INPUT', `A different benchmark with id "${id}" is already stored. Delete it first, or import this one as a copy.`, { location: { field: 'id' } });
+}

@@ -1,0 +1,131 @@
+/**
+ * The column mapping of the generic CSV/JSONL importer: which column holds the
+ * case id, the question, image paths, answers… The UI fills it from
+ * {@link suggestMapping} and lets the user correct it; it arrives as
+ * `ctx.options.mapping`.
+ */
+import { TASK_FAMILIES, type TaskFamily } from '../types.ts';
+
+export interface GenericMapping {
+  readonly id: string;
+  readonly question: string;
+  /** Column(s) holding image paths (relative to the picked folder) or data URIs; kept in order. */
+  readonly image?: string | readonly string[];
+  /** Correct option key (multiple choice) or short answer. */
+  readonly answer?: string;
+  /** Option columns: their names are the keys (`A`, `B`…); one column holding a list gets keys A, B, C… */
+  readonly options?: readonly string[];
+  readonly split?: string;
+  /** Column holding a task family per row. */
+  readonly taskFamily?: string;
+  /** Task family when no column says (default: multiple-choice with options, else open-question). */
+  readonly defaultTaskFamily?: TaskFamily;
+  readonly diseaseGroup?: string;
+  readonly modality?: string;
+  readonly notes?: string;
+  readonly diagnosis?: string;
+  /** Column of equivalent diagnosis names, `|` or `;` separated (or a list in JSONL). */
+  readonly aliases?: string;
+}
+
+/** Single-column fields other than id and question. */
+export const OPTIONAL_COLUMNS = ['answer', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases'] as const;
+
+function col(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+}
+
+function cols(v: unknown): string[] {
+  if (typeof v === 'string') return col(v) ? [v.trim()] : [];
+  return Array.isArray(v) ? v.map(col).filter((c): c is string => c !== undefined) : [];
+}
+
+/** Reads a mapping from loosely typed options (the UI leaves unset fields as undefined, '' or []). */
+export function parseMapping(raw: unknown): { mapping?: GenericMapping; error?: string } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  const r = raw as Record<string, unknown>;
+  const id = col(r.id);
+  const question = col(r.question);
+  if (!id || !question) return {};
+  const out: Record<string, unknown> = { id, question };
+  const image = cols(r.image);
+  if (image.length) out.image = image;
+  const options = cols(r.options);
+  if (options.length) out.options = options;
+  for (const k of OPTIONAL_COLUMNS) {
+    const c = col(r[k]);
+    if (c) out[k] = c;
+  }
+  const family = col(r.defaultTaskFamily);
+  if (family) {
+    if (!TASK_FAMILIES.includes(family as TaskFamily)) return { error: `"${family}" is not a task family (${TASK_FAMILIES.join(', ')}).` };
+    out.defaultTaskFamily = family;
+  }
+  return { mapping: out as unknown as GenericMapping };
+}
+
+/** Every column the mapping names, with the field it fills. */
+export function mappedColumns(m: GenericMapping): { field: string; column: string }[] {
+  const out = [
+    { field: 'id', column: m.id },
+    { field: 'question', column: m.question },
+  ];
+  for (const c of typeof m.image === 'string' ? [m.image] : (m.image ?? [])) out.push({ field: 'image', column: c });
+  for (const c of m.options ?? []) out.push({ field: 'options', column: c });
+  for (const k of OPTIONAL_COLUMNS) {
+    const c = m[k];
+    if (c) out.push({ field: k, column: c });
+  }
+  return out;
+}
+
+const GUESSES: Record<string, readonly string[]> = {
+  id: ['id', 'case_id', 'caseid', 'case', 'index', 'qid', 'question_id', 'uid', 'sample_id', 'idx'],
+  question: ['question', 'prompt', 'question_text', 'query', 'instruction', 'input', 'text'],
+  answer: ['answer', 'label', 'gt', 'ground_truth', 'correct_answer', 'target', 'answer_label'],
+  split: ['split', 'subset', 'set', 'level'],
+  taskFamily: ['task_family', 'taskfamily', 'task_type'],
+  diseaseGroup: ['disease_group', 'category', 'class', 'disease', 'group'],
+  modality: ['modality'],
+  notes: ['notes', 'hint', 'context', 'clinical_notes', 'history', 'vignette'],
+  diagnosis: ['diagnosis', 'final_diagnosis', 'dx'],
+  aliases: ['aliases', 'synonyms'],
+};
+const IMAGE_NAMES = ['image', 'image_path', 'file_path', 'img', 'img_path', 'image_file', 'filename', 'file', 'path', 'images', 'image_paths'];
+const NUMBERED_IMAGE = /^(image|img)[_ -]?(path[_ -]?)?\d+$/i;
+
+/**
+ * Guesses a mapping from common column names (case-insensitive). Fields with
+ * no likely column are left out; the user completes them.
+ */
+export function suggestMapping(header: readonly string[]): Partial<GenericMapping> {
+  const byLower = new Map<string, string>();
+  for (const h of header) if (!byLower.has(h.toLowerCase())) byLower.set(h.toLowerCase(), h);
+  const used = new Set<string>();
+  const pick = (names: readonly string[]): string | undefined => {
+    for (const n of names) {
+      const h = byLower.get(n);
+      if (h && !used.has(h)) {
+        used.add(h);
+        return h;
+      }
+    }
+    return undefined;
+  };
+  const out: Record<string, unknown> = {};
+  for (const field of ['id', 'question', 'answer', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases']) {
+    const c = pick(GUESSES[field]!);
+    if (c) out[field] = c;
+  }
+  const numbered = header.filter((h) => NUMBERED_IMAGE.test(h) && !used.has(h));
+  const image = numbered.length ? numbered : [pick(IMAGE_NAMES)].filter((c): c is string => c !== undefined);
+  if (image.length) out.image = image;
+  const letters = header.filter((h) => /^[A-J]$/.test(h) && !used.has(h));
+  const listColumn = letters.length >= 2 ? undefined : pick(['options', 'choices']);
+  const options = letters.length >= 2 ? letters : listColumn ? [listColumn] : [];
+  if (options.length) {
+    out.options = options;
+    out.defaultTaskFamily = 'multiple-choice';
+  }
+  return out as Partial<GenericMapping>;
+}

@@ -1,0 +1,98 @@
+/**
+ * The seam every benchmark importer implements. An importer reads the files a
+ * user dropped (a ZIP, a folder, a CSV plus images…) and produces an
+ * {@link ImportDraft}: cases and image bytes in the bundle model, plus issues.
+ * Nothing is stored until the user has seen the preview and confirmed.
+ */
+import type { ErrorLocation } from '../../errors.ts';
+import type { Progress } from '../../rpc/protocol.ts';
+import type { BenchCase, BundleManifest } from '../types.ts';
+
+/** A file the user provided, with its path relative to what they picked (folders included). */
+export interface InputFile {
+  readonly path: string;
+  readonly size: number;
+  bytes(): Promise<Uint8Array>;
+  text(): Promise<string>;
+}
+
+export type IssueSeverity = 'error' | 'warning';
+
+/** A problem found while reading input: errors block the import, warnings are shown and kept. */
+export interface ImportIssue {
+  readonly severity: IssueSeverity;
+  readonly message: string;
+  readonly location?: ErrorLocation;
+}
+
+/** A case the importer left out on purpose (placeholder entry, missing image…), with the reason. */
+export interface SkippedCase {
+  readonly id: string;
+  readonly reason: string;
+  readonly location?: ErrorLocation;
+}
+
+/** Manifest fields an importer proposes; hashes and counts are computed when the bundle is finalised. */
+export type DraftManifest = Omit<BundleManifest, 'contentHash' | 'caseCount' | 'imageCount' | 'format' | 'formatVersion'>;
+
+export interface ImportDraft {
+  readonly manifest: DraftManifest;
+  readonly cases: BenchCase[];
+  /** Image bytes keyed by the `path` the cases use. */
+  readonly images: Map<string, Uint8Array>;
+  /** Other files to keep (prompt text), keyed by bundle path. */
+  readonly files: Map<string, Uint8Array>;
+  readonly issues: ImportIssue[];
+  readonly skipped: SkippedCase[];
+  /** The content hash an imported bundle declared, checked against the recomputed one. */
+  readonly declaredContentHash?: string;
+}
+
+export interface ImportContext {
+  readonly signal?: AbortSignal;
+  readonly progress?: (p: Progress) => void;
+  /** Importer-specific options chosen in the UI or on the command line (e.g. a column mapping). */
+  readonly options?: Readonly<Record<string, unknown>>;
+}
+
+export interface Importer {
+  /** Stable id, stored as `manifest.source.kind`. */
+  readonly kind: string;
+  readonly label: string;
+  /**
+   * How sure this importer is that it can read these files: 0 (no) to 1 (certain).
+   * Must be cheap: look at names and the first bytes only.
+   */
+  detect(files: readonly InputFile[]): Promise<number>;
+  read(files: readonly InputFile[], ctx: ImportContext): Promise<ImportDraft>;
+}
+
+/** Makes an {@link InputFile} from bytes in memory (tests, the CLI, ZIP entries). */
+export function memoryFile(path: string, data: Uint8Array | string): InputFile {
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  return {
+    path,
+    size: bytes.length,
+    bytes: async () => bytes,
+    text: async () => decodeText(bytes),
+  };
+}
+
+/** Decodes UTF-8 text, dropping a byte-order mark. */
+export function decodeText(bytes: Uint8Array): string {
+  const text = new TextDecoder('utf-8').decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** File name without folders. */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Lower-case extension without the dot (`nii.gz` counts as one). */
+export function extensionOf(path: string): string {
+  const name = baseName(path).toLowerCase();
+  if (name.endsWith('.nii.gz')) return 'nii.gz';
+  const i = name.lastIndexOf('.');
+  return i < 0 ? '' : name.slice(i + 1);
+}

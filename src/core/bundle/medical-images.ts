@@ -1,0 +1,136 @@
+/**
+ * DICOM and NIfTI inputs become what a model can receive: PNG renderings
+ * (one per chosen frame or slice), plus a de-identified source container kept
+ * for re-windowing in the case viewer. The original files never reach storage:
+ * their bytes are removed from the draft here, and only the tags needed to
+ * render survive in the container.
+ */
+import { sha256Hex } from '../hash/sha256.ts';
+import { parseDicom } from '../imaging/dicom/parse.ts';
+import { encodeVolume, volumeFromDicom, volumeFromNifti } from '../imaging/dicom/serialize.ts';
+import { parseNifti } from '../imaging/nifti/parse.ts';
+import { renderDicomFrame, renderNiftiSlice, type RenderedImage } from '../imaging/render.ts';
+import { sniffImageType } from '../imaging/sniff.ts';
+import type { ImportDraft, ImportIssue } from './importers/importer.ts';
+import type { BenchCase, CaseImage, Plane } from './types.ts';
+
+export interface DroppedTagSummary {
+  /** `(0010,0010)`, `private`, or `nifti` for NIfTI header fields. */
+  readonly tag: string;
+  readonly keyword: string;
+  /** How many input files had it. */
+  readonly files: number;
+}
+
+/** Import options for medical images (from the UI or `--options`). */
+export interface MedicalImageOptions {
+  /** Frames of multi-frame DICOM to render: the middle one (default), the first, or all. */
+  readonly dicomFrames?: 'middle' | 'first' | 'all';
+  /** NIfTI plane (default axial) and slices: the middle one (default) or explicit indices. */
+  readonly niftiPlane?: Plane;
+  readonly niftiSlices?: 'middle' | readonly number[];
+}
+
+interface Rendered {
+  readonly path: string;
+  readonly png: RenderedImage;
+  readonly source: NonNullable<CaseImage['source']>;
+  readonly slice?: number;
+  readonly plane?: Plane;
+}
+
+function pick(options: Readonly<Record<string, unknown>> | undefined): MedicalImageOptions {
+  const o = (options ?? {}) as MedicalImageOptions;
+  return { dicomFrames: o.dicomFrames ?? 'middle', niftiPlane: o.niftiPlane ?? 'axial', niftiSlices: o.niftiSlices ?? 'middle' };
+}
+
+export function convertMedicalImages(
+  draft: ImportDraft,
+  ctx: { readonly options?: Readonly<Record<string, unknown>> } = {},
+): { draft: ImportDraft; droppedTags: DroppedTagSummary[] } {
+  const opts = pick(ctx.options);
+  const medical = [...draft.images].filter(([, bytes]) => {
+    const t = sniffImageType(bytes);
+    return t === 'dicom' || t === 'nifti1' || t === 'nifti2' || t === 'gzip';
+  });
+  if (medical.length === 0) return { draft, droppedTags: [] };
+
+  const issues: ImportIssue[] = [...draft.issues];
+  const images = new Map(draft.images);
+  const files = new Map(draft.files);
+  const renders = new Map<string, Rendered[]>();
+  const dropped = new Map<string, { keyword: string; files: number }>();
+  const note = (tag: string, keyword: string) => {
+    const d = dropped.get(tag);
+    if (d) d.files++;
+    else dropped.set(tag, { keyword, files: 1 });
+  };
+
+  for (const [path, bytes] of medical) {
+    // The original file (with whatever identifying data it holds) is never kept.
+    images.delete(path);
+    try {
+      const type = sniffImageType(bytes);
+      const out: Rendered[] = [];
+      if (type === 'dicom') {
+        const parsed = parseDicom(bytes, path);
+        parsed.dropped.forEach((t) => note(t.tag, t.name));
+        const container = encodeVolume(volumeFromDicom(parsed));
+        const asset = sha256Hex(container);
+        files.set(`sources/${asset}.nevol`, container);
+        const frames = opts.dicomFrames === 'all' ? [...Array(parsed.frames).keys()] : [opts.dicomFrames === 'first' ? 0 : Math.floor((parsed.frames - 1) / 2)];
+        for (const f of frames) {
+          const png = renderDicomFrame(parsed, f);
+          out.push({ path: `${path}.frame${f}.png`, png, source: { kind: 'dicom', asset, frame: f, window: { center: png.window.center, width: png.window.width, ...(png.window.preset ? { preset: png.window.preset } : {}) } }, ...(parsed.frames > 1 ? { slice: f } : {}) });
+        }
+      } else {
+        // gzip: only NIfTI is accepted compressed; parseNifti says clearly if it is something else.
+        const parsed = parseNifti(bytes, path);
+        parsed.dropped.forEach((name) => note(`nifti:${name}`, name));
+        const container = encodeVolume(volumeFromNifti(parsed));
+        const asset = sha256Hex(container);
+        files.set(`sources/${asset}.nevol`, container);
+        const plane = opts.niftiPlane ?? 'axial';
+        const count = parsed.sliceCount(plane);
+        const slices = opts.niftiSlices === 'middle' || opts.niftiSlices === undefined ? [Math.floor(count / 2)] : opts.niftiSlices;
+        for (const s of slices) {
+          if (!Number.isInteger(s) || s < 0 || s >= count) {
+            issues.push({ severity: 'error', message: `Slice ${s} does not exist: ${path} has ${count} ${plane} slices (0–${count - 1}).`, location: { file: path, field: 'niftiSlices' } });
+            continue;
+          }
+          const png = renderNiftiSlice(parsed, plane, s);
+          out.push({ path: `${path}.${plane}${s}.png`, png, plane, slice: s, source: { kind: 'nifti', asset, plane, frame: s, window: { center: png.window.center, width: png.window.width, ...(png.window.preset ? { preset: png.window.preset } : {}) } } });
+        }
+      }
+      for (const r of out) images.set(r.path, r.png.png);
+      renders.set(path, out);
+    } catch (error) {
+      issues.push({ severity: 'error', message: error instanceof Error ? error.message : String(error), location: { file: path } });
+    }
+  }
+
+  const cases: BenchCase[] = draft.cases.map((c) => {
+    if (!c.images.some((img) => renders.has(img.path))) return c;
+    const expanded: CaseImage[] = [];
+    for (const img of c.images) {
+      const r = renders.get(img.path);
+      if (!r) {
+        expanded.push(img);
+        continue;
+      }
+      for (const one of r) {
+        expanded.push({
+          ...img,
+          path: one.path,
+          source: one.source,
+          ...(one.plane ? { plane: one.plane } : {}),
+          ...(one.slice !== undefined ? { slice: one.slice } : {}),
+        });
+      }
+    }
+    return { ...c, images: expanded };
+  });
+
+  const droppedTags = [...dropped].map(([tag, d]) => ({ tag: tag.startsWith('nifti:') ? 'nifti' : tag, keyword: d.keyword, files: d.files }));
+  return { draft: { ...draft, cases, images, files, issues }, droppedTags };
+}

@@ -1,0 +1,59 @@
+/**
+ * The bundled demo benchmark: synthetic brain images and invented cases for
+ * trying the app offline. Nothing in it comes from a patient; the manifest
+ * says so (`synthetic: true`) and so does every case's `meta`.
+ *
+ * `buildDemoDraft()` is deterministic: the same bytes, and so the same
+ * content hash, on every run, machine and JavaScript engine.
+ */
+import type { DraftManifest, ImportDraft } from '../bundle/importers/importer.ts';
+import { encodePng } from '../imaging/png-encode.ts';
+import { demoCases } from './cases.ts';
+import { DEMO_IMAGE_SIZE, type SliceSpec, renderImage, renderTissueMap } from './phantom.ts';
+
+export { demoCases } from './cases.ts';
+export { DEMO_IMAGE_SIZE, renderImage, renderSlice, renderTissueMap, type SliceSpec } from './phantom.ts';
+
+export const DEMO_BUNDLE_ID = 'neuroeval-demo';
+
+export const DEMO_MANIFEST: DraftManifest = {
+  id: DEMO_BUNDLE_ID,
+  name: 'NeuroEval demo (synthetic)',
+  version: '1.0.0',
+  license: 'CC0-1.0',
+  description:
+    'A small synthetic benchmark for trying NeuroEval. Every image and every clinical vignette in it is computer-generated ' +
+    '(procedural brain drawings and invented patients); none of it comes from a patient. It is for demonstrating the tool only: ' +
+    'scores on it say nothing about how a model performs on real clinical images. Cases imitate the shape of NeuroVLM-Bench ' +
+    '(single-image classification), Neural-MedBench (multi-sequence differential diagnosis, lesion recognition, rationale and ' +
+    'multi-round cases), multiple-choice VQA with a MediConfusion-style pair, and rubric-scored reports.',
+  synthetic: true,
+  source: { kind: 'neuroeval-demo' },
+  protocolDefaults: {},
+};
+
+/** Builds the demo benchmark: cases and PNG images, ready for `finalizeBundle`. */
+export function buildDemoDraft(): ImportDraft {
+  const built = demoCases();
+  const images = new Map<string, Uint8Array>();
+  // Sequences of one slice share its tissue map; draw each map once.
+  const maps = new Map<SliceSpec, Uint8Array>();
+  for (const c of built) {
+    for (const r of c.renders) {
+      let map = maps.get(r.slice);
+      if (!map) {
+        map = renderTissueMap(r.slice, DEMO_IMAGE_SIZE);
+        maps.set(r.slice, map);
+      }
+      images.set(r.path, encodePng(renderImage(map, DEMO_IMAGE_SIZE, r.sequence, r.slice.seed), DEMO_IMAGE_SIZE, DEMO_IMAGE_SIZE, 'gray'));
+    }
+  }
+  return {
+    manifest: DEMO_MANIFEST,
+    cases: built.map((c) => c.case),
+    images,
+    files: new Map(),
+    issues: [],
+    skipped: [],
+  };
+}

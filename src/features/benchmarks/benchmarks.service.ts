@@ -1,0 +1,55 @@
+/**
+ * Actions on stored benchmarks: export as a bundle ZIP, delete, and load the
+ * bundled demo benchmark on first start.
+ */
+import { repos } from '../../lib/storage/app-db.ts';
+import { importWorker } from '../../lib/workers/clients.ts';
+
+const DEMO_URL = 'demo/neuroeval-demo.zip';
+const DEMO_SETTING = 'demo.loadedOnce';
+
+/** Saves bytes as a download without any network request. */
+export function download(name: string, bytes: Uint8Array, type = 'application/zip'): void {
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export async function exportBenchmark(benchmarkId: string): Promise<void> {
+  const { name, bytes } = await importWorker.api.exportZip({ benchmarkId });
+  download(name, bytes);
+}
+
+export async function deleteBenchmark(benchmarkId: string): Promise<number> {
+  return (await repos()).benchmarks.deleteWithContent(benchmarkId);
+}
+
+/** Imports the demo bundle shipped with the app (from the offline cache once installed). */
+export async function loadDemo(): Promise<string> {
+  const res = await fetch(DEMO_URL);
+  if (!res.ok) throw new Error(`The demo benchmark could not be read (${res.status}).`);
+  const file = new File([await res.blob()], 'neuroeval-demo.zip', { type: 'application/zip' });
+  const preview = await importWorker.api.preview({ files: [{ path: file.name, file }], kind: 'neuroeval-bundle' });
+  if (!preview.previewId) throw new Error(`The demo benchmark is invalid: ${preview.errors[0]?.message ?? 'unknown problem'}`);
+  const result = await importWorker.api.commit({ previewId: preview.previewId });
+  const r = await repos();
+  await r.settings.set(DEMO_SETTING, true);
+  return result.benchmarkId;
+}
+
+/**
+ * On the very first start, load the demo so a teacher or IT person sees a
+ * working benchmark at once. Once loaded (or deleted later), it is not forced back.
+ */
+export async function ensureDemoOnFirstStart(): Promise<void> {
+  const r = await repos();
+  if (await r.settings.get(DEMO_SETTING, false)) return;
+  if ((await r.benchmarks.count()) > 0) {
+    await r.settings.set(DEMO_SETTING, true);
+    return;
+  }
+  await loadDemo();
+}

@@ -1,0 +1,160 @@
+/**
+ * State of one benchmark import: files chosen → format detected → (column
+ * mapping) → preview → stored. All the work runs in the import worker; this
+ * only keeps what the page shows.
+ */
+import { isAbortLike } from '../../core/errors.ts';
+import type { Detection } from '../../core/bundle/import-pipeline.ts';
+import type { CommitResult } from '../../core/bundle/store.ts';
+import type { Progress } from '../../core/rpc/protocol.ts';
+import type { PickedFile } from '../../lib/files/picked-files.ts';
+import { LARGE_WRITE_BYTES } from '../../core/db/index.ts';
+import { persistence } from '../../lib/storage/persistence.svelte.ts';
+import { importWorker } from '../../lib/workers/clients.ts';
+import type { PreviewResult } from '../../../workers/import.worker.ts';
+
+export type ImportStep = 'idle' | 'detecting' | 'mapping' | 'reading' | 'preview' | 'storing' | 'done' | 'error';
+
+export const GENERIC_KIND = 'generic';
+
+export class ImportManager {
+  #step = $state<ImportStep>('idle');
+  #files = $state.raw<PickedFile[]>([]);
+  #detections = $state.raw<Detection[]>([]);
+  #kind = $state<string | null>(null);
+  #columns = $state.raw<string[]>([]);
+  #mapping = $state<Record<string, unknown>>({});
+  #preview = $state.raw<PreviewResult | null>(null);
+  #progress = $state.raw<Progress | null>(null);
+  #result = $state.raw<CommitResult | null>(null);
+  #error = $state<string | null>(null);
+  #conflict = $state(false);
+  #controller: AbortController | null = null;
+
+  get step() { return this.#step; }
+  get files() { return this.#files; }
+  get detections() { return this.#detections; }
+  get kind() { return this.#kind; }
+  get columns() { return this.#columns; }
+  get mapping() { return this.#mapping; }
+  get preview() { return this.#preview; }
+  get progress() { return this.#progress; }
+  get result() { return this.#result; }
+  get error() { return this.#error; }
+  /** The benchmark id is taken by different content: offer "import as a copy". */
+  get conflict() { return this.#conflict; }
+  get busy() { return this.#step === 'detecting' || this.#step === 'reading' || this.#step === 'storing'; }
+
+  /** New files chosen: detect the format, then preview (or ask for a column mapping). */
+  async choose(files: PickedFile[]): Promise<void> {
+    await this.reset();
+    if (files.length === 0) return;
+    this.#files = files;
+    this.#step = 'detecting';
+    try {
+      const picked = files.map(({ path, file }) => ({ path, file }));
+      this.#detections = await importWorker.api.detect({ files: picked });
+      const best = this.#detections[0];
+      if (!best) {
+        this.#fail('NeuroEval does not recognise these files. Choose a NeuroEval bundle, a Neural-MedBench JSON, a NeuroVLM-Bench CSV with its images, a VLMEvalKit TSV, or a CSV/JSONL.');
+        return;
+      }
+      await this.useImporter(best.kind);
+    } catch (e) {
+      this.#fail(e);
+    }
+  }
+
+  /** Switches importer (the user may override the detected one). */
+  async useImporter(kind: string): Promise<void> {
+    this.#kind = kind;
+    if (kind === GENERIC_KIND) {
+      const { columns, suggested } = await importWorker.api.columns({ files: [...this.#files] });
+      this.#columns = columns;
+      this.#mapping = suggested;
+      this.#step = 'mapping';
+      return;
+    }
+    await this.read();
+  }
+
+  setMapping(field: string, value: unknown): void {
+    this.#mapping = { ...this.#mapping, [field]: value };
+  }
+
+  /** Reads and checks the files in the worker. */
+  async read(): Promise<void> {
+    if (!this.#kind) return;
+    await this.#discardPreview();
+    this.#step = 'reading';
+    this.#error = null;
+    const controller = (this.#controller = new AbortController());
+    try {
+      const options = this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping) } : undefined;
+      this.#preview = await importWorker.api.preview(
+        { files: [...this.#files], kind: this.#kind, ...(options ? { options } : {}) },
+        { signal: controller.signal, onProgress: (p) => (this.#progress = p) },
+      );
+      this.#step = 'preview';
+    } catch (e) {
+      this.#fail(e);
+    } finally {
+      this.#progress = null;
+    }
+  }
+
+  /** Stores the previewed benchmark (one transaction). */
+  async commit(asCopy = false): Promise<CommitResult | null> {
+    const id = this.#preview?.previewId;
+    if (!id) return null;
+    this.#step = 'storing';
+    this.#conflict = false;
+    try {
+      const result = await importWorker.api.commit({ previewId: id, asCopy }, { onProgress: (p) => (this.#progress = p) });
+      this.#result = result;
+      this.#preview = null;
+      this.#step = 'done';
+      // The worker cannot ask for persistent storage (a window-only API): ask here after a large import.
+      if (result.bytesWritten >= LARGE_WRITE_BYTES) void persistence.request();
+      return result;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      if (/already stored/.test(message)) {
+        this.#conflict = true;
+        this.#step = 'preview';
+        this.#error = message;
+      } else this.#fail(e);
+      return null;
+    } finally {
+      this.#progress = null;
+    }
+  }
+
+  cancel(): void {
+    this.#controller?.abort();
+  }
+
+  async reset(): Promise<void> {
+    this.#controller?.abort();
+    await this.#discardPreview();
+    this.#step = 'idle';
+    this.#files = [];
+    this.#detections = [];
+    this.#kind = null;
+    this.#preview = null;
+    this.#result = null;
+    this.#error = null;
+    this.#conflict = false;
+  }
+
+  async #discardPreview(): Promise<void> {
+    const id = this.#preview?.previewId;
+    this.#preview = null;
+    if (id) await importWorker.api.discard({ previewId: id }).catch(() => {});
+  }
+
+  #fail(e: unknown): void {
+    this.#step = 'error';
+    this.#error = isAbortLike(e) ? 'The import was cancelled; nothing was stored.' : e instanceof Error ? e.message : String(e);
+  }
+}

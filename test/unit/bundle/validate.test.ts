@@ -1,0 +1,85 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../src/core/bundle/canonical.ts';
+import { validateCase, validateManifest } from '../../../src/core/bundle/validate.ts';
+
+const schema = JSON.parse(readFileSync(new URL('../../../docs/formats/bundle.schema.json', import.meta.url), 'utf8')) as object;
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+ajv.addSchema(schema);
+const schemaAccepts = (def: 'case' | 'manifest', value: unknown) => ajv.validate(`https://neuroeval.invalid/schemas/bundle-v1.json#/$defs/${def}`, value);
+
+const goodCase = {
+  id: 'c1',
+  split: 'direct',
+  taskFamily: 'differential-diagnosis',
+  images: [{ path: 'images/a.png', sequence: 'FLAIR', plane: 'axial', slice: 12 }],
+  ehr: { age: 61, sex: 'F', smoker: false, onset: null },
+  notes: 'Two days of confusion.',
+  questions: [
+    {
+      id: '1',
+      text: '根据患者的症状和图片,对疾病进行诊断',
+      lang: 'zh',
+      reference: { diagnosis: 'HSV encephalitis', aliases: ['herpes simplex encephalitis'], differential: ['a', 'b'], lesion: { laterality: 'left' }, labels: { plane: null } },
+    },
+  ],
+};
+
+describe('case validation', () => {
+  it('accepts a complete case, as the JSON Schema does', () => {
+    const r = validateCase(goodCase, { file: 'cases.jsonl', line: 1 });
+    expect(r.issues).toEqual([]);
+    expect(r.case).toEqual(goodCase);
+    expect(schemaAccepts('case', goodCase)).toBe(true);
+  });
+
+  const bad: [string, unknown, RegExp, string][] = [
+    ['missing id', { ...goodCase, id: undefined }, /Missing required field "id"/, 'id'],
+    ['unknown task', { ...goodCase, taskFamily: 'guessing' }, /"taskFamily" must be one of/, 'taskFamily'],
+    ['images not a list', { ...goodCase, images: 'a.png' }, /"images" must be a list/, 'images'],
+    ['no questions', { ...goodCase, questions: [] }, /non-empty list/, 'questions'],
+    ['question without text', { ...goodCase, questions: [{ id: '1' }] }, /Missing required field "text"/, 'questions[0].text'],
+    ['bad laterality', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { lesion: { laterality: 'up' } } }] }, /laterality/, 'questions[0].reference.lesion.laterality'],
+    ['label not string', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { labels: { plane: 3 } } }] }, /Label "plane"/, 'questions[0].reference.labels.plane'],
+    ['rubric points', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { rubric: [{ id: 'r', text: 't', points: 'ten' }] } }] }, /points/, 'questions[0].reference.rubric[0].points'],
+    ['ehr object value', { ...goodCase, ehr: { meds: ['a'] } }, /EHR field "meds"/, 'ehr.meds'],
+  ];
+  it.each(bad)('reports %s with file, line and field, and the schema agrees', (_name, value, message, field) => {
+    const r = validateCase(value, { file: 'cases.jsonl', line: 7 });
+    expect(r.case).toBeUndefined();
+    const err = r.issues.find((i) => i.severity === 'error');
+    expect(err?.message).toMatch(message);
+    expect(err?.location).toEqual({ file: 'cases.jsonl', line: 7, field });
+    expect(schemaAccepts('case', value)).toBe(false);
+  });
+
+  it('drops unknown fields with a warning', () => {
+    const r = validateCase({ ...goodCase, colour: 'blue' }, { file: 'cases.jsonl', line: 2 });
+    expect(r.case).toEqual(goodCase);
+    expect(r.issues).toEqual([{ severity: 'warning', message: 'Unknown field "colour" is ignored.', location: { file: 'cases.jsonl', line: 2, field: 'colour' } }]);
+  });
+});
+
+describe('manifest validation', () => {
+  const manifest = { format: 'neuroeval-bundle', formatVersion: 1, id: 'demo-1', name: 'Demo', version: '1.0.0', license: 'CC0-1.0', contentHash: 'a'.repeat(64) };
+  it('accepts a valid manifest', () => {
+    expect(validateManifest(manifest, 'manifest.json').issues).toEqual([]);
+    expect(schemaAccepts('manifest', manifest)).toBe(true);
+  });
+  it('refuses a newer format version and bad ids, naming the field', () => {
+    const r = validateManifest({ ...manifest, formatVersion: 2, id: 'Bad Id' }, 'manifest.json');
+    expect(r.manifest).toBeUndefined();
+    expect(r.issues.map((i) => i.location?.field)).toEqual(['formatVersion', 'id']);
+    expect(schemaAccepts('manifest', { ...manifest, formatVersion: 2 })).toBe(false);
+  });
+});
+
+describe('canonical JSON', () => {
+  it('sorts keys at every level and drops undefined', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: undefined }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"z":1}]},"b":1}');
+  });
+  it('refuses numbers JSON cannot represent', () => {
+    expect(() => canonicalJson({ x: Number.NaN })).toThrow(/non-finite/);
+  });
+});
