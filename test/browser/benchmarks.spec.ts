@@ -116,8 +116,17 @@ test('imports DICOM and NIfTI cases through a column mapping, shows dropped tags
   await dropped.locator('summary').click();
   await expect(dropped).toContainText('PatientName');
   await expect(dropped).toContainText('InstitutionName');
+  // Choose two coronal NIfTI slices: the preview is read again with the new options.
+  const options = page.getByTestId('image-options');
+  await options.locator('select[name="niftiPlane"]').selectOption('coronal');
+  await options.locator('input[name="niftiSlices"]').fill('3, 5');
+  await options.locator('input[name="niftiSlices"]').press('Tab');
+  await expect(page.getByTestId('import-summary')).toContainText('3 images');
   await page.getByTestId('import-preview').getByRole('button', { name: /^Import 2 cases$/ }).click();
   await page.getByTestId('import-done').getByRole('link', { name: 'Browse the cases' }).click();
+  await page.locator('a[data-case="mr-1"]').click();
+  await expect(page.getByText('Image 2 · coronal · slice 5')).toBeVisible();
+  await page.getByRole('link', { name: '← All cases' }).click();
   await page.locator('a[data-case="ct-1"]').click();
   await page.getByRole('button', { name: /Open Image 1/ }).click();
   const viewer = page.getByTestId('image-viewer');

@@ -5,14 +5,29 @@ import type { CliCommand } from '../command.ts';
 import { inputFilesFrom } from '../files.ts';
 
 /** Splits arguments into paths and the values of `--format` / `--mapping`. */
-function parseArgs(args: readonly string[]): { targets: string[]; json: boolean; kind?: string; mapping?: string } {
-  const out: { targets: string[]; json: boolean; kind?: string; mapping?: string } = { targets: [], json: false };
+interface ParsedArgs {
+  targets: string[];
+  json: boolean;
+  kind?: string;
+  mapping?: string;
+  /** DICOM/NIfTI rendering options (see core/bundle/medical-images.ts). */
+  image: Record<string, unknown>;
+}
+
+function parseArgs(args: readonly string[]): ParsedArgs {
+  const out: ParsedArgs = { targets: [], json: false, image: {} };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') out.json = true;
     else if (a === '--format') out.kind = args[++i];
     else if (a === '--mapping') out.mapping = args[++i];
-    else out.targets.push(a);
+    else if (a === '--dicom-frames') out.image.dicomFrames = args[++i];
+    else if (a === '--nifti-plane') out.image.niftiPlane = args[++i];
+    else if (a === '--window') out.image.window = args[++i];
+    else if (a === '--nifti-slices') {
+      const v = args[++i] ?? '';
+      out.image.niftiSlices = v === 'middle' ? 'middle' : v.split(',').map((x) => Number(x.trim()));
+    } else out.targets.push(a);
   }
   return out;
 }
@@ -42,9 +57,13 @@ export const validateCommand: CliCommand = {
     '                      neural-medbench, neurovlm-bench, vlmevalkit, generic)',
     '  --mapping <json>    Column mapping for the generic importer, e.g.',
     '                      \'{"id":"case","question":"prompt","image":"file"}\'',
+    '  --dicom-frames <middle|first|all>       Frames of multi-frame DICOM to render',
+    '  --nifti-plane <axial|coronal|sagittal>  Plane of NIfTI slices (default axial)',
+    '  --nifti-slices <middle|10,12,14>        NIfTI slices to render (default middle)',
+    '  --window <file|brain|stroke|subdural|bone|auto>  Window of the rendered PNG',
   ].join('\n'),
   async run(args, io) {
-    const { targets, json, kind, mapping: mappingText } = parseArgs(args);
+    const { targets, json, kind, mapping: mappingText, image } = parseArgs(args);
     if (targets.length === 0) {
       io.err.write('neuroeval validate: give a file or folder to check\n');
       return 2;
@@ -65,7 +84,7 @@ export const validateCommand: CliCommand = {
       }
     }
     const files = targets.flatMap((t) => inputFilesFrom(t));
-    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), ...(mapping ? { options: { mapping } } : {}) });
+    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}) } });
     if (json) {
       const { bundle: _b, ...rest } = preview;
       io.out.write(`${JSON.stringify(rest, null, 2)}\n`);

@@ -10,6 +10,7 @@ import { parseDicom } from '../imaging/dicom/parse.ts';
 import { encodeVolume, volumeFromDicom, volumeFromNifti } from '../imaging/dicom/serialize.ts';
 import { parseNifti } from '../imaging/nifti/parse.ts';
 import { renderDicomFrame, renderNiftiSlice, type RenderedImage } from '../imaging/render.ts';
+import type { WindowPreset } from '../imaging/window.ts';
 import { sniffImageType } from '../imaging/sniff.ts';
 import type { ImportDraft, ImportIssue } from './importers/importer.ts';
 import type { BenchCase, CaseImage, Plane } from './types.ts';
@@ -29,6 +30,8 @@ export interface MedicalImageOptions {
   /** NIfTI plane (default axial) and slices: the middle one (default) or explicit indices. */
   readonly niftiPlane?: Plane;
   readonly niftiSlices?: 'middle' | readonly number[];
+  /** Window for the PNG the model receives: the file's own (default) or a preset. */
+  readonly window?: 'file' | WindowPreset;
 }
 
 interface Rendered {
@@ -41,7 +44,7 @@ interface Rendered {
 
 function pick(options: Readonly<Record<string, unknown>> | undefined): MedicalImageOptions {
   const o = (options ?? {}) as MedicalImageOptions;
-  return { dicomFrames: o.dicomFrames ?? 'middle', niftiPlane: o.niftiPlane ?? 'axial', niftiSlices: o.niftiSlices ?? 'middle' };
+  return { dicomFrames: o.dicomFrames ?? 'middle', niftiPlane: o.niftiPlane ?? 'axial', niftiSlices: o.niftiSlices ?? 'middle', window: o.window ?? 'file' };
 }
 
 export function convertMedicalImages(
@@ -49,6 +52,7 @@ export function convertMedicalImages(
   ctx: { readonly options?: Readonly<Record<string, unknown>> } = {},
 ): { draft: ImportDraft; droppedTags: DroppedTagSummary[] } {
   const opts = pick(ctx.options);
+  const window = opts.window === 'file' ? undefined : opts.window;
   const medical = [...draft.images].filter(([, bytes]) => {
     const t = sniffImageType(bytes);
     return t === 'dicom' || t === 'nifti1' || t === 'nifti2' || t === 'gzip';
@@ -80,7 +84,7 @@ export function convertMedicalImages(
         files.set(`sources/${asset}.nevol`, container);
         const frames = opts.dicomFrames === 'all' ? [...Array(parsed.frames).keys()] : [opts.dicomFrames === 'first' ? 0 : Math.floor((parsed.frames - 1) / 2)];
         for (const f of frames) {
-          const png = renderDicomFrame(parsed, f);
+          const png = renderDicomFrame(parsed, f, window);
           out.push({ path: `${path}.frame${f}.png`, png, source: { kind: 'dicom', asset, frame: f, window: { center: png.window.center, width: png.window.width, ...(png.window.preset ? { preset: png.window.preset } : {}) } }, ...(parsed.frames > 1 ? { slice: f } : {}) });
         }
       } else {
@@ -98,7 +102,7 @@ export function convertMedicalImages(
             issues.push({ severity: 'error', message: `Slice ${s} does not exist: ${path} has ${count} ${plane} slices (0–${count - 1}).`, location: { file: path, field: 'niftiSlices' } });
             continue;
           }
-          const png = renderNiftiSlice(parsed, plane, s);
+          const png = renderNiftiSlice(parsed, plane, s, window);
           out.push({ path: `${path}.${plane}${s}.png`, png, plane, slice: s, source: { kind: 'nifti', asset, plane, frame: s, window: { center: png.window.center, width: png.window.width, ...(png.window.preset ? { preset: png.window.preset } : {}) } } });
         }
       }

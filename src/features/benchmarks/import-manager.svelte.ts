@@ -17,6 +17,29 @@ export type ImportStep = 'idle' | 'detecting' | 'mapping' | 'reading' | 'preview
 
 export const GENERIC_KIND = 'generic';
 
+/** How DICOM and NIfTI inputs become the PNGs a model receives (see core/bundle/medical-images.ts). */
+export interface ImageOptions {
+  dicomFrames: 'middle' | 'first' | 'all';
+  niftiPlane: 'axial' | 'coronal' | 'sagittal';
+  /** `middle`, or slice numbers separated by commas. */
+  niftiSlices: string;
+  window: 'file' | 'brain' | 'stroke' | 'bone' | 'subdural' | 'auto';
+}
+
+/** File names that may be DICOM or NIfTI (DICOM files often have no extension at all). */
+export function looksMedical(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  return /\.(dcm|dicom|ima|nii|nii\.gz)$/.test(name) || !name.includes('.');
+}
+
+/** Parses the slice field: `middle` or `10, 12, 14`; null when it is neither. */
+export function parseSlices(text: string): 'middle' | number[] | null {
+  const t = text.trim();
+  if (t === '' || t === 'middle') return 'middle';
+  const parts = t.split(/[\s,]+/).filter(Boolean).map(Number);
+  return parts.every((n) => Number.isInteger(n) && n >= 0) ? parts : null;
+}
+
 export class ImportManager {
   #step = $state<ImportStep>('idle');
   #files = $state.raw<PickedFile[]>([]);
@@ -29,6 +52,7 @@ export class ImportManager {
   #result = $state.raw<CommitResult | null>(null);
   #error = $state<string | null>(null);
   #conflict = $state(false);
+  #imageOptions = $state<ImageOptions>({ dicomFrames: 'middle', niftiPlane: 'axial', niftiSlices: 'middle', window: 'file' });
   #controller: AbortController | null = null;
 
   get step() { return this.#step; }
@@ -43,6 +67,16 @@ export class ImportManager {
   get error() { return this.#error; }
   /** The benchmark id is taken by different content: offer "import as a copy". */
   get conflict() { return this.#conflict; }
+  get imageOptions() { return this.#imageOptions; }
+  /** Whether to offer the DICOM/NIfTI rendering options. */
+  get hasMedicalFiles() { return this.#files.some((f) => looksMedical(f.path)); }
+
+  /** Changes how DICOM/NIfTI images are rendered and reads the files again. */
+  async setImageOption<K extends keyof ImageOptions>(key: K, value: ImageOptions[K]): Promise<void> {
+    this.#imageOptions = { ...this.#imageOptions, [key]: value };
+    if (this.#step === 'preview' || this.#step === 'error') await this.read();
+  }
+
   get busy() { return this.#step === 'detecting' || this.#step === 'reading' || this.#step === 'storing'; }
 
   /** New files chosen: detect the format, then preview (or ask for a column mapping). */
@@ -90,9 +124,21 @@ export class ImportManager {
     this.#error = null;
     const controller = (this.#controller = new AbortController());
     try {
-      const options = this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping) } : undefined;
+      const io = this.#imageOptions;
+      const slices = parseSlices(io.niftiSlices);
+      if (slices === null) {
+        this.#fail('NIfTI slices must be "middle" or slice numbers separated by commas, e.g. 10, 12, 14.');
+        return;
+      }
+      const options = {
+        dicomFrames: io.dicomFrames,
+        niftiPlane: io.niftiPlane,
+        niftiSlices: slices,
+        window: io.window,
+        ...(this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping) } : {}),
+      };
       this.#preview = await importWorker.api.preview(
-        { files: [...this.#files], kind: this.#kind, ...(options ? { options } : {}) },
+        { files: [...this.#files], kind: this.#kind, options },
         { signal: controller.signal, onProgress: (p) => (this.#progress = p) },
       );
       this.#step = 'preview';

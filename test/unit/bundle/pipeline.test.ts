@@ -212,3 +212,27 @@ describe('DICOM and NIfTI cases', () => {
     expect(p.errors[0]?.message).toMatch(/no pixel data/);
   });
 });
+
+describe('medical image options', () => {
+  const mapping = { id: 'case', question: 'prompt', image: 'file' };
+  it('renders chosen NIfTI slices in the chosen plane and window, and all DICOM frames on request', async () => {
+    const files = [
+      memoryFile('cases.csv', 'case,prompt,file\nn1,Q,brain.nii\nd1,Q,ct.dcm\n'),
+      memoryFile('brain.nii', makeNifti({ dims: [6, 5, 4] })),
+      memoryFile('ct.dcm', makeDicom({ modality: 'CT', frames: 3, rows: 4, columns: 4, rescale: { slope: 1, intercept: -1024 } })),
+    ];
+    const p = await prepareImport(files, { kind: 'generic', options: { mapping, niftiPlane: 'coronal', niftiSlices: [0, 2], dicomFrames: 'all', window: 'bone' } });
+    expect(p.errors).toEqual([]);
+    const n1 = p.bundle!.cases.find((c) => c.id === 'n1')!;
+    expect(n1.images.map((i) => [i.plane, i.slice])).toEqual([['coronal', 0], ['coronal', 2]]);
+    const d1 = p.bundle!.cases.find((c) => c.id === 'd1')!;
+    expect(d1.images.map((i) => i.source?.frame)).toEqual([0, 1, 2]);
+    expect(d1.images[0]?.source?.window).toMatchObject({ center: 500, width: 2000, preset: 'bone' });
+  });
+
+  it('names a slice that does not exist', async () => {
+    const files = [memoryFile('cases.csv', 'case,prompt,file\nn1,Q,brain.nii\n'), memoryFile('brain.nii', makeNifti({ dims: [6, 5, 4] }))];
+    const p = await prepareImport(files, { kind: 'generic', options: { mapping, niftiSlices: [9] } });
+    expect(p.errors[0]?.message).toMatch(/Slice 9 does not exist: .*brain\.nii has 4 axial slices \(0–3\)/);
+  });
+});

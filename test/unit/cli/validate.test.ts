@@ -81,3 +81,19 @@ describe('neuroeval validate', () => {
     expect(c.err()).toContain('no such file or folder');
   });
 });
+
+describe('neuroeval validate with DICOM and NIfTI', () => {
+  it('renders the chosen slices and lists the dropped tags', async () => {
+    const { makeDicom, makeNifti } = await import('../../support/fixtures-imaging/index.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'neuroeval-med-'));
+    writeFileSync(join(dir, 'cases.csv'), 'case,prompt,file\nct,Q,head.dcm\nmr,Q,brain.nii.gz\n');
+    writeFileSync(join(dir, 'head.dcm'), makeDicom({ modality: 'CT' }));
+    writeFileSync(join(dir, 'brain.nii.gz'), makeNifti({ dims: [8, 8, 6], gzip: true }));
+    const c = capture();
+    const code = await main(['validate', dir, '--format', 'generic', '--mapping', '{"id":"case","question":"prompt","image":"file"}', '--nifti-slices', '1,2,3', '--window', 'brain'], c.io);
+    expect(c.out()).toContain('OK: the import would succeed.');
+    expect(code).toBe(0);
+    expect(c.out()).toContain('Would store 2 cases, 2 questions, 4 images');
+    expect(c.out()).toMatch(/DICOM tags dropped \(never stored\): .*PatientName/);
+  });
+});
