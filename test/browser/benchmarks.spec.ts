@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { badArchives, medicalFolder, neuralMedBenchFiles, neuroVlmFolder, vlmEvalKitTsv } from '../support/benchmark-files.ts';
+import { badArchives, imageMappingFolder, medicalFolder, neuralMedBenchFiles, neuroVlmFolder, vlmEvalKitTsv } from '../support/benchmark-files.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 
 async function openBenchmarks(page: Page, url: string) {
@@ -68,6 +68,17 @@ test('imports the real NeuroVLM-Bench sample CSV with its image folder, few-shot
   await expect(browser.getByTestId('case-count')).toHaveText('45 of 45 cases');
   await browser.locator('select[data-facet="split"]').selectOption('few-shot');
   await expect(browser.getByTestId('case-count')).toHaveText('20 of 45 cases');
+});
+
+test('reads the full image_mapping.csv (29,504 rows) in the worker and reports rows whose image is missing', async ({ page, server }) => {
+  await openBenchmarks(page, server.url);
+  const { dir, present, rows } = imageMappingFolder(250);
+  expect(rows).toBe(29_504);
+  await page.getByTestId('import-folder').setInputFiles(dir);
+  await expect(page.getByTestId('import-summary')).toContainText(`${present} cases`, { timeout: 60_000 });
+  await expect(page.getByTestId('import-skipped')).toHaveText(`${rows - present} cases skipped`);
+  await page.getByTestId('import-skipped').click();
+  await expect(page.getByTestId('import-preview').getByText(/image not found: /).first()).toBeVisible();
 });
 
 test('imports a Neural-MedBench JSON with its answer key: real image types, Chinese text kept, placeholders skipped', async ({ page, server }) => {

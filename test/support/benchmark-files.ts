@@ -43,6 +43,21 @@ export function neuroVlmFolder(): string {
   return dir;
 }
 
+/** The full image_mapping.csv with a stand-in image for every `every`-th row; returns the folder and how many rows got one. */
+export function imageMappingFolder(every: number): { dir: string; present: number; rows: number } {
+  const dir = join(tempDir('mapping'), 'neurovlm-full');
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(new URL('image_mapping.csv', REFERENCE), join(dir, 'image_mapping.csv'));
+  const rows = parseDelimited(readFileSync(new URL('image_mapping.csv', REFERENCE), 'utf8'), ',', 'image_mapping.csv').rows;
+  let present = 0;
+  rows.forEach((row, i) => {
+    if (i % every !== 0) return;
+    write(join(dir, row.values.file_path!), grayPng(i % 200));
+    present++;
+  });
+  return { dir, present, rows: rows.length };
+}
+
 /** Neural-MedBench-shaped JSON: PNG bytes labelled image/jpeg, Chinese questions, placeholders; plus an answer key CSV. */
 export function neuralMedBenchFiles(): { json: string; key: string } {
   const dir = tempDir('nmb');
