@@ -2,7 +2,9 @@
  * Actions on stored benchmarks: export as a bundle ZIP, delete, and load the
  * bundled demo benchmark on first start.
  */
+import { LARGE_WRITE_BYTES } from '../../core/db/index.ts';
 import { repos } from '../../lib/storage/app-db.ts';
+import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { importWorker } from '../../lib/workers/clients.ts';
 
 const DEMO_URL = 'demo/neuroeval-demo.zip';
@@ -35,6 +37,8 @@ export async function loadDemo(): Promise<string> {
   const preview = await importWorker.api.preview({ files: [{ path: file.name, file }], kind: 'neuroeval-bundle' });
   if (!preview.previewId) throw new Error(`The demo benchmark is invalid: ${preview.errors[0]?.message ?? 'unknown problem'}`);
   const result = await importWorker.api.commit({ previewId: preview.previewId });
+  // The worker cannot ask for persistent storage (a window-only API): this is the first large write.
+  if (result.bytesWritten >= LARGE_WRITE_BYTES) void persistence.request();
   const r = await repos();
   await r.settings.set(DEMO_SETTING, true);
   return result.benchmarkId;
