@@ -1,0 +1,83 @@
+/**
+ * The model catalogue (catalogue.json, versioned with the app) and the
+ * "will it fit" check against this machine's GPU and free storage.
+ */
+import raw from './catalogue.json' with { type: 'json' };
+
+export type Runtime = 'transformers' | 'webllm' | 'openai-compatible';
+export type ModelTask = 'image-text-to-text' | 'text-generation' | 'feature-extraction';
+
+export interface CatalogueEntry {
+  readonly id: string;
+  readonly label: string;
+  readonly runtime: Runtime;
+  /** The runtime's own id: a Hugging Face repo for transformers.js, a prebuilt record id for WebLLM. */
+  readonly modelId: string;
+  readonly task: ModelTask;
+  readonly parameters: string;
+  readonly quantisation: string;
+  readonly downloadBytes: number;
+  readonly downloadApprox?: boolean;
+  /** GPU memory the runtime needs, in MB (WebLLM publishes these). */
+  readonly vramMB: number;
+  readonly needsShaderF16: boolean;
+  readonly images: boolean;
+  readonly contextLength: number;
+  readonly licence: string;
+  readonly sources: readonly string[];
+  readonly description?: string;
+  /** Shipped with the app (the self-test model). */
+  readonly bundled?: boolean;
+  readonly selfTest?: boolean;
+}
+
+export interface Catalogue {
+  readonly catalogueVersion: number;
+  readonly updated: string;
+  readonly models: readonly CatalogueEntry[];
+}
+
+export const CATALOGUE = raw as Catalogue;
+
+/** What the fit check knows about this machine. */
+export interface MachineFacts {
+  readonly webgpu: boolean;
+  readonly shaderF16: boolean;
+  readonly maxBufferSize: number;
+  readonly maxStorageBufferBindingSize: number;
+  /** Free storage for this site, bytes (quota − usage), when known. */
+  readonly storageFreeBytes?: number;
+  /** `navigator.deviceMemory` in GB (a coarse, capped hint), when known. */
+  readonly deviceMemoryGB?: number;
+}
+
+export interface FitVerdict {
+  readonly fits: boolean;
+  /** Hard blockers, in words a person can act on. */
+  readonly problems: string[];
+  /** Things that may go wrong. */
+  readonly warnings: string[];
+}
+
+const MB = 1024 * 1024;
+
+/** Checks, before any download, whether a model can run here. */
+export function willItFit(entry: CatalogueEntry, m: MachineFacts): FitVerdict {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  if (entry.runtime === 'webllm' && !m.webgpu) problems.push('WebLLM needs WebGPU, which this browser does not offer.');
+  if (entry.needsShaderF16 && !m.shaderF16) {
+    problems.push(`${entry.label} uses half-precision (${entry.quantisation}) shaders; this GPU lacks shader-f16. Choose an f32 variant.`);
+  }
+  if (entry.runtime === 'webllm' && m.webgpu && m.maxStorageBufferBindingSize < 128 * MB) {
+    problems.push('This GPU allows storage buffers under 128 MB, below what WebLLM needs.');
+  }
+  if (m.storageFreeBytes !== undefined && !entry.bundled && entry.downloadBytes > m.storageFreeBytes) {
+    problems.push(`The download (${Math.round(entry.downloadBytes / MB).toLocaleString('en')} MB) is larger than the free storage (${Math.round(m.storageFreeBytes / MB).toLocaleString('en')} MB).`);
+  }
+  if (m.deviceMemoryGB !== undefined && entry.vramMB > m.deviceMemoryGB * 1024 * 0.75) {
+    warnings.push(`This model needs about ${(entry.vramMB / 1024).toFixed(1)} GB of GPU memory; this device reports ${m.deviceMemoryGB} GB of memory in total.`);
+  }
+  if (entry.runtime === 'transformers' && !m.webgpu) warnings.push('No WebGPU: it will run on the CPU (WASM), much more slowly.');
+  return { fits: problems.length === 0, problems, warnings };
+}

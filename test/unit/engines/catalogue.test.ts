@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE, willItFit, type MachineFacts } from '../../../src/core/engines/catalogue.ts';
+
+const GB = 1024 ** 3;
+const laptop: MachineFacts = { webgpu: true, shaderF16: true, maxBufferSize: 4 * GB, maxStorageBufferBindingSize: 2 * GB, storageFreeBytes: 50 * GB, deviceMemoryGB: 16 };
+const swiftshader: MachineFacts = { webgpu: true, shaderF16: false, maxBufferSize: GB, maxStorageBufferBindingSize: GB, storageFreeBytes: 10 * GB };
+const entry = (id: string) => CATALOGUE.models.find((m) => m.id === id)!;
+
+describe('model catalogue', () => {
+  it('has unique ids, the self-test model, a WebLLM VLM and the fields every entry needs', () => {
+    const ids = CATALOGUE.models.map((m) => m.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(entry('self-test')).toMatchObject({ label: 'Self-test (random weights)', bundled: true, images: true });
+    expect(CATALOGUE.models.some((m) => m.runtime === 'webllm' && m.images)).toBe(true);
+    for (const m of CATALOGUE.models) {
+      expect(m.vramMB).toBeGreaterThan(0);
+      expect(m.contextLength).toBeGreaterThan(0);
+      expect(m.licence).toBeTruthy();
+      if (!m.bundled) expect(m.sources[0]).toMatch(/^https:\/\//);
+      // An f16 quantisation without the flag would fail at shader compilation, after the download.
+      if (/f16/.test(m.quantisation)) expect(m.needsShaderF16).toBe(true);
+    }
+  });
+
+  it('refuses f16 models without shader-f16 before any download, and says what to choose', () => {
+    const v = willItFit(entry('phi-3.5-vision-q4f16'), swiftshader);
+    expect(v.fits).toBe(false);
+    expect(v.problems[0]).toMatch(/lacks shader-f16\. Choose an f32 variant/);
+    expect(willItFit(entry('phi-3.5-vision-q4f32'), swiftshader).fits).toBe(true);
+  });
+
+  it('checks free storage, WebGPU for WebLLM, and warns about memory', () => {
+    expect(willItFit(entry('gemma-3-4b'), { ...laptop, storageFreeBytes: GB }).problems[0]).toMatch(/larger than the free storage/);
+    expect(willItFit(entry('smollm2-360m-q4f32'), { ...laptop, webgpu: false }).problems[0]).toMatch(/needs WebGPU/);
+    expect(willItFit(entry('phi-3.5-vision-q4f32'), { ...laptop, deviceMemoryGB: 8 }).warnings[0]).toMatch(/6\.9 GB of GPU memory/);
+    expect(willItFit(entry('self-test'), { ...swiftshader, storageFreeBytes: 0 }).fits).toBe(true);
+    expect(willItFit(entry('smolvlm-256m'), laptop)).toEqual({ fits: true, problems: [], warnings: [] });
+  });
+});
