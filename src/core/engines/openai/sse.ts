@@ -1,12 +1,13 @@
 /** Reads the `data:` payloads of a server-sent-events stream (one per event). */
 export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += value;
+      buffer += decoder.decode(value, { stream: true });
       let end: number;
       while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
         const event = buffer.slice(0, end);
