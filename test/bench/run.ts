@@ -22,10 +22,11 @@ import { type BenchReport, type MachineInfo, type SuiteReport, formatValue, rend
 import { cliStartupSuite } from './suites/cli-startup.ts';
 import { firstPaintSuite } from './suites/first-paint.ts';
 import { idbWriteSuite } from './suites/idb-write.ts';
+import { importThroughputSuite } from './suites/import-throughput.ts';
 import { navigationSuite } from './suites/navigation.ts';
 
 /** Report order. Add new suites here. */
-const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, cliStartupSuite];
+const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, cliStartupSuite];
 
 const COMMAND = 'npm run bench';
 /** Hard stop, so a hung page can never keep the bench (and its browsers) alive. */
