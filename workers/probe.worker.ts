@@ -3,32 +3,16 @@
  * A page can see a WebGPU adapter while workers cannot (policy, flags), and
  * an adapter can exist while compute fails, so we run a real compute pass.
  */
+import { describeGpu, type GpuFacts } from '../src/core/env/gpu.ts';
 import { throwIfAborted } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import { exposeApi } from './runtime/expose.ts';
 
-export interface WorkerGpuProbe {
-  readonly available: boolean;
-  /** Why WebGPU is unusable, in words a person can act on. */
-  readonly reason?: string;
-  readonly vendor?: string;
-  readonly architecture?: string;
-  readonly description?: string;
-  readonly isFallbackAdapter?: boolean;
-  readonly features: string[];
-  readonly limits: Record<string, number>;
+export interface WorkerGpuProbe extends GpuFacts {
   /** A compute shader doubled 4,096 floats and the result was checked. */
   readonly computeOk: boolean;
   readonly computeMs?: number;
 }
-
-const KEY_LIMITS = [
-  'maxBufferSize',
-  'maxStorageBufferBindingSize',
-  'maxComputeWorkgroupStorageSize',
-  'maxComputeInvocationsPerWorkgroup',
-  'maxStorageBuffersPerShaderStage',
-] as const;
 
 const N = 4096;
 // WebGPU flag values (spec constants); TypeScript's worker lib lacks the GPUBufferUsage/GPUMapMode objects.
@@ -73,28 +57,10 @@ async function runCompute(device: GPUDevice): Promise<boolean> {
 export const probeApi = {
   /** Checks WebGPU from inside a worker, including a real compute pass. */
   async probeGpu(_input: void, ctx: CallContext): Promise<WorkerGpuProbe> {
-    const gpu = (globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu;
-    if (!gpu) {
-      return { available: false, reason: 'This browser does not expose WebGPU to workers.', features: [], limits: {}, computeOk: false };
-    }
     ctx.progress({ phase: 'adapter', done: 0, total: 2 });
-    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    const { facts: base, adapter } = await describeGpu((globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu, 'workers');
     throwIfAborted(ctx.signal);
-    if (!adapter) {
-      return { available: false, reason: 'No WebGPU adapter: the GPU is blocklisted or WebGPU is disabled.', features: [], limits: {}, computeOk: false };
-    }
-    const info = adapter.info;
-    const limits: Record<string, number> = {};
-    for (const key of KEY_LIMITS) limits[key] = Number(adapter.limits[key]);
-    const base = {
-      available: true,
-      vendor: info.vendor,
-      architecture: info.architecture,
-      description: info.description,
-      isFallbackAdapter: info.isFallbackAdapter,
-      features: [...adapter.features].map(String).sort(),
-      limits,
-    };
+    if (!adapter) return { ...base, computeOk: false };
     ctx.progress({ phase: 'compute', done: 1, total: 2 });
     const device = await adapter.requestDevice();
     try {

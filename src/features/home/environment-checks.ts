@@ -3,18 +3,8 @@
  * a verdict and, where something is wrong, what a hospital IT person can do.
  * Pure so every verdict can be unit-tested without a browser.
  */
+import type { GpuFacts } from '../../core/env/gpu.ts';
 import { formatBytes } from '../../lib/format/units.ts';
-
-export interface GpuFacts {
-  readonly available: boolean;
-  readonly reason?: string;
-  readonly vendor?: string;
-  readonly architecture?: string;
-  readonly description?: string;
-  readonly isFallbackAdapter?: boolean;
-  readonly features: readonly string[];
-  readonly limits: Readonly<Record<string, number>>;
-}
 
 export interface EnvironmentFacts {
   readonly secureContext: boolean;

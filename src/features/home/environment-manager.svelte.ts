@@ -1,6 +1,7 @@
 import { pwa } from '../../app/pwa.svelte.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
-import { evaluateEnvironment, type Check, type EnvironmentFacts, type GpuFacts } from './environment-checks.ts';
+import type { GpuFacts } from '../../core/env/gpu.ts';
+import { evaluateEnvironment, type Check, type EnvironmentFacts } from './environment-checks.ts';
 import { probeMainThreadGpu, probeWorkerGpu, storageEstimate, wasmSimdSupported } from './environment.service.ts';
 
 /** State of the Home page's environment check. */

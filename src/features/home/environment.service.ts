@@ -4,32 +4,12 @@
  * fills in afterwards.
  */
 import { probeWorker } from '../../lib/workers/clients.ts';
-import type { EnvironmentFacts, GpuFacts } from './environment-checks.ts';
-
-const KEY_LIMITS = ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup'] as const;
+import { describeGpu, type GpuFacts } from '../../core/env/gpu.ts';
+import type { EnvironmentFacts } from './environment-checks.ts';
 
 /** The main thread's view of WebGPU. */
 export async function probeMainThreadGpu(): Promise<GpuFacts> {
-  if (!('gpu' in navigator) || !navigator.gpu) {
-    return { available: false, reason: 'WebGPU is not available in this browser', features: [], limits: {} };
-  }
-  try {
-    const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
-    if (!adapter) return { available: false, reason: 'No WebGPU adapter (GPU blocklisted or disabled)', features: [], limits: {} };
-    const limits: Record<string, number> = {};
-    for (const key of KEY_LIMITS) limits[key] = Number(adapter.limits[key]);
-    return {
-      available: true,
-      vendor: adapter.info.vendor,
-      architecture: adapter.info.architecture,
-      description: adapter.info.description,
-      isFallbackAdapter: adapter.info.isFallbackAdapter,
-      features: [...adapter.features].map(String).sort(),
-      limits,
-    };
-  } catch (error) {
-    return { available: false, reason: `WebGPU failed: ${String(error)}`, features: [], limits: {} };
-  }
+  return (await describeGpu('gpu' in navigator ? navigator.gpu : undefined)).facts;
 }
 
 /** A tiny module using one SIMD instruction; validates only where SIMD is supported. */

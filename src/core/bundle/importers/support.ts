@@ -4,7 +4,7 @@
  * CSV/TSV reading, and manifest defaults.
  */
 import { InvalidInputError, formatLocation, throwIfAborted, type ErrorLocation } from '../../errors.ts';
-import { parseRecords } from '../../text/delimited.ts';
+import { parseRecords, type DelimitedRow as TableRow, type DelimitedTable as Table } from '../../text/delimited.ts';
 import type { BenchCase } from '../types.ts';
 import { decodeText, type DraftManifest, type ImportContext, type ImportDraft, type ImportIssue, type InputFile, type SkippedCase } from './importer.ts';
 
@@ -68,14 +68,8 @@ export class Ticker {
   }
 }
 
-export interface TableRow {
-  readonly line: number;
-  readonly values: Readonly<Record<string, string>>;
-}
-export interface Table {
-  readonly header: readonly string[];
-  readonly rows: readonly TableRow[];
-}
+/** Rows and tables are the CSV parser's own shapes. */
+export type { TableRow, Table };
 
 /**
  * Parses CSV/TSV with a header row. Unlike parseDelimited, a row with too many
