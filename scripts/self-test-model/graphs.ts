@@ -1,0 +1,167 @@
+/**
+ * The three ONNX graphs of an Idefics3 / SmolVLM export, as transformers.js
+ * loads them (`vision_encoder`, `embed_tokens`, `decoder_model_merged`), with
+ * the same input/output names and dimension names, tiny sizes and seeded
+ * random weights. The maths is a real (if miniature) model: patch embedding,
+ * token embedding, and a causal two-layer attention decoder with a KV cache,
+ * so the output depends on the image, the prompt and every generated token.
+ */
+import { Prng } from '../../src/core/demo/prng.ts';
+import { GraphBuilder, floatTensor, int64Tensor, type TensorData } from '../onnx/onnx-writer.ts';
+
+/** Sizes shared by the graphs and config.json. Changing any of them changes the committed model files. */
+export interface ModelDims {
+  readonly vocabSize: number;
+  readonly hidden: number;
+  readonly heads: number;
+  readonly headDim: number;
+  readonly layers: number;
+  readonly intermediate: number;
+  /** Side of the square frames the vision encoder takes (processor `max_image_size.longest_edge`). */
+  readonly imageSize: number;
+  readonly patchSize: number;
+  /** Pixel-shuffle factor: scale × scale patches become one image token. */
+  readonly scaleFactor: number;
+  readonly visionHidden: number;
+}
+
+export const OPSET = 17;
+const PRODUCER = 'neuroeval scripts/make-self-test-model.ts';
+const FLOAT = { int: 1 }; // TensorProto.DataType.FLOAT, for Cast
+
+export function imageTokensPerFrame(d: ModelDims): number {
+  return (d.imageSize / (d.patchSize * d.scaleFactor)) ** 2;
+}
+
+/** Seeded uniform weights in [-scale, scale); one stream per tensor name, so tensors are independent of each other. */
+function weights(name: string, dims: readonly number[], scale: number): TensorData {
+  const rng = new Prng(`neuroeval-self-test/${name}`);
+  const n = dims.reduce((a, b) => a * b, 1);
+  const values = new Float32Array(n);
+  for (let i = 0; i < n; i++) values[i] = rng.range(-scale, scale);
+  return floatTensor(dims, values);
+}
+
+const scalar = (v: number): TensorData => floatTensor([], [v]);
+const ints = (values: readonly number[]): TensorData => int64Tensor([values.length], values);
+
+/** `vision_encoder`: pixel_values [batch, images, 3, H, W] + pixel_attention_mask → image_features [frames, tokens, hidden]. */
+export function visionEncoder(d: ModelDims): Uint8Array {
+  const g = new GraphBuilder('vision_encoder');
+  const s = d.imageSize;
+  const m = d.patchSize * d.scaleFactor; // pixels per side of one image token
+  const grid = s / m;
+  const tokens = grid * grid;
+  const patchDim = 3 * m * m;
+
+  const pixels = g.input('pixel_values', 'float32', ['batch_size', 'num_images', 3, 'height', 'width']);
+  const mask = g.input('pixel_attention_mask', 'bool', ['batch_size', 'num_images', 'height', 'width']);
+
+  const frames = g.op('Reshape', [pixels, g.constant(ints([-1, 3, s, s]))]);
+  const maskF = g.op('Reshape', [g.op('Cast', [mask], { to: FLOAT }), g.constant(ints([-1, 1, s, s]))]);
+  const masked = g.op('Mul', [frames, maskF]);
+  // Space-to-depth: each m×m block of pixels becomes one token's feature vector.
+  const blocks = g.op('Reshape', [masked, g.constant(ints([-1, 3, grid, m, grid, m]))]);
+  const ordered = g.op('Transpose', [blocks], { perm: { ints: [0, 2, 4, 1, 3, 5] } });
+  const patches = g.op('Reshape', [ordered, g.constant(ints([-1, tokens, patchDim]))]);
+
+  const embedded = g.op('Tanh', [
+    g.op('Add', [
+      g.op('MatMul', [patches, g.constant(weights('vision.patch_embed', [patchDim, d.visionHidden], Math.sqrt(3 / patchDim)))]),
+      g.constant(weights('vision.patch_bias', [d.visionHidden], 0.1)),
+    ]),
+  ]);
+  const positioned = g.op('Add', [embedded, g.constant(weights('vision.position', [tokens, d.visionHidden], 0.5))]);
+  g.op(
+    'MatMul',
+    [positioned, g.constant(weights('connector.proj', [d.visionHidden, d.hidden], Math.sqrt(3 / d.visionHidden)))],
+    {},
+    'image_features',
+  );
+  g.output('image_features', 'float32', ['num_frames', tokens, d.hidden]);
+  return g.toModel({ opset: OPSET, producer: PRODUCER });
+}
+
+/** `embed_tokens`: input_ids [batch, seq] → inputs_embeds [batch, seq, hidden]. */
+export function embedTokens(d: ModelDims): Uint8Array {
+  const g = new GraphBuilder('embed_tokens');
+  const ids = g.input('input_ids', 'int64', ['batch_size', 'sequence_length']);
+  const table = g.constant(weights('text.embed_tokens', [d.vocabSize, d.hidden], 0.8));
+  g.op('Gather', [table, ids], { axis: { int: 0 } }, 'inputs_embeds');
+  g.output('inputs_embeds', 'float32', ['batch_size', 'sequence_length', d.hidden]);
+  return g.toModel({ opset: OPSET, producer: PRODUCER });
+}
+
+/**
+ * `decoder_model_merged`: inputs_embeds + attention_mask + position_ids +
+ * past_key_values.N.{key,value} → logits + present.N.{key,value}, the KV cache
+ * growing along axis 2 as in every transformers.js decoder export.
+ * `outputBias` is added to the logits (it steers the random model towards printable text).
+ */
+export function decoderModelMerged(d: ModelDims, outputBias: Float32Array): Uint8Array {
+  const g = new GraphBuilder('decoder_model_merged');
+  const h = d.hidden;
+  const embeds = g.input('inputs_embeds', 'float32', ['batch_size', 'sequence_length', h]);
+  const attentionMask = g.input('attention_mask', 'int64', ['batch_size', 'total_sequence_length']);
+  const positionIds = g.input('position_ids', 'int64', ['batch_size', 'sequence_length']);
+  const cacheShape = ['batch_size', d.heads, 'past_sequence_length', d.headDim] as const;
+  const presentShape = ['batch_size', d.heads, 'total_sequence_length', d.headDim] as const;
+  const past = Array.from({ length: d.layers }, (_, l) => ({
+    key: g.input(`past_key_values.${l}.key`, 'float32', cacheShape),
+    value: g.input(`past_key_values.${l}.value`, 'float32', cacheShape),
+  }));
+
+  // Sinusoidal position signal; frequencies 1/(i+1) and phases 0 or π/2 keep the weights exactly reproducible.
+  const freq = floatTensor([h], Array.from({ length: h }, (_, i) => 1 / (Math.floor(i / 2) + 1)));
+  const phase = floatTensor([h], Array.from({ length: h }, (_, i) => (i % 2 === 0 ? 0 : Math.PI / 2)));
+  const pos = g.op('Unsqueeze', [g.op('Cast', [positionIds], { to: FLOAT }), g.constant(ints([2]))]);
+  const signal = g.op('Sin', [g.op('Add', [g.op('Mul', [pos, g.constant(freq)]), g.constant(phase)])]);
+  let x = g.op('Add', [embeds, g.op('Mul', [signal, g.constant(scalar(0.1))])]);
+
+  // Additive attention bias: -1e4 for padded keys and for keys after the query's position (causal).
+  const maskF = g.op('Cast', [attentionMask], { to: FLOAT });
+  const padBias = g.op('Unsqueeze', [
+    g.op('Mul', [g.op('Sub', [g.constant(scalar(1)), maskF]), g.constant(scalar(-1e4))]),
+    g.constant(ints([1, 2])),
+  ]);
+  const total = g.op('Squeeze', [g.op('Shape', [attentionMask], { start: { int: 1 }, end: { int: 2 } }), g.constant(ints([0]))]);
+  const keyPos = g.op('Range', [g.constant(int64Tensor([], [0])), total, g.constant(int64Tensor([], [1]))]);
+  const queryPos = g.op('Unsqueeze', [positionIds, g.constant(ints([1, 3]))]);
+  const causal = g.op('Where', [g.op('LessOrEqual', [keyPos, queryPos]), g.constant(scalar(0)), g.constant(scalar(-1e4))]);
+  const bias = g.op('Add', [causal, padBias]); // [batch, 1, seq, total]
+
+  const splitHeads = (t: string) =>
+    g.op('Transpose', [g.op('Reshape', [t, g.constant(ints([0, 0, d.heads, d.headDim]))])], { perm: { ints: [0, 2, 1, 3] } });
+  const linear = (t: string, name: string, rows: number, cols: number) =>
+    g.op('MatMul', [t, g.constant(weights(name, [rows, cols], Math.sqrt(3 / rows)))]);
+
+  const presents: string[] = [];
+  for (let l = 0; l < d.layers; l++) {
+    const layer = past[l]!;
+    const q = splitHeads(linear(x, `layers.${l}.q_proj`, h, h));
+    const k = splitHeads(linear(x, `layers.${l}.k_proj`, h, h));
+    const v = splitHeads(linear(x, `layers.${l}.v_proj`, h, h));
+    const keys = g.op('Concat', [layer.key, k], { axis: { int: 2 } }, `present.${l}.key`);
+    const values = g.op('Concat', [layer.value, v], { axis: { int: 2 } }, `present.${l}.value`);
+    presents.push(keys, values);
+
+    const scores = g.op('Mul', [
+      g.op('MatMul', [q, g.op('Transpose', [keys], { perm: { ints: [0, 1, 3, 2] } })]),
+      g.constant(scalar(1 / Math.sqrt(d.headDim))),
+    ]);
+    const probs = g.op('Softmax', [g.op('Add', [scores, bias])], { axis: { int: -1 } });
+    const context = g.op('Reshape', [
+      g.op('Transpose', [g.op('MatMul', [probs, values])], { perm: { ints: [0, 2, 1, 3] } }),
+      g.constant(ints([0, 0, h])),
+    ]);
+    x = g.op('Add', [x, linear(context, `layers.${l}.o_proj`, h, h)]);
+    const mlp = linear(g.op('Tanh', [linear(x, `layers.${l}.up_proj`, h, d.intermediate)]), `layers.${l}.down_proj`, d.intermediate, h);
+    x = g.op('Add', [x, mlp]);
+  }
+
+  const lmHead = g.constant(weights('lm_head', [h, d.vocabSize], 2 * Math.sqrt(3 / h)));
+  g.op('Add', [g.op('MatMul', [x, lmHead]), g.constant(floatTensor([d.vocabSize], outputBias))], {}, 'logits');
+  g.output('logits', 'float32', ['batch_size', 'sequence_length', d.vocabSize]);
+  for (const name of presents) g.output(name, 'float32', presentShape);
+  return g.toModel({ opset: OPSET, producer: PRODUCER });
+}

@@ -1,0 +1,61 @@
+/**
+ * Timing of one generation from token callbacks: time to first token,
+ * prefill and decode throughput. transformers.js measures none of these.
+ */
+import type { EngineUsage } from '../engine.ts';
+
+export class GenerationMeter {
+  readonly #now: () => number;
+  readonly #start: number;
+  #modelStart: number | null = null;
+  #first: number | null = null;
+  #last: number | null = null;
+  #promptTokens = 0;
+  #tokens = 0;
+
+  /** Starts the clock: call when the request arrives (before images are decoded). */
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+    this.#start = now();
+  }
+
+  /** The prompt is tokenised and the model starts (vision encoder, then prefill). */
+  modelStarted(promptTokens: number): void {
+    this.#promptTokens = promptTokens;
+    this.#modelStart = this.#now();
+  }
+
+  /** A token was sampled; returns ms since the request arrived. */
+  token(): number {
+    const t = this.#now();
+    this.#first ??= t;
+    this.#last = t;
+    this.#tokens++;
+    return t - this.#start;
+  }
+
+  get tokens(): number {
+    return this.#tokens;
+  }
+
+  /**
+   * Usage so far. Prefill speed counts every prompt token (image tokens
+   * included) over the time from model start to the first token, so it
+   * includes the vision encoder; decode speed is tokens after the first over
+   * the time since the first.
+   */
+  usage(): EngineUsage {
+    const end = this.#now();
+    const first = this.#first;
+    const prefillMs = first !== null && this.#modelStart !== null ? first - this.#modelStart : null;
+    const decodeMs = first !== null && this.#last !== null ? this.#last - first : null;
+    return {
+      promptTokens: this.#promptTokens,
+      completionTokens: this.#tokens,
+      ttftMs: first === null ? null : first - this.#start,
+      prefillTokensPerS: prefillMs && prefillMs > 0 && this.#promptTokens > 0 ? (this.#promptTokens / prefillMs) * 1000 : null,
+      decodeTokensPerS: decodeMs && decodeMs > 0 && this.#tokens > 1 ? ((this.#tokens - 1) / decodeMs) * 1000 : null,
+      totalMs: end - this.#start,
+    };
+  }
+}

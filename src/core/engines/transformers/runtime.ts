@@ -1,0 +1,162 @@
+/**
+ * Loads `@huggingface/transformers` and points it at self-hosted files only:
+ * the onnxruntime-web wasm build it pins (never the jsDelivr CDN it defaults
+ * to) and models from a local folder / same-origin URL or an on-prem mirror
+ * (never huggingface.co). Runs in browsers, workers and Node; nothing here
+ * touches the DOM or Node built-ins.
+ *
+ * transformers.js keeps its settings in one global `env`, so one realm (one
+ * worker) holds one runtime; load models one after another, not in parallel.
+ */
+import type * as Transformers from '@huggingface/transformers';
+import { EngineError } from '../errors.ts';
+
+export type TransformersLib = typeof Transformers;
+
+/** The onnxruntime-web module namespace (`import * as ort from 'onnxruntime-web'`), as far as we use it. */
+export interface OrtWebModule {
+  readonly env: { readonly versions: Readonly<Record<string, string | undefined>>; readonly wasm: OrtWasmFlags };
+  readonly InferenceSession: unknown;
+}
+
+interface OrtWasmFlags {
+  wasmPaths?: unknown;
+  numThreads?: number;
+}
+
+/**
+ * Where onnxruntime-web finds its wasm files: a folder URL ending in `/`
+ * (ORT picks the file names), or the exact `.mjs` + `.wasm` pair. In the
+ * browser these must be absolute URLs of self-hosted copies of the pinned
+ * build; in Node, a `file://` URL of `node_modules/onnxruntime-web/dist/`.
+ */
+export type WasmPaths = string | { readonly mjs: string; readonly wasm: string };
+
+export interface RuntimeOptions {
+  readonly wasmPaths: WasmPaths;
+  /**
+   * Force this onnxruntime-web module instead of the one transformers.js
+   * would pick. Required in Node (where transformers.js would otherwise use
+   * onnxruntime-node); it must be installed before transformers.js is first
+   * imported in this realm, which {@link loadTransformers} does.
+   */
+  readonly ort?: OrtWebModule;
+  /** WASM threads (needs cross-origin isolation in browsers). Leave unset for ORT's default. */
+  readonly numThreads?: number;
+  /** Cache downloaded model files in the browser's Cache API (`transformers-cache`). Default false. */
+  readonly useBrowserCache?: boolean;
+  /**
+   * Let transformers.js pre-fetch the ORT wasm into the Cache API and import the `.mjs` from a
+   * `blob:` URL (needs `{mjs, wasm}` paths, and a CSP allowing blob: scripts where it runs). Default false.
+   */
+  readonly useWasmCache?: boolean;
+  /** A custom fetch for model files (e.g. one that serves a folder imported into IndexedDB). */
+  readonly fetch?: typeof fetch;
+  /** Imports transformers.js; replace in tests or to load a specific bundle. */
+  readonly importTransformers?: () => Promise<TransformersLib>;
+}
+
+export interface TransformersRuntime {
+  readonly lib: TransformersLib;
+  /** `transformers.js` version. */
+  readonly version: string;
+  /** The ONNX Runtime actually in use: always onnxruntime-web in NeuroEval. */
+  readonly backend: { readonly name: 'onnxruntime-web'; readonly version: string };
+  /** True when the ORT module was injected (Node): devices must then be chosen through session options. */
+  readonly injectedOrt: boolean;
+}
+
+const ORT_SYMBOL = Symbol.for('onnxruntime');
+
+let loaded: Promise<TransformersRuntime> | null = null;
+
+/**
+ * Imports and configures transformers.js once per realm; later calls return
+ * the same runtime (their options must not change the ORT module).
+ */
+export function loadTransformers(options: RuntimeOptions): Promise<TransformersRuntime> {
+  loaded ??= init(options).catch((error: unknown) => {
+    loaded = null;
+    throw error;
+  });
+  return loaded;
+}
+
+async function init(options: RuntimeOptions): Promise<TransformersRuntime> {
+  if (options.ort) {
+    // transformers.js checks this global once, when its module is first evaluated.
+    (globalThis as Record<symbol, unknown>)[ORT_SYMBOL] = options.ort;
+    // Set before the import: transformers.js installs its CDN default only when wasmPaths is empty.
+    options.ort.env.wasm.wasmPaths = options.wasmPaths;
+  }
+  const lib = await (options.importTransformers ?? (() => import('@huggingface/transformers')))();
+  const env = lib.env;
+  const onnx = env.backends.onnx as { versions?: Record<string, string | undefined>; wasm?: OrtWasmFlags };
+  const ortVersion = onnx.versions?.web;
+  if (!ortVersion || !onnx.wasm) {
+    throw new EngineError(
+      'ENGINE_UNSUPPORTED',
+      'transformers.js is not running on onnxruntime-web (it was imported before the runtime override was installed, or in Node without one).',
+    );
+  }
+  if (options.ort && (globalThis as Record<symbol, unknown>)[ORT_SYMBOL] !== options.ort) {
+    throw new EngineError('ENGINE_UNSUPPORTED', 'Another onnxruntime module was installed for transformers.js in this realm.');
+  }
+  // env.backends.onnx.wasm is ORT's own env.wasm object, so this reaches the runtime.
+  onnx.wasm.wasmPaths = options.wasmPaths;
+  if (options.numThreads !== undefined) onnx.wasm.numThreads = options.numThreads;
+
+  env.useBrowserCache = options.useBrowserCache ?? false;
+  env.useWasmCache = options.useWasmCache ?? false;
+  env.useFSCache = false; // never write model copies next to node_modules
+  env.useCustomCache = false;
+  if (options.fetch) env.fetch = options.fetch;
+  // Nothing is fetched until a model source is applied; until then, no host is allowed.
+  env.allowRemoteModels = false;
+  env.allowLocalModels = false;
+
+  return { lib, version: env.version, backend: { name: 'onnxruntime-web', version: ortVersion }, injectedOrt: options.ort !== undefined };
+}
+
+/** Where a model's files are. Both forms use the Hugging Face repository layout (config.json, onnx/…). */
+export type ModelSource =
+  /**
+   * A folder holding the files directly: an absolute http(s) URL such as
+   * `https://host/app/models/self-test/` (browser), or a directory path (Node).
+   */
+  | { readonly kind: 'folder'; readonly location: string }
+  /** An on-prem Hugging Face mirror: `host` + `pathTemplate` (default `{model}/resolve/{revision}/`). */
+  | { readonly kind: 'mirror'; readonly host: string; readonly modelId: string; readonly revision?: string; readonly pathTemplate?: string };
+
+/** Points transformers.js at one model source and returns the id to pass to `from_pretrained`. */
+export function applyModelSource(runtime: TransformersRuntime, source: ModelSource): { modelId: string; revision: string } {
+  const env = runtime.lib.env;
+  if (source.kind === 'mirror') {
+    useRemote(env, source.host, source.pathTemplate ?? '{model}/resolve/{revision}/');
+    return { modelId: source.modelId, revision: source.revision ?? 'main' };
+  }
+  const trimmed = source.location.replace(/[/\\]+$/, '');
+  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  const modelId = trimmed.slice(cut + 1);
+  if (cut < 0 || !/^[\w.-]+$/.test(modelId) || modelId.includes('..')) {
+    throw new EngineError('ENGINE_MODEL_MISSING', `"${source.location}" is not a model folder location (expected …/models/<name>/).`);
+  }
+  const parent = trimmed.slice(0, cut + 1);
+  if (/^https?:\/\//i.test(parent)) {
+    // transformers.js 4.3.1 only probes optional files (tokenizer_config.json) for *local* paths that are
+    // not URLs, so a URL folder goes through its remote loader, with the files directly under the folder.
+    useRemote(env, parent, '{model}/');
+  } else {
+    env.allowLocalModels = true;
+    env.allowRemoteModels = false;
+    env.localModelPath = parent;
+  }
+  return { modelId, revision: 'main' };
+}
+
+function useRemote(env: TransformersLib['env'], host: string, pathTemplate: string): void {
+  env.allowLocalModels = false;
+  env.allowRemoteModels = true;
+  env.remoteHost = host.endsWith('/') ? host : `${host}/`;
+  env.remotePathTemplate = pathTemplate;
+}

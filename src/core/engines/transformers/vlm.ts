@@ -1,0 +1,316 @@
+/**
+ * A vision-language model on transformers.js: processor + model loaded with
+ * `AutoProcessor` / `AutoModelForImageTextToText` from a self-hosted source,
+ * and a measured, abortable, seeded `generate`.
+ */
+import type { PreTrainedModel, Processor, RawImage, Tensor } from '@huggingface/transformers';
+import { AbortedError, InvalidInputError, throwIfAborted } from '../../errors.ts';
+import type { Progress } from '../../rpc/protocol.ts';
+import type { GenerateResult } from '../engine.ts';
+import { EngineError } from '../errors.ts';
+import { GenerationMeter } from './generation-meter.ts';
+import { applyModelSource, type ModelSource, type TransformersRuntime } from './runtime.ts';
+import { createTopPProcessor } from './sampling.ts';
+
+export type VlmDevice = 'wasm' | 'webgpu';
+
+export interface VlmLoadOptions {
+  readonly source: ModelSource;
+  /** Default `wasm`. `webgpu` keeps the KV cache on the GPU. */
+  readonly device?: VlmDevice;
+  /**
+   * `fp32`, `q8`, `q4f16`, … or one per session (`{ vision_encoder: 'fp32', decoder_model_merged: 'q4' }`).
+   * Default: config.json's `transformers.js_config.dtype`, else transformers.js' default for the device (q8 on wasm).
+   */
+  readonly dtype?: string | Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: Progress) => void;
+}
+
+/** An encoded image (PNG, JPEG or WebP bytes). */
+export interface VlmImage {
+  readonly bytes: Uint8Array;
+  /** Default `image/png`. */
+  readonly mime?: string;
+}
+
+export interface VlmMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly text: string;
+  /** Placed before the text, in this order (the SmolVLM convention). */
+  readonly images?: readonly VlmImage[];
+}
+
+export interface VlmSampling {
+  /** Upper bound on generated tokens (≥ 1). */
+  readonly maxTokens: number;
+  /** 0 = greedy (the seed is then irrelevant). */
+  readonly temperature: number;
+  /** Nucleus sampling mass in (0, 1]; 1 = off. Only used when temperature > 0. */
+  readonly topP: number;
+  /** Seeds transformers.js' sampler (a per-realm global). */
+  readonly seed: number;
+  readonly signal?: AbortSignal;
+}
+
+/** One user turn with images: the shape most benchmark items have. */
+export interface VlmGenerateInput extends VlmSampling {
+  readonly text: string;
+  /** PNG bytes, in the order the model should see them. */
+  readonly images: readonly Uint8Array[];
+}
+
+export interface TokenEvent {
+  /** 0 for the first generated token. */
+  readonly index: number;
+  readonly tokenId: number;
+  /**
+   * Text this token completed: the decoded output grew by exactly this much.
+   * Often '' (special tokens, half of a multi-byte character). The pieces add
+   * up to the final text, except possibly an incomplete last character.
+   */
+  readonly text: string;
+  /** ms since generate was called. */
+  readonly elapsedMs: number;
+}
+
+export interface VlmInfo {
+  readonly modelId: string;
+  readonly architecture: string;
+  readonly device: VlmDevice;
+  /** transformers.js version and the ONNX Runtime build that runs the sessions. */
+  readonly runtimeVersion: string;
+}
+
+/**
+ * Session file names transformers.js uses across architectures. With an
+ * injected ORT (Node), transformers.js knows no device names at all, so each
+ * session's device is set to '' and the execution provider goes in the
+ * session options instead.
+ */
+const SESSION_NAMES = [
+  'model', 'encoder_model', 'decoder_model_merged', 'embed_tokens', 'vision_encoder', 'audio_encoder',
+  'prepare_inputs_embeds', 'language_model', 'lm_head', 'gen_head', 'gen_img_embeds', 'image_decode',
+];
+
+interface ChatPart {
+  type: 'image' | 'text';
+  text?: string;
+}
+type ModelInputs = Record<string, unknown> & { input_ids: Tensor };
+
+export class TransformersVlm {
+  readonly info: VlmInfo;
+  readonly #runtime: TransformersRuntime;
+  readonly #processor: Processor;
+  readonly #model: PreTrainedModel;
+  readonly #eosIds: ReadonlySet<number>;
+  #disposed = false;
+
+  private constructor(runtime: TransformersRuntime, processor: Processor, model: PreTrainedModel, info: VlmInfo) {
+    this.#runtime = runtime;
+    this.#processor = processor;
+    this.#model = model;
+    this.info = info;
+    const ids = [model.generation_config?.eos_token_id, processor.tokenizer?.eos_token_id].flat();
+    this.#eosIds = new Set(ids.filter((id): id is number => typeof id === 'number'));
+    // On wasm, generate() never yields to the event loop, so an abort posted to the worker would
+    // only arrive after the last token. A macrotask turn before each forward pass lets it in.
+    const forward = model.forward.bind(model);
+    model.forward = async (inputs: object) => {
+      await nextMacrotask();
+      return forward(inputs);
+    };
+  }
+
+  /** Loads processor, tokenizer and ONNX sessions. Throws {@link AbortedError} if `signal` fires first. */
+  static async load(runtime: TransformersRuntime, options: VlmLoadOptions): Promise<TransformersVlm> {
+    const { lib } = runtime;
+    const device = options.device ?? 'wasm';
+    throwIfAborted(options.signal);
+    const { modelId, revision } = applyModelSource(runtime, options.source);
+    const progress_callback = progressReporter(options.onProgress);
+
+    let processor: Processor;
+    let model: PreTrainedModel;
+    try {
+      processor = await lib.AutoProcessor.from_pretrained(modelId, { revision, progress_callback });
+      throwIfAborted(options.signal);
+      const deviceOptions = runtime.injectedOrt
+        ? { device: Object.fromEntries(SESSION_NAMES.map((n) => [n, ''])), session_options: { executionProviders: [device] } }
+        : { device };
+      model = await lib.AutoModelForImageTextToText.from_pretrained(modelId, {
+        revision,
+        progress_callback,
+        ...(options.dtype === undefined ? {} : { dtype: options.dtype as never }),
+        ...(deviceOptions as object),
+      });
+    } catch (error) {
+      if (error instanceof AbortedError) throw error;
+      throw new EngineError('ENGINE_MODEL_MISSING', `Could not load model "${modelId}": ${error instanceof Error ? error.message : String(error)}`, error);
+    }
+    if (options.signal?.aborted) {
+      await model.dispose();
+      throwIfAborted(options.signal);
+    }
+    const architecture = (model.config as { architectures?: string[] }).architectures?.[0] ?? model.constructor.name;
+    return new TransformersVlm(runtime, processor, model, {
+      modelId,
+      architecture,
+      device,
+      runtimeVersion: `transformers.js ${runtime.version}; ${runtime.backend.name} ${runtime.backend.version}`,
+    });
+  }
+
+  /** The ONNX sessions, by transformers.js' name for them (for checks; do not run them directly). */
+  get sessions(): Readonly<Record<string, unknown>> {
+    return this.#model.sessions;
+  }
+
+  /** One user turn: images (in order), then the text. */
+  generate(input: VlmGenerateInput, onToken?: (event: TokenEvent) => void): Promise<GenerateResult> {
+    const message: VlmMessage = { role: 'user', text: input.text, images: input.images.map((bytes) => ({ bytes })) };
+    return this.generateChat([message], input, onToken);
+  }
+
+  /**
+   * Generates an answer to a conversation. Never throws for an abort: it
+   * returns what was generated with `finishReason: 'abort'`. The text is
+   * decoded without special tokens.
+   */
+  async generateChat(messages: readonly VlmMessage[], sampling: VlmSampling, onToken?: (event: TokenEvent) => void): Promise<GenerateResult> {
+    if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
+    checkSampling(sampling);
+    const { lib } = this.#runtime;
+    const meter = new GenerationMeter();
+    const signal = sampling.signal;
+    const abortResult = (): GenerateResult => ({ text: '', finishReason: 'abort', usage: meter.usage() });
+    if (signal?.aborted) return abortResult();
+
+    const images = await Promise.all(messages.flatMap((m) => m.images ?? []).map((img) => decodeImage(this.#runtime, img)));
+    if (signal?.aborted) return abortResult();
+    const inputs = await this.#encode(messages, images);
+    if (signal?.aborted) return abortResult();
+
+    const tokenizer = this.#processor.tokenizer!;
+    const stop = new lib.InterruptableStoppingCriteria();
+    const onAbort = () => stop.interrupt();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const generated: number[] = [];
+    let emitted = '';
+    const streamer = new lib.TextStreamer(tokenizer, {
+      skip_prompt: true,
+      callback_function: () => {},
+      token_callback_function: (tokens: bigint[]) => {
+        const elapsedMs = meter.token();
+        const tokenId = Number(tokens[0]);
+        generated.push(tokenId);
+        if (signal?.aborted) stop.interrupt();
+        if (!onToken) return;
+        const decoded = tokenizer.decode(generated, { skip_special_tokens: true });
+        // Hold back a trailing replacement character: the next byte token may complete it.
+        const stable = decoded.replace(/\uFFFD+$/, '');
+        const piece = stable.startsWith(emitted) ? stable.slice(emitted.length) : '';
+        emitted += piece;
+        onToken({ index: generated.length - 1, tokenId, text: piece, elapsedMs });
+      },
+    });
+
+    const stoppingCriteria = new lib.StoppingCriteriaList();
+    stoppingCriteria.push(stop);
+    const sample = sampling.temperature > 0;
+    const logitsProcessor = new lib.LogitsProcessorList();
+    if (sample && sampling.topP < 1) logitsProcessor.push(createTopPProcessor(lib, sampling.topP));
+
+    meter.modelStarted(inputs.input_ids.dims.at(-1) ?? 0);
+    lib.random.seed(sampling.seed);
+    try {
+      await this.#model.generate({
+        ...inputs,
+        max_new_tokens: sampling.maxTokens,
+        do_sample: sample,
+        ...(sample ? { temperature: sampling.temperature, top_k: 0 } : {}),
+        streamer,
+        stopping_criteria: stoppingCriteria,
+        logits_processor: logitsProcessor,
+      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+
+    const last = generated.at(-1);
+    const endedOnEos = last !== undefined && this.#eosIds.has(last);
+    const finishReason = endedOnEos ? 'stop' : stop.interrupted ? 'abort' : generated.length >= sampling.maxTokens ? 'length' : 'stop';
+    const text = generated.length ? tokenizer.decode(generated, { skip_special_tokens: true }) : '';
+    return { text, finishReason, usage: meter.usage() };
+  }
+
+  async #encode(messages: readonly VlmMessage[], images: RawImage[]): Promise<ModelInputs> {
+    const chat = messages.map((m) => {
+      const parts: ChatPart[] = (m.images ?? []).map(() => ({ type: 'image' }));
+      parts.push({ type: 'text', text: m.text });
+      return { role: m.role, content: parts };
+    });
+    const prompt = this.#processor.apply_chat_template(chat as never, { add_generation_prompt: true, tokenize: false }) as string;
+    // Some processors (Idefics3) fail without images; the tokenizer alone is what they would run then.
+    const inputs: unknown = images.length > 0 ? await this.#processor(prompt, images) : this.#processor.tokenizer!(prompt);
+    return inputs as ModelInputs;
+  }
+
+  /** Releases the ONNX sessions (GPU and wasm memory). */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    await this.#model.dispose();
+  }
+}
+
+/** Resolves on the next macrotask, without setTimeout's 4 ms clamping (MessageChannel exists in browsers, workers and Node). */
+function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+function checkSampling(s: VlmSampling): void {
+  if (!Number.isInteger(s.maxTokens) || s.maxTokens < 1) throw new InvalidInputError(`maxTokens must be a whole number ≥ 1, not ${s.maxTokens}.`);
+  if (!Number.isFinite(s.temperature) || s.temperature < 0) throw new InvalidInputError(`temperature must be ≥ 0, not ${s.temperature}.`);
+  if (!(s.topP > 0 && s.topP <= 1)) throw new InvalidInputError(`topP must be in (0, 1], not ${s.topP}.`);
+  if (!Number.isInteger(s.seed) || s.seed < 0) throw new InvalidInputError(`seed must be a whole number ≥ 0, not ${s.seed}.`);
+}
+
+/**
+ * Decodes image bytes with transformers.js' own loader: createImageBitmap +
+ * OffscreenCanvas in browsers and workers (no DOM), sharp in Node.
+ */
+async function decodeImage(runtime: TransformersRuntime, image: VlmImage): Promise<RawImage> {
+  const blob = new Blob([image.bytes as BlobPart], { type: image.mime ?? 'image/png' });
+  try {
+    return await runtime.lib.RawImage.fromBlob(blob);
+  } catch (error) {
+    throw new InvalidInputError(`An image could not be decoded (${image.mime ?? 'image/png'}, ${image.bytes.length} bytes): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Adapts transformers.js' per-file progress events to one running download total. */
+function progressReporter(onProgress: ((p: Progress) => void) | undefined): ((info: unknown) => void) | undefined {
+  if (!onProgress) return undefined;
+  const files = new Map<string, { loaded: number; total: number }>();
+  return (raw) => {
+    const info = raw as { status?: string; file?: string; loaded?: number; total?: number };
+    if (info.status !== 'progress' || !info.file) return;
+    files.set(info.file, { loaded: info.loaded ?? 0, total: info.total ?? 0 });
+    let done = 0;
+    let total = 0;
+    for (const f of files.values()) {
+      done += f.loaded;
+      total += f.total;
+    }
+    onProgress({ phase: 'download', done, ...(total > 0 ? { total } : {}), message: info.file });
+  };
+}
