@@ -60,12 +60,13 @@ export default ts.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Worker']", message: 'Create workers in src/lib/workers/clients.ts only.' },
+        { selector: "NewExpression[callee.name='Worker']", message: 'Create workers in src/lib/workers/clients.ts or src/lib/engines/*-client.ts only.' },
       ],
     },
   },
   {
-    files: ['src/lib/workers/clients.ts'],
+    // Worker clients are the only places that construct workers.
+    files: ['src/lib/workers/clients.ts', 'src/lib/engines/*-client.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

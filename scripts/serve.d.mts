@@ -10,4 +10,5 @@ export declare function startServer(options: {
   port?: number;
   host?: string;
   isolation?: boolean;
+  cors?: boolean;
 }): Promise<StaticServer>;

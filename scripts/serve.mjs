@@ -34,7 +34,8 @@ export const MIME = {
 };
 
 /**
- * @param {{ root: string, base?: string, port?: number, host?: string, isolation?: boolean }} options
+ * @param {{ root: string, base?: string, port?: number, host?: string, isolation?: boolean, cors?: boolean }} options
+ *   `cors`: answer any origin (what an on-prem model mirror must do for the app to download from it).
  * @returns {Promise<{ url: string, close(): Promise<void>, setRoot(root: string): void }>}
  */
 export function startServer(options) {
@@ -66,8 +67,9 @@ export function startServer(options) {
     if (isolation) {
       headers['Cross-Origin-Opener-Policy'] = 'same-origin';
       headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
-      headers['Cross-Origin-Resource-Policy'] = 'same-origin';
+      headers['Cross-Origin-Resource-Policy'] = options.cors ? 'cross-origin' : 'same-origin';
     }
+    if (options.cors) headers['Access-Control-Allow-Origin'] = '*';
     res.writeHead(200, headers);
     if (req.method === 'HEAD') return res.end();
     createReadStream(file).pipe(res);

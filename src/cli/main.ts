@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { hashCommand } from './commands/hash.ts';
 import { validateCommand } from './commands/validate.ts';
+import { modelManifestCommand } from './commands/model-manifest.ts';
 import type { CliCommand, CliIo } from './command.ts';
 
-const COMMANDS: readonly CliCommand[] = [validateCommand, hashCommand];
+const COMMANDS: readonly CliCommand[] = [validateCommand, modelManifestCommand, hashCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -29,6 +29,8 @@ export interface SerializedError {
   /** Where the problem is: a file, line or field, when one is known. */
   readonly location?: ErrorLocation;
   readonly cause?: string;
+  /** A finer code some errors carry (an engine's `engineCode`, e.g. ENGINE_DEVICE_LOST). */
+  readonly subcode?: string;
 }
 
 export interface ErrorLocation {
@@ -108,7 +110,10 @@ const ERROR_CLASSES: Record<string, (s: SerializedError) => NeuroEvalError> = {
 
 /** Turns anything thrown into the serialisable shape that crosses a worker boundary. */
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof NeuroEvalError) return error.toJSON();
+  if (error instanceof NeuroEvalError) {
+    const subcode = (error as { engineCode?: unknown }).engineCode;
+    return typeof subcode === 'string' ? { ...error.toJSON(), subcode } : error.toJSON();
+  }
   if (isAbortLike(error)) return new AbortedError().toJSON();
   if (error instanceof Error) {
     const code: ErrorCode = error.name === 'QuotaExceededError' ? 'QUOTA_EXCEEDED' : 'INTERNAL';
@@ -123,6 +128,8 @@ export function fromSerialized(s: SerializedError): NeuroEvalError {
   if (make) return make(s);
   const err = new NeuroEvalError(s.code, s.message, s.location ? { location: s.location } : {});
   Object.defineProperty(err, 'name', { value: s.name });
+  // Keeps e.g. ENGINE_DEVICE_LOST readable on the page, where recovery is decided.
+  if (s.subcode) Object.defineProperty(err, 'engineCode', { value: s.subcode, enumerable: true });
   return err;
 }
 

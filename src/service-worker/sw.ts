@@ -28,6 +28,11 @@ interface PrecacheManifest {
 declare const __PRECACHE_MANIFEST__: PrecacheManifest;
 const MANIFEST: PrecacheManifest = __PRECACHE_MANIFEST__;
 const CACHE_PREFIX = 'neuroeval-precache-';
+/** Model files downloaded from a mirror or imported from a folder, keyed by their URL under `models/`. */
+const MODELS_CACHE = 'neuroeval-models';
+/** Settings the worker itself needs (origins the user allowed), as JSON responses. */
+const CONFIG_CACHE = 'neuroeval-config';
+const ALLOWED_ORIGINS_KEY = 'allowed-origins';
 const CACHE = `${CACHE_PREFIX}${MANIFEST.buildId}`;
 const SCOPE = new URL(self.registration.scope);
 const INDEX = new URL('index.html', SCOPE).href;
@@ -67,6 +72,15 @@ self.addEventListener('message', (event) => {
   const data = event.data as { type?: string } | null;
   if (data?.type === 'SKIP_WAITING') {
     void self.skipWaiting();
+  } else if (data?.type === 'SET_ALLOWED_ORIGINS') {
+    const origins = ((data as { origins?: unknown }).origins as unknown[] | undefined)?.filter((o): o is string => typeof o === 'string' && /^https?:\/\/[^/\s;']+$/.test(o)) ?? [];
+    event.waitUntil(
+      (async () => {
+        const cache = await caches.open(CONFIG_CACHE);
+        await cache.put(new URL(ALLOWED_ORIGINS_KEY, SCOPE).href, new Response(JSON.stringify(origins), { headers: { 'Content-Type': 'application/json' } }));
+        event.source?.postMessage({ type: 'ALLOWED_ORIGINS_SET', origins });
+      })(),
+    );
   } else if (data?.type === 'GET_STATUS') {
     event.waitUntil(
       (async () => {
@@ -96,12 +110,36 @@ self.addEventListener('fetch', (event) => {
   if (request.mode === 'navigate') {
     // Hash routing means the only documents are the scope root and index.html.
     const path = url.origin + url.pathname;
-    if (path === SCOPE.href || path === INDEX) event.respondWith(fromCache(INDEX, request));
+    if (path === SCOPE.href || path === INDEX) event.respondWith(fromCache(INDEX, request).then(withAllowedOrigins));
     return;
   }
   const key = url.origin + url.pathname;
   if (PRECACHED.has(key)) event.respondWith(fromCache(key, request));
+  else if (url.href.startsWith(MODELS_PREFIX)) event.respondWith(fromModels(key, request));
 });
+
+const MODELS_PREFIX = new URL('models/', SCOPE).href;
+
+/** Model files the user downloaded or imported: served from the models cache, so they load offline. */
+async function fromModels(key: string, request: Request): Promise<Response> {
+  const hit = await (await caches.open(MODELS_CACHE)).match(key);
+  return isolate(hit ?? (await fetch(request)));
+}
+
+/** Origins the user allowed in Settings (a mirror, an on-prem endpoint). */
+async function allowedOrigins(): Promise<string[]> {
+  const res = await (await caches.open(CONFIG_CACHE)).match(new URL(ALLOWED_ORIGINS_KEY, SCOPE).href);
+  return res ? ((await res.json()) as string[]) : [];
+}
+
+/** Adds the allowed origins to the page's connect-src; nothing else in the policy changes. */
+async function withAllowedOrigins(res: Response): Promise<Response> {
+  const origins = await allowedOrigins();
+  if (origins.length === 0 || !(res.headers.get('Content-Type') ?? '').includes('text/html')) return res;
+  const html = await res.text();
+  const patched = html.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`);
+  return new Response(patched, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
 
 async function fromCache(key: string, request: Request): Promise<Response> {
   const cache = await caches.open(CACHE);

@@ -169,3 +169,12 @@ describe('worker client', () => {
     await expect(api.nope!()).rejects.toMatchObject({ code: 'INTERNAL', message: 'Unknown worker method "nope".' });
   });
 });
+
+describe('engine errors across the boundary', () => {
+  it('keep their engine code', async () => {
+    const { EngineError } = await import('../../../src/core/engines/errors.ts');
+    const { serializeError, fromSerialized } = await import('../../../src/core/errors.ts');
+    const back = fromSerialized(serializeError(new EngineError('ENGINE_DEVICE_LOST', 'The GPU stopped.')));
+    expect(back).toMatchObject({ name: 'EngineError', engineCode: 'ENGINE_DEVICE_LOST', message: 'The GPU stopped.' });
+  });
+});

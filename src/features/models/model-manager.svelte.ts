@@ -1,0 +1,203 @@
+/**
+ * Models on this device: download from an on-prem mirror, import from a
+ * folder (air-gapped machines), verify against recorded hashes, delete.
+ * Files go to Cache Storage (lib/models/model-store.ts); the record with the
+ * file list and hashes goes to the `models` table.
+ */
+import { CATALOGUE, type CatalogueEntry } from '../../core/engines/catalogue.ts';
+import { AbortedError, InvalidInputError, isAbortLike, throwIfAborted } from '../../core/errors.ts';
+import type { ModelRecord } from '../../core/db/types.ts';
+import { describeModelConfig, MODEL_MANIFEST, parseModelManifest, type ModelManifestFile } from '../../core/models/manifest.ts';
+import type { PickedFile } from '../../lib/files/picked-files.ts';
+import { deleteModelFiles, putModelFile, readModelFile } from '../../lib/models/model-store.ts';
+import { repos } from '../../lib/storage/app-db.ts';
+import { persistence } from '../../lib/storage/persistence.svelte.ts';
+import { hashWorker } from '../../lib/workers/clients.ts';
+import { Transfer } from './transfer.svelte.ts';
+
+export const MIRROR_SETTING = 'models.mirrorBaseUrl';
+
+/** A file name safe as one path segment of a model id. */
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
+}
+
+class ModelManager {
+  #transfers = $state.raw<Transfer[]>([]);
+  #message = $state<string | null>(null);
+  #error = $state<string | null>(null);
+
+  get transfers() { return this.#transfers; }
+  get message() { return this.#message; }
+  get error() { return this.#error; }
+
+  async #run<T>(transfer: Transfer, work: (t: Transfer) => Promise<T>, done: (r: T) => string): Promise<T | null> {
+    this.#transfers = [...this.#transfers, transfer];
+    this.#message = this.#error = null;
+    try {
+      const result = await work(transfer);
+      this.#message = done(result);
+      return result;
+    } catch (e) {
+      this.#error = isAbortLike(e) ? `${transfer.label}: cancelled. Nothing was kept.` : `${transfer.label}: ${e instanceof Error ? e.message : String(e)}`;
+      return null;
+    } finally {
+      this.#transfers = this.#transfers.filter((t) => t !== transfer);
+    }
+  }
+
+  /**
+   * Imports a model folder copied from removable media. With a manifest.json the
+   * files are checked against it; without one their hashes are computed and kept.
+   */
+  importFolder(files: PickedFile[], entry?: CatalogueEntry): Promise<ModelRecord | null> {
+    const root = files[0]?.path.split('/')[0] ?? 'model';
+    const strip = (p: string) => (p.includes('/') ? p.slice(p.indexOf('/') + 1) : p);
+    const label = entry?.label ?? root;
+    return this.#run(
+      new Transfer(`Import ${label}`, 'import'),
+      async (t) => {
+        const byPath = new Map(files.map((f) => [strip(f.path), f.file]));
+        const config = byPath.get('config.json');
+        if (!config) throw new InvalidInputError(`"${root}" has no config.json at its top: choose the model's own folder.`, { file: root });
+        const { modelType } = describeModelConfig(await config.text());
+        const manifestFile = byPath.get(MODEL_MANIFEST);
+        const manifest = manifestFile ? parseModelManifest(JSON.parse(await manifestFile.text())) : null;
+        const listed = manifest ? manifest.files.map((f) => f.path) : [...byPath.keys()].filter((p) => p !== MODEL_MANIFEST);
+        const missing = listed.filter((p) => !byPath.has(p));
+        if (missing.length) throw new InvalidInputError(`The folder lacks ${missing.length} file(s) its manifest lists, e.g. ${missing[0]}.`, { file: MODEL_MANIFEST });
+        const id = entry ? entry.id : `imported-${slug(root)}`;
+        const total = listed.reduce((n, p) => n + byPath.get(p)!.size, 0);
+        t.start(total);
+        const recorded: ModelManifestFile[] = [];
+        try {
+          for (const path of listed) {
+            const blob = byPath.get(path)!;
+            t.setFile(path);
+            const before = t.done;
+            const sha256 = await hashWorker.api.sha256({ blob }, { signal: t.controller.signal, onProgress: (p) => t.advance(before + p.done - t.done) });
+            const expected = manifest?.files.find((f) => f.path === path);
+            if (expected && (expected.sha256 !== sha256 || expected.bytes !== blob.size)) {
+              throw new InvalidInputError(`${path} does not match its manifest (the copy is damaged or was changed): expected SHA-256 ${expected.sha256.slice(0, 12)}…, got ${sha256.slice(0, 12)}…`, { file: path });
+            }
+            throwIfAborted(t.controller.signal);
+            await putModelFile(id, path, blob);
+            recorded.push({ path, bytes: blob.size, sha256 });
+          }
+          if (manifestFile) await putModelFile(id, MODEL_MANIFEST, manifestFile);
+        } catch (e) {
+          await deleteModelFiles(id);
+          throw e;
+        }
+        const record: ModelRecord = {
+          id,
+          runtime: 'transformers',
+          modelId: entry?.modelId ?? `local/${slug(root)}`,
+          label: entry?.label ?? `${root} (${modelType}, imported)`,
+          sizeBytes: total,
+          files: recorded.map((f) => ({ name: f.path, bytes: f.bytes, sha256: f.sha256 })),
+          source: 'imported',
+          addedAt: Date.now(),
+        };
+        await (await repos()).models.put(record);
+        if (total > 1024 * 1024) void persistence.request();
+        return record;
+      },
+      (r) => `Imported ${r.label}: ${r.files.length} files, each hashed and stored on this device.`,
+    );
+  }
+
+  /** Downloads a catalogue model from the on-prem mirror, which must serve `<modelId>/manifest.json`. */
+  download(entry: CatalogueEntry, mirrorBase: string): Promise<ModelRecord | null> {
+    return this.#run(
+      new Transfer(`Download ${entry.label}`, 'download'),
+      async (t) => {
+        const base = new URL(`${entry.modelId}/`, mirrorBase.endsWith('/') ? mirrorBase : `${mirrorBase}/`).href;
+        const signal = t.controller.signal;
+        const res = await fetch(new URL(MODEL_MANIFEST, base), { signal });
+        if (!res.ok) throw new InvalidInputError(`The mirror has no ${MODEL_MANIFEST} for ${entry.modelId} (${res.status}). Create one with "neuroeval model-manifest <folder>".`, { file: `${base}${MODEL_MANIFEST}` });
+        const manifest = parseModelManifest(await res.json(), `${base}${MODEL_MANIFEST}`);
+        t.start(manifest.files.reduce((n, f) => n + f.bytes, 0));
+        try {
+          for (const f of manifest.files) {
+            t.setFile(f.path);
+            const blob = await fetchWithProgress(new URL(f.path, base).href, signal, (n) => t.advance(n));
+            const sha256 = await hashWorker.api.sha256({ blob }, { signal });
+            if (sha256 !== f.sha256) throw new InvalidInputError(`${f.path} arrived damaged: its SHA-256 does not match the mirror's manifest.`, { file: f.path });
+            await putModelFile(entry.id, f.path, blob);
+          }
+        } catch (e) {
+          await deleteModelFiles(entry.id);
+          throw e;
+        }
+        const record: ModelRecord = {
+          id: entry.id,
+          runtime: entry.runtime,
+          modelId: entry.modelId,
+          label: entry.label,
+          sizeBytes: t.total,
+          files: manifest.files.map((f) => ({ name: f.path, bytes: f.bytes, sha256: f.sha256 })),
+          source: 'catalogue',
+          addedAt: Date.now(),
+        };
+        await (await repos()).models.put(record);
+        void persistence.request();
+        return record;
+      },
+      (r) => `Downloaded ${r.label} (${r.files.length} files, hashes checked).`,
+    );
+  }
+
+  /** Re-hashes every stored file and compares with the record. */
+  verify(model: ModelRecord): Promise<string[] | null> {
+    return this.#run(
+      new Transfer(`Verify ${model.label}`, 'verify'),
+      async (t) => {
+        t.start(model.sizeBytes);
+        const bad: string[] = [];
+        for (const f of model.files) {
+          t.setFile(f.name);
+          const blob = await readModelFile(model.id, f.name);
+          if (!blob) {
+            bad.push(`${f.name} is missing`);
+            continue;
+          }
+          const before = t.done;
+          const sha = await hashWorker.api.sha256({ blob }, { signal: t.controller.signal, onProgress: (p) => t.advance(before + p.done - t.done) });
+          if (sha !== f.sha256) bad.push(`${f.name} has changed`);
+        }
+        return bad;
+      },
+      (bad) => (bad.length === 0 ? `${model.label}: all ${model.files.length} files match their recorded SHA-256.` : `${model.label}: ${bad.join('; ')}. Delete and import it again.`),
+    );
+  }
+
+  async remove(model: ModelRecord): Promise<void> {
+    await deleteModelFiles(model.id);
+    await (await repos()).models.delete(model.id);
+    this.#message = `Deleted ${model.label} from this device.`;
+  }
+}
+
+/** Fetches a file, reporting bytes as they arrive. */
+async function fetchWithProgress(url: string, signal: AbortSignal, onBytes: (n: number) => void): Promise<Blob> {
+  const res = await fetch(url, { signal });
+  if (!res.ok || !res.body) throw new InvalidInputError(`${url} answered ${res.status}.`, { file: url });
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  for (;;) {
+    if (signal.aborted) throw new AbortedError();
+    const { value, done } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    onBytes(value.length);
+  }
+  return new Blob(parts as BlobPart[]);
+}
+
+export const modelManager = new ModelManager();
+
+/** The catalogue entry a stored model came from, if any. */
+export function catalogueEntryOf(model: ModelRecord): CatalogueEntry | undefined {
+  return CATALOGUE.models.find((m) => m.id === model.id);
+}

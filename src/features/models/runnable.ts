@@ -1,0 +1,10 @@
+import type { ModelRecord } from '../../core/db/types.ts';
+
+/** A model the app can run: the bundled self-test model, or one stored on this device. */
+export interface RunnableModel {
+  readonly id: string;
+  readonly label: string;
+  /** Absolute URL of the model folder (served from the build or from the models cache). */
+  readonly location: string;
+  readonly record?: ModelRecord;
+}

@@ -1,0 +1,124 @@
+/**
+ * The model manager in the real app: the catalogue's fit check on this
+ * adapter, importing a model folder (air-gapped) and running it with the
+ * network gone, downloading from an on-prem mirror with progress, verifying
+ * and deleting.
+ */
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../scripts/serve.mjs';
+import { startFakeOpenAi } from '../support/fake-openai-server.ts';
+import { expect, openApp, test, waitForOfflineReady } from '../support/fixtures.ts';
+
+const SELF_TEST = new URL('../../public/models/self-test/', import.meta.url).pathname;
+
+/** A copy of the self-test model as it would arrive on a USB stick. */
+function usbCopy(name: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'neuroeval-usb-')), name);
+  cpSync(SELF_TEST, dir, { recursive: true });
+  return dir;
+}
+
+test('the catalogue says which models fit this adapter, and why not', async ({ page, server }) => {
+  await openApp(page, server.url, '#/models');
+  const catalogue = page.getByTestId('catalogue');
+  const f16 = await page.evaluate(async () => (await navigator.gpu.requestAdapter())?.features.has('shader-f16') ?? false);
+  const phi16 = catalogue.locator('tr[data-model="phi-3.5-vision-q4f16"] .fit');
+  await expect(phi16).toHaveAttribute('data-fit', String(f16));
+  if (!f16) await expect(phi16).toContainText('lacks shader-f16');
+  await expect(catalogue.locator('tr[data-model="self-test"] .fit')).toHaveAttribute('data-fit', 'true');
+});
+
+test('a model imported from a folder is hashed, stored, and runs after a reload with the network off', async ({ page, server, context }) => {
+  await openApp(page, server.url, '#/models');
+  await waitForOfflineReady(page);
+  await page.getByTestId('import-model-folder').setInputFiles(usbCopy('smolvlm-usb'));
+  await expect(page.getByTestId('model-message')).toContainText('Imported smolvlm-usb');
+  const row = page.getByTestId('stored-models').locator('tr[data-model="imported-smolvlm-usb"]');
+  await expect(row).toContainText('imported');
+
+  await server.close();
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  await row.getByRole('button', { name: 'Test' }).click();
+  const tryModel = page.getByTestId('try-model');
+  await tryModel.getByTestId('try-device').selectOption('wasm');
+  await tryModel.getByTestId('try-run').click();
+  await expect(tryModel.getByTestId('try-usage')).toContainText(/completion tokens/i, { timeout: 45_000 });
+  await expect(tryModel.getByTestId('try-output')).not.toBeEmpty();
+  // Verify re-hashes the stored copy.
+  await row.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByTestId('model-message')).toContainText('files match their recorded SHA-256');
+});
+
+test('a damaged copy is refused and nothing is kept', async ({ page, server }) => {
+  const dir = usbCopy('damaged');
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(dir, 'onnx', 'embed_tokens.onnx'), 'not the real file');
+  await openApp(page, server.url, '#/models');
+  await page.getByTestId('import-model-folder').setInputFiles(dir);
+  await expect(page.getByTestId('model-error')).toContainText('does not match its manifest');
+  await expect(page.getByTestId('stored-models').locator('tr[data-model="imported-damaged"]')).toHaveCount(0);
+});
+
+test('a catalogue model downloads from an allowed on-prem mirror with progress, then can be deleted', async ({ page, server }) => {
+  const mirrorRoot = mkdtempSync(join(tmpdir(), 'neuroeval-mirror-'));
+  cpSync(SELF_TEST, join(mirrorRoot, 'HuggingFaceTB', 'SmolVLM-256M-Instruct'), { recursive: true });
+  const mirror = await startServer({ root: mirrorRoot, base: '/hf/', cors: true });
+  try {
+    const mirrorOrigin = new URL(mirror.url).origin;
+    await openApp(page, server.url, '#/settings');
+    await waitForOfflineReady(page);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByTestId('allowed-origins').locator('input[name="origin"]').fill(mirrorOrigin);
+    await page.getByTestId('allowed-origins').getByRole('button', { name: 'Allow…' }).click();
+    await page.getByRole('button', { name: 'Reload to apply' }).click();
+    await page.waitForSelector('html[data-ready="true"]');
+    await expect(page.getByTestId('connect-src')).toContainText(mirrorOrigin);
+
+    await page.goto(`${server.url}#/models`);
+    await page.waitForSelector('html[data-ready="true"]');
+    await page.locator('input[name="mirror"]').fill(mirror.url);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('catalogue').locator('tr[data-model="smolvlm-256m"]').getByRole('button', { name: 'Download' }).click();
+    await expect(page.getByTestId('model-message')).toContainText('Downloaded SmolVLM 256M Instruct');
+    const row = page.getByTestId('stored-models').locator('tr[data-model="smolvlm-256m"]');
+    await expect(row).toContainText('catalogue');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expect(row).toHaveCount(0);
+  } finally {
+    await mirror.close();
+  }
+});
+
+test('an on-prem OpenAI-compatible server is added only after confirming its host, then answers a test', async ({ page, server }) => {
+  const api = await startFakeOpenAi(['medgemma-4b-it']);
+  try {
+    await openApp(page, server.url, '#/models');
+    await waitForOfflineReady(page);
+    const box = page.getByTestId('endpoints');
+    await expect(box).toContainText('No inference servers');
+    await box.locator('input[name="endpoint-url"]').fill(api.baseUrl);
+    await box.locator('input[name="endpoint-model"]').fill('medgemma-4b-it');
+    let shown = '';
+    page.once('dialog', (d) => {
+      shown = d.message();
+      void d.accept();
+    });
+    await box.getByRole('button', { name: 'Add server…' }).click();
+    await expect(box.getByRole('button', { name: 'Reload to allow the connection' })).toBeVisible();
+    expect(shown).toContain(new URL(api.baseUrl).host);
+    await box.getByRole('button', { name: 'Reload to allow the connection' }).click();
+    await page.waitForSelector('html[data-ready="true"]');
+    await page.getByTestId('endpoints').getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByTestId('endpoint-check')).toContainText('Answer: “Connected.”');
+    await expect(page.getByTestId('endpoint-check')).toContainText('97 prompt / 2 completion tokens');
+    const sent = api.received[0] as { messages: { content: { type: string; image_url?: { url: string } }[] }[] };
+    expect(sent.messages[0]!.content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
+  } finally {
+    await api.close();
+  }
+});
