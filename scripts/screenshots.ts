@@ -3,7 +3,10 @@
  * Chromium: `npm run screenshots` (builds first). Output: docs/screenshots/.
  */
 import { chromium } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { startServer } from './serve.mjs';
 
@@ -39,6 +42,49 @@ try {
   await page.waitForTimeout(500);
   await page.screenshot({ path: `${out}/case-view.png`, fullPage: true });
   console.log('wrote docs/screenshots/benchmarks.png, case-browser.png, case-view.png');
+  // Models: the self-test run, then a download in progress from a (throttled) on-prem mirror.
+  await page.goto(`${server.url}#/models`);
+  await page.getByTestId('try-model').waitFor();
+  await page.getByTestId('try-device').selectOption('wasm');
+  await page.getByTestId('try-run').click();
+  await page.getByTestId('try-usage').waitFor({ timeout: 60_000 });
+  await page.screenshot({ path: `${out}/models.png`, fullPage: true });
+
+  const mirrorRoot = mkdtempSync(join(tmpdir(), 'neuroeval-shot-mirror-'));
+  const modelDir = join(mirrorRoot, 'HuggingFaceTB', 'SmolVLM-256M-Instruct');
+  cpSync(`${root}public/models/self-test`, modelDir, { recursive: true });
+  // A large stand-in weights file so the transfer lasts long enough to be seen.
+  const big = Buffer.alloc(24 * 1024 * 1024, 7);
+  mkdirSync(join(modelDir, 'onnx'), { recursive: true });
+  writeFileSync(join(modelDir, 'onnx', 'decoder_model_merged.onnx_data'), big);
+  const manifest = JSON.parse(readFileSync(join(modelDir, 'manifest.json'), 'utf8')) as { files: { path: string; bytes: number; sha256: string }[] };
+  manifest.files.push({ path: 'onnx/decoder_model_merged.onnx_data', bytes: big.length, sha256: createHash('sha256').update(big).digest('hex') });
+  writeFileSync(join(modelDir, 'manifest.json'), JSON.stringify(manifest));
+  const mirror = await startServer({ root: mirrorRoot, base: '/hf/', cors: true });
+  try {
+    await page.goto(`${server.url}#/settings`);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByTestId('allowed-origins').locator('input[name="origin"]').fill(new URL(mirror.url).origin);
+    await page.getByTestId('allowed-origins').getByRole('button', { name: 'Allow…' }).click();
+    await page.getByRole('button', { name: 'Reload to apply' }).click();
+    await page.waitForSelector('html[data-ready="true"]');
+    await page.goto(`${server.url}#/models`);
+    await page.waitForSelector('html[data-ready="true"]');
+    await page.locator('input[name="mirror"]').fill(mirror.url);
+    await page.getByRole('button', { name: 'Save' }).click();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 4 * 1024 * 1024, uploadThroughput: 1024 * 1024 });
+    await page.getByTestId('catalogue').locator('tr[data-model="smolvlm-256m"]').getByRole('button', { name: 'Download' }).click();
+    await page.getByTestId('transfer').waitFor();
+    await page.waitForTimeout(2500);
+    await page.getByTestId('transfer').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${out}/model-download.png` });
+    await page.getByTestId('transfer').getByRole('button', { name: 'Cancel' }).click();
+    console.log('wrote docs/screenshots/models.png, model-download.png');
+  } finally {
+    await mirror.close();
+  }
 } finally {
   await browser.close();
   await server.close();

@@ -6,7 +6,8 @@ export class Transfer {
   #done = $state(0);
   #total = $state(0);
   #file = $state('');
-  #samples: { t: number; bytes: number }[] = [];
+  /** Recent (time, bytes) samples; replaced on each tick so speed and ETA re-render. */
+  #samples = $state.raw<{ t: number; bytes: number }[]>([]);
   readonly controller = new AbortController();
 
   constructor(
@@ -49,7 +50,8 @@ export class Transfer {
   #tick(done: number): void {
     this.#done = done;
     const t = performance.now();
-    this.#samples.push({ t, bytes: done });
-    while (this.#samples.length > 2 && t - this.#samples[0]!.t > 3000) this.#samples.shift();
+    const samples = [...this.#samples, { t, bytes: done }];
+    while (samples.length > 2 && t - samples[0]!.t > 3000) samples.shift();
+    this.#samples = samples;
   }
 }
