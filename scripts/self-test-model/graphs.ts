@@ -25,25 +25,31 @@ export interface ModelDims {
   readonly visionHidden: number;
 }
 
+/** The sizes a text decoder needs. */
+export type DecoderDims = Pick<ModelDims, 'vocabSize' | 'hidden' | 'heads' | 'headDim' | 'layers' | 'intermediate'>;
+
 export const OPSET = 17;
-const PRODUCER = 'neuroeval scripts/make-self-test-model.ts';
-const FLOAT = { int: 1 }; // TensorProto.DataType.FLOAT, for Cast
+export const PRODUCER = 'neuroeval scripts/make-self-test-model.ts';
+export const FLOAT = { int: 1 }; // TensorProto.DataType.FLOAT, for Cast
 
 export function imageTokensPerFrame(d: ModelDims): number {
   return (d.imageSize / (d.patchSize * d.scaleFactor)) ** 2;
 }
 
-/** Seeded uniform weights in [-scale, scale); one stream per tensor name, so tensors are independent of each other. */
-function weights(name: string, dims: readonly number[], scale: number): TensorData {
-  const rng = new Prng(`neuroeval-self-test/${name}`);
+/**
+ * Seeded uniform weights in [-scale, scale); one stream per tensor name, so tensors are independent of each other.
+ * `seed` names the model (the VLM's weights use the default), so two models never share weights.
+ */
+export function weights(name: string, dims: readonly number[], scale: number, seed = 'neuroeval-self-test'): TensorData {
+  const rng = new Prng(`${seed}/${name}`);
   const n = dims.reduce((a, b) => a * b, 1);
   const values = new Float32Array(n);
   for (let i = 0; i < n; i++) values[i] = rng.range(-scale, scale);
   return floatTensor(dims, values);
 }
 
-const scalar = (v: number): TensorData => floatTensor([], [v]);
-const ints = (values: readonly number[]): TensorData => int64Tensor([values.length], values);
+export const scalar = (v: number): TensorData => floatTensor([], [v]);
+export const ints = (values: readonly number[]): TensorData => int64Tensor([values.length], values);
 
 /** `vision_encoder`: pixel_values [batch, images, 3, H, W] + pixel_attention_mask → image_features [frames, tokens, hidden]. */
 export function visionEncoder(d: ModelDims): Uint8Array {
@@ -100,8 +106,20 @@ export function embedTokens(d: ModelDims): Uint8Array {
  */
 export function decoderModelMerged(d: ModelDims, outputBias: Float32Array): Uint8Array {
   const g = new GraphBuilder('decoder_model_merged');
+  const embeds = g.input('inputs_embeds', 'float32', ['batch_size', 'sequence_length', d.hidden]);
+  causalDecoder(g, d, embeds, outputBias);
+  return g.toModel({ opset: OPSET, producer: PRODUCER });
+}
+
+/**
+ * The causal decoder after its input embeddings: declares attention_mask,
+ * position_ids and past_key_values.N.{key,value} (in that order), adds the
+ * layers, and the outputs logits + present.N.{key,value}. `seed` names the
+ * weight streams (see {@link weights}).
+ */
+export function causalDecoder(g: GraphBuilder, d: DecoderDims, embeds: string, outputBias: Float32Array, seed?: string): void {
   const h = d.hidden;
-  const embeds = g.input('inputs_embeds', 'float32', ['batch_size', 'sequence_length', h]);
+  const w = (name: string, dims: readonly number[], scale: number) => weights(name, dims, scale, seed);
   const attentionMask = g.input('attention_mask', 'int64', ['batch_size', 'total_sequence_length']);
   const positionIds = g.input('position_ids', 'int64', ['batch_size', 'sequence_length']);
   const cacheShape = ['batch_size', d.heads, 'past_sequence_length', d.headDim] as const;
@@ -133,7 +151,7 @@ export function decoderModelMerged(d: ModelDims, outputBias: Float32Array): Uint
   const splitHeads = (t: string) =>
     g.op('Transpose', [g.op('Reshape', [t, g.constant(ints([0, 0, d.heads, d.headDim]))])], { perm: { ints: [0, 2, 1, 3] } });
   const linear = (t: string, name: string, rows: number, cols: number) =>
-    g.op('MatMul', [t, g.constant(weights(name, [rows, cols], Math.sqrt(3 / rows)))]);
+    g.op('MatMul', [t, g.constant(w(name, [rows, cols], Math.sqrt(3 / rows)))]);
 
   const presents: string[] = [];
   for (let l = 0; l < d.layers; l++) {
@@ -159,9 +177,8 @@ export function decoderModelMerged(d: ModelDims, outputBias: Float32Array): Uint
     x = g.op('Add', [x, mlp]);
   }
 
-  const lmHead = g.constant(weights('lm_head', [h, d.vocabSize], 2 * Math.sqrt(3 / h)));
+  const lmHead = g.constant(w('lm_head', [h, d.vocabSize], 2 * Math.sqrt(3 / h)));
   g.op('Add', [g.op('MatMul', [x, lmHead]), g.constant(floatTensor([d.vocabSize], outputBias))], {}, 'logits');
   g.output('logits', 'float32', ['batch_size', 'sequence_length', d.vocabSize]);
   for (const name of presents) g.output(name, 'float32', presentShape);
-  return g.toModel({ opset: OPSET, producer: PRODUCER });
 }

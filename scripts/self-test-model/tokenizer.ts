@@ -49,7 +49,8 @@ export interface Vocabulary {
   readonly byteIds: readonly number[];
 }
 
-export function buildVocabulary(): Vocabulary {
+/** The VLM's vocabulary; `trailing` replaces the image tokens (the text model has none). */
+export function buildVocabulary(trailing: readonly string[] = TRAILING_SPECIAL_TOKENS): Vocabulary {
   const ids = new Map<string, number>();
   const add = (token: string) => {
     if (ids.has(token)) throw new Error(`duplicate token ${token}`);
@@ -59,7 +60,7 @@ export function buildVocabulary(): Vocabulary {
   const symbols = byteSymbols();
   symbols.forEach(add);
   for (const [a, b] of MERGES) add(a + b);
-  TRAILING_SPECIAL_TOKENS.forEach(add);
+  trailing.forEach(add);
   return { ids, size: ids.size, byteIds: symbols.map((s) => ids.get(s)!) };
 }
 
@@ -69,9 +70,9 @@ export function tokenId(vocab: Vocabulary, token: string): number {
   return id;
 }
 
-/** tokenizer.json (the `tokenizers` library format). */
-export function tokenizerJson(vocab: Vocabulary): unknown {
-  const special = [...LEADING_SPECIAL_TOKENS, ...TRAILING_SPECIAL_TOKENS];
+/** tokenizer.json (the `tokenizers` library format); `trailing` as given to {@link buildVocabulary}. */
+export function tokenizerJson(vocab: Vocabulary, trailing: readonly string[] = TRAILING_SPECIAL_TOKENS): unknown {
+  const special = [...LEADING_SPECIAL_TOKENS, ...trailing];
   // Like GPT-2's, the model vocabulary lists every id, the added (special) tokens included.
   const modelVocab = Object.fromEntries(vocab.ids);
   return {

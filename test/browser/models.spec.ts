@@ -122,3 +122,28 @@ test('an on-prem OpenAI-compatible server is added only after confirming its hos
     await api.close();
   }
 });
+
+test('WebLLM: an f16 model is refused before any download without shader-f16; a failed download says why', async ({ page, server, requests }) => {
+  await openApp(page, server.url, '#/models');
+  const panel = page.getByTestId('webllm');
+  const f16 = await page.evaluate(async () => (await navigator.gpu.requestAdapter())?.features.has('shader-f16') ?? false);
+  await expect(panel.getByTestId('webllm-cached')).toHaveText('no');
+  const before = requests.length;
+  await panel.locator('select[name="webllm-model"]').selectOption('phi-3.5-vision-q4f16');
+  await panel.getByRole('button', { name: 'Load' }).click();
+  if (f16) {
+    // A GPU with shader-f16 may load it: it gets as far as the (blocked) download.
+    await expect(panel.getByTestId('webllm-error')).toContainText('could not be downloaded', { timeout: 30_000 });
+  } else {
+    await expect(panel.getByTestId('webllm-fit')).toContainText('lacks shader-f16');
+    await expect(panel.getByTestId('webllm-error')).toContainText('needs shader-f16');
+    const origin = new URL(server.url).origin;
+    expect(requests.slice(before).filter((u) => !u.startsWith(origin))).toEqual([]);
+  }
+
+  // The f32 variant is allowed, but its weights cannot be fetched: the public host is not allowed here.
+  await panel.locator('select[name="webllm-model"]').selectOption('phi-3.5-vision-q4f32');
+  await panel.getByRole('button', { name: 'Load' }).click();
+  await expect(panel.getByTestId('webllm-error')).toContainText('could not be downloaded', { timeout: 30_000 });
+  await expect(panel.getByTestId('webllm-cached')).toHaveText('no');
+});
