@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, willItFit, type MachineFacts } from '../../../src/core/engines/catalogue.ts';
 
@@ -19,6 +20,22 @@ describe('model catalogue', () => {
       if (!m.bundled) expect(m.sources[0]).toMatch(/^https:\/\//);
       // An f16 quantisation without the flag would fail at shader compilation, after the download.
       if (/f16/.test(m.quantisation)) expect(m.needsShaderF16).toBe(true);
+    }
+  });
+
+  it('has a bundled self-test model for every task, each shipped in public/models/<id>/ with its manifest', () => {
+    const selfTests = CATALOGUE.models.filter((m) => m.selfTest);
+    expect(selfTests.map((m) => [m.id, m.task]).sort()).toEqual([
+      ['self-test', 'image-text-to-text'],
+      ['self-test-embed', 'feature-extraction'],
+      ['self-test-text', 'text-generation'],
+    ]);
+    expect(entry('self-test-text')).toMatchObject({ label: 'Self-test text model (random weights)', bundled: true, images: false, runtime: 'transformers' });
+    expect(entry('self-test-embed')).toMatchObject({ label: 'Self-test encoder (random weights)', bundled: true, images: false, runtime: 'transformers' });
+    for (const m of selfTests) {
+      expect(m).toMatchObject({ bundled: true, downloadBytes: 0, sources: [], modelId: `neuroeval/${m.id}` });
+      const manifest = JSON.parse(readFileSync(new URL(`../../../public/models/${m.id}/manifest.json`, import.meta.url), 'utf8')) as { modelId: string; name: string };
+      expect(manifest).toMatchObject({ modelId: m.id, name: m.label });
     }
   });
 

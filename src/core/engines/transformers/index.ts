@@ -1,7 +1,12 @@
+export { TransformersEmbedder, cosine, normalize } from './embedder.ts';
+export type { EmbedderInfo, EmbedderLoadOptions, Pooling, SentenceEmbeddingOptions, TokenEmbeddingOptions, TokenEmbeddings } from './embedder.ts';
 export { GenerationMeter } from './generation-meter.ts';
+export type { ModelInfo, ModelLoadOptions, TransformersDevice } from './loading.ts';
 export { applyModelSource, loadTransformers } from './runtime.ts';
 export type { ModelSource, OrtWebModule, RuntimeOptions, TransformersLib, TransformersRuntime, WasmPaths } from './runtime.ts';
 export { createTopPProcessor, topPFilter } from './sampling.ts';
-export { TransformersEngine, type TransformersEngineOptions } from './transformers-engine.ts';
+export { TransformersTextLlm } from './text-llm.ts';
+export type { TextLlmInfo, TextLlmLoadOptions, TextMessage, TextSampling } from './text-llm.ts';
+export { TransformersEngine, asGenerator, type GenerationTask, type LoadedGenerator, type TransformersEngineOptions } from './transformers-engine.ts';
 export { TransformersVlm } from './vlm.ts';
 export type { TokenEvent, VlmDevice, VlmGenerateInput, VlmImage, VlmInfo, VlmLoadOptions, VlmMessage, VlmSampling } from './vlm.ts';

@@ -1,0 +1,132 @@
+/**
+ * What the text LLM and the encoder share when they load a transformers.js
+ * model and run it: device options (also with an injected ORT, where
+ * transformers.js knows no device names), progress reporting, load errors,
+ * and a macrotask turn so an abort sent to a worker gets in between steps.
+ */
+import { AbortedError, throwIfAborted } from '../../errors.ts';
+import type { Progress } from '../../rpc/protocol.ts';
+import { EngineError } from '../errors.ts';
+import type { ModelSource, TransformersRuntime } from './runtime.ts';
+import type { VlmDevice } from './vlm.ts';
+
+export type TransformersDevice = VlmDevice;
+
+/** How to load a model: the same options for every task. */
+export interface ModelLoadOptions {
+  readonly source: ModelSource;
+  /** Default `wasm`. */
+  readonly device?: TransformersDevice;
+  /**
+   * `fp32`, `q8`, `q4f16`, … or one per session (`{ model: 'q8' }`).
+   * Default: config.json's `transformers.js_config.dtype`, else transformers.js' default for the device.
+   */
+  readonly dtype?: string | Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: Progress) => void;
+}
+
+/** What a loaded model says about itself. */
+export interface ModelInfo {
+  /** The folder name or the mirror's model id. */
+  readonly modelId: string;
+  /** `architectures[0]` of config.json (e.g. `LlamaForCausalLM`, `BertModel`). */
+  readonly architecture: string;
+  readonly device: TransformersDevice;
+  /** transformers.js version and the ONNX Runtime build that runs the sessions. */
+  readonly runtimeVersion: string;
+}
+
+/** Session file names transformers.js uses across architectures (see vlm.ts). */
+const SESSION_NAMES = [
+  'model', 'encoder_model', 'decoder_model_merged', 'embed_tokens', 'vision_encoder', 'audio_encoder',
+  'prepare_inputs_embeds', 'language_model', 'lm_head', 'gen_head', 'gen_img_embeds', 'image_decode',
+];
+
+/**
+ * `from_pretrained` options for a device. With an injected ORT (Node),
+ * transformers.js knows no device names, so each session's device is '' and
+ * the execution provider goes in the session options.
+ */
+export function pretrainedOptions(runtime: TransformersRuntime, options: ModelLoadOptions, revision: string): Record<string, unknown> {
+  const device = options.device ?? 'wasm';
+  const deviceOptions = runtime.injectedOrt
+    ? { device: Object.fromEntries(SESSION_NAMES.map((n) => [n, ''])), session_options: { executionProviders: [device] } }
+    : { device };
+  return {
+    revision,
+    progress_callback: progressReporter(options.onProgress),
+    ...(options.dtype === undefined ? {} : { dtype: options.dtype }),
+    ...deviceOptions,
+  };
+}
+
+/** Loads with `load`, turning failures into `ENGINE_MODEL_MISSING` (aborts stay {@link AbortedError}). */
+export async function loadOrExplain<T>(modelId: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof AbortedError || error instanceof EngineError) throw error;
+    throw new EngineError('ENGINE_MODEL_MISSING', `Could not load model "${modelId}": ${error instanceof Error ? error.message : String(error)}`, error);
+  }
+}
+
+/** Releases a model loaded while `signal` fired, then throws {@link AbortedError}. */
+export async function disposeIfAborted(model: { dispose(): Promise<unknown> }, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal?.aborted) return;
+  await model.dispose();
+  throwIfAborted(signal);
+}
+
+export function modelInfo(runtime: TransformersRuntime, modelId: string, config: unknown, fallbackArchitecture: string, device: TransformersDevice): ModelInfo {
+  const architecture = (config as { architectures?: string[] }).architectures?.[0] ?? fallbackArchitecture;
+  return {
+    modelId,
+    architecture,
+    device,
+    runtimeVersion: `transformers.js ${runtime.version}; ${runtime.backend.name} ${runtime.backend.version}`,
+  };
+}
+
+/** Resolves on the next macrotask, without setTimeout's 4 ms clamping (MessageChannel exists in browsers, workers and Node). */
+export function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * On wasm, `generate()` never yields to the event loop, so an abort posted to
+ * the worker would only arrive after the last token. A macrotask turn before
+ * each forward pass lets it in.
+ */
+export function yieldBeforeEachForward(model: { forward(inputs: object): Promise<unknown> }): void {
+  const forward = model.forward.bind(model);
+  model.forward = async (inputs: object) => {
+    await nextMacrotask();
+    return forward(inputs);
+  };
+}
+
+/** Adapts transformers.js' per-file progress events to one running download total. */
+function progressReporter(onProgress: ((p: Progress) => void) | undefined): ((info: unknown) => void) | undefined {
+  if (!onProgress) return undefined;
+  const files = new Map<string, { loaded: number; total: number }>();
+  return (raw) => {
+    const info = raw as { status?: string; file?: string; loaded?: number; total?: number };
+    if (info.status !== 'progress' || !info.file) return;
+    files.set(info.file, { loaded: info.loaded ?? 0, total: info.total ?? 0 });
+    let done = 0;
+    let total = 0;
+    for (const f of files.values()) {
+      done += f.loaded;
+      total += f.total;
+    }
+    onProgress({ phase: 'download', done, ...(total > 0 ? { total } : {}), message: info.file });
+  };
+}

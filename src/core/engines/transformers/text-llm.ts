@@ -1,0 +1,164 @@
+/**
+ * A text-only LLM on transformers.js (e.g. a judge): tokenizer + model
+ * loaded with `AutoTokenizer` / `AutoModelForCausalLM` from a self-hosted
+ * source, prompts built with the tokenizer's chat template, and the same
+ * measured, abortable, seeded generation as {@link TransformersVlm}.
+ */
+import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
+import { InvalidInputError, throwIfAborted } from '../../errors.ts';
+import type { GenerateResult } from '../engine.ts';
+import { EngineError } from '../errors.ts';
+import { GenerationMeter } from './generation-meter.ts';
+import { disposeIfAborted, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
+import { applyModelSource, type TransformersRuntime } from './runtime.ts';
+import { createTopPProcessor } from './sampling.ts';
+import type { TokenEvent, VlmSampling } from './vlm.ts';
+
+export type TextLlmLoadOptions = ModelLoadOptions;
+export type TextLlmInfo = ModelInfo;
+export type TextSampling = VlmSampling;
+
+export interface TextMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly text: string;
+}
+
+export class TransformersTextLlm {
+  readonly info: TextLlmInfo;
+  readonly #runtime: TransformersRuntime;
+  readonly #tokenizer: PreTrainedTokenizer;
+  readonly #model: PreTrainedModel;
+  readonly #eosIds: ReadonlySet<number>;
+  #disposed = false;
+
+  private constructor(runtime: TransformersRuntime, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, info: TextLlmInfo) {
+    this.#runtime = runtime;
+    this.#tokenizer = tokenizer;
+    this.#model = model;
+    this.info = info;
+    const ids = [model.generation_config?.eos_token_id, tokenizer.eos_token_id].flat();
+    this.#eosIds = new Set(ids.filter((id): id is number => typeof id === 'number'));
+    yieldBeforeEachForward(model);
+  }
+
+  /**
+   * Loads tokenizer and ONNX session(s). Throws {@link AbortedError} if `signal`
+   * fires first, `ENGINE_MODEL_MISSING` if the files cannot be loaded and
+   * `ENGINE_UNSUPPORTED` for a tokenizer without a chat template.
+   */
+  static async load(runtime: TransformersRuntime, options: TextLlmLoadOptions): Promise<TransformersTextLlm> {
+    const { lib } = runtime;
+    throwIfAborted(options.signal);
+    const { modelId, revision } = applyModelSource(runtime, options.source);
+    const pretrained = pretrainedOptions(runtime, options, revision);
+    const tokenizer = await loadOrExplain(modelId, () => lib.AutoTokenizer.from_pretrained(modelId, pretrained));
+    if (!tokenizer.chat_template) {
+      throw new EngineError('ENGINE_UNSUPPORTED', `Model "${modelId}" has no chat template; a text judge needs an instruction-tuned (chat) model.`);
+    }
+    throwIfAborted(options.signal);
+    const model = await loadOrExplain(modelId, () => lib.AutoModelForCausalLM.from_pretrained(modelId, pretrained as never));
+    await disposeIfAborted(model, options.signal);
+    return new TransformersTextLlm(runtime, tokenizer, model, modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm'));
+  }
+
+  /** The ONNX sessions, by transformers.js' name for them (for checks; do not run them directly). */
+  get sessions(): Readonly<Record<string, unknown>> {
+    return this.#model.sessions;
+  }
+
+  /**
+   * Generates the assistant's answer to a conversation. Never throws for an
+   * abort: it returns what was generated with `finishReason: 'abort'`. The
+   * text is decoded without special tokens.
+   */
+  async generate(messages: readonly TextMessage[], sampling: TextSampling, onToken?: (event: TokenEvent) => void): Promise<GenerateResult> {
+    if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
+    checkSampling(sampling);
+    if (messages.length === 0) throw new InvalidInputError('A conversation needs at least one message.');
+    const { lib } = this.#runtime;
+    const meter = new GenerationMeter();
+    const signal = sampling.signal;
+    if (signal?.aborted) return { text: '', finishReason: 'abort', usage: meter.usage() };
+
+    const tokenizer = this.#tokenizer;
+    const inputs = this.#encode(messages);
+    const stop = new lib.InterruptableStoppingCriteria();
+    const onAbort = () => stop.interrupt();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const generated: number[] = [];
+    let emitted = '';
+    const streamer = new lib.TextStreamer(tokenizer, {
+      skip_prompt: true,
+      callback_function: () => {},
+      token_callback_function: (tokens: bigint[]) => {
+        const elapsedMs = meter.token();
+        const tokenId = Number(tokens[0]);
+        generated.push(tokenId);
+        if (signal?.aborted) stop.interrupt();
+        if (!onToken) return;
+        const decoded = tokenizer.decode(generated, { skip_special_tokens: true });
+        // Hold back a trailing replacement character: the next byte token may complete it.
+        const stable = decoded.replace(/\uFFFD+$/, '');
+        const piece = stable.startsWith(emitted) ? stable.slice(emitted.length) : '';
+        emitted += piece;
+        onToken({ index: generated.length - 1, tokenId, text: piece, elapsedMs });
+      },
+    });
+
+    const stoppingCriteria = new lib.StoppingCriteriaList();
+    stoppingCriteria.push(stop);
+    const sample = sampling.temperature > 0;
+    const logitsProcessor = new lib.LogitsProcessorList();
+    if (sample && sampling.topP < 1) logitsProcessor.push(createTopPProcessor(lib, sampling.topP));
+
+    meter.modelStarted(inputs.input_ids.dims.at(-1) ?? 0);
+    lib.random.seed(sampling.seed);
+    try {
+      await this.#model.generate({
+        ...inputs,
+        max_new_tokens: sampling.maxTokens,
+        do_sample: sample,
+        ...(sample ? { temperature: sampling.temperature, top_k: 0 } : {}),
+        streamer,
+        stopping_criteria: stoppingCriteria,
+        logits_processor: logitsProcessor,
+      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+
+    const last = generated.at(-1);
+    const endedOnEos = last !== undefined && this.#eosIds.has(last);
+    const finishReason = endedOnEos ? 'stop' : stop.interrupted ? 'abort' : generated.length >= sampling.maxTokens ? 'length' : 'stop';
+    const text = generated.length ? tokenizer.decode(generated, { skip_special_tokens: true }) : '';
+    return { text, finishReason, usage: meter.usage() };
+  }
+
+  /** The prompt through the tokenizer's chat template, with the assistant's turn opened. */
+  #encode(messages: readonly TextMessage[]): { input_ids: Tensor; attention_mask: Tensor } {
+    const chat = messages.map((m) => ({ role: m.role, content: m.text }));
+    try {
+      return this.#tokenizer.apply_chat_template(chat, { add_generation_prompt: true, tokenize: true, return_dict: true, return_tensor: true }) as {
+        input_ids: Tensor;
+        attention_mask: Tensor;
+      };
+    } catch (error) {
+      // Some templates refuse role orders (e.g. a system turn, or two user turns in a row).
+      throw new InvalidInputError(`The model's chat template rejected this conversation: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Releases the ONNX sessions (GPU and wasm memory). */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    await this.#model.dispose();
+  }
+}
+
+function checkSampling(s: TextSampling): void {
+  if (!Number.isInteger(s.maxTokens) || s.maxTokens < 1) throw new InvalidInputError(`maxTokens must be a whole number ≥ 1, not ${s.maxTokens}.`);
+  if (!Number.isFinite(s.temperature) || s.temperature < 0) throw new InvalidInputError(`temperature must be ≥ 0, not ${s.temperature}.`);
+  if (!(s.topP > 0 && s.topP <= 1)) throw new InvalidInputError(`topP must be in (0, 1], not ${s.topP}.`);
+  if (!Number.isInteger(s.seed) || s.seed < 0) throw new InvalidInputError(`seed must be a whole number ≥ 0, not ${s.seed}.`);
+}
