@@ -130,3 +130,20 @@ test('no request leaves the app origin while a model loads and runs', async ({ p
   expect(requests.some((u) => /\/assets\/ort-wasm-simd-threaded\.asyncify-[\w-]+\.mjs$/.test(u))).toBe(true);
   expect(requests.some((u) => /\/assets\/transformers\.worker-[\w-]+\.js$/.test(u))).toBe(true);
 });
+
+test('the judge text model and the similarity encoder run in the worker', async ({ page, server }) => {
+  await openApp(page, server.url, '#/models');
+  const box = page.getByTestId('try-text-models');
+  await box.getByTestId('judge-run').click();
+  await expect(box.getByTestId('judge-usage')).toContainText('completion tokens', { timeout: 45_000 });
+  await expect(box.getByTestId('judge-output')).not.toBeEmpty();
+  await box.getByTestId('sim-run').click();
+  await expect(box.getByTestId('sim-result')).toContainText('with encoder self-test-embed (32 dimensions', { timeout: 45_000 });
+  const value = Number((await box.getByTestId('sim-result').locator('strong').textContent()) ?? 'NaN');
+  expect(value).toBeGreaterThan(-1);
+  expect(value).toBeLessThan(1);
+  // The same text twice is identical.
+  await box.locator('input[name="sim-b"]').fill(await box.locator('input[name="sim-a"]').inputValue());
+  await box.getByTestId('sim-run').click();
+  await expect(box.getByTestId('sim-result').locator('strong')).toHaveText('1.000');
+});
