@@ -1,0 +1,262 @@
+/**
+ * One planned item: build its request (images loaded for the variant), key
+ * it, generate its turns, and shape the stored response.
+ *
+ * Multi-turn: the opening turns are sent, the answer is appended as an
+ * assistant turn, then each scripted follow-up is appended and answered in
+ * turn. The stored row's `rawText`/`parsed` are the final turn's; `turns`
+ * holds every turn's raw text, parse, usage and finish reason. A turn that
+ * ends in `error` or `abort` ends the conversation there.
+ */
+import type { BenchCase, Question } from '../bundle/types.ts';
+import type { ResponseUsage } from '../db/types.ts';
+import type { ChatTurn, Engine, EngineImage, EngineUsage } from '../engines/engine.ts';
+import { cacheKey, promptHash } from './cache-key.ts';
+import { responseIdOf } from './plan.ts';
+import type {
+  ImageLoader,
+  ParseResult,
+  PlannedItem,
+  ProtocolTurn,
+  RunModel,
+  RunProtocol,
+  RunResponse,
+  TurnRecord,
+} from './types.ts';
+
+export interface PreparedItem {
+  readonly opening: readonly ChatTurn[];
+  readonly followUps: readonly { readonly id: string; readonly turn: ChatTurn; readonly parse: (raw: string) => ParseResult }[];
+  /** Post-transform hashes of every image sent, in order (opening turns, then follow-ups). */
+  readonly imageHashes: readonly string[];
+  readonly promptHash: string;
+}
+
+/** Builds the request of an item. Throws when the protocol or an image load fails. */
+export async function prepareItem(
+  item: PlannedItem,
+  kase: BenchCase,
+  question: Question,
+  protocol: RunProtocol,
+  loadImage: ImageLoader,
+): Promise<PreparedItem> {
+  const ctx = { modelId: item.modelId, variant: item.variant, sample: item.sample };
+  const opening = protocol.buildRequest(kase, question, ctx);
+  const followUps = protocol.turns?.(kase, question, ctx) ?? [];
+  const imageHashes: string[] = [];
+  const memo = new Map<string, Promise<EngineImage & { sha256: string }>>();
+  const resolve = async (turn: ProtocolTurn): Promise<ChatTurn> => {
+    // text-only drops every image; the text is left to the protocol (it sees the variant).
+    if (item.variant === 'text-only' || !turn.images || turn.images.length === 0) return { role: turn.role, text: turn.text };
+    const images: EngineImage[] = [];
+    for (const ref of turn.images) {
+      let loading = memo.get(ref.sha256);
+      if (!loading) {
+        loading = loadImage(ref.sha256, item.variant);
+        memo.set(ref.sha256, loading);
+      }
+      const img = await loading;
+      imageHashes.push(img.sha256);
+      images.push({ bytes: img.bytes, mime: img.mime });
+    }
+    return { role: turn.role, text: turn.text, images };
+  };
+  const resolvedOpening: ChatTurn[] = [];
+  for (const turn of opening) resolvedOpening.push(await resolve(turn));
+  const resolvedFollowUps = [];
+  for (const f of followUps) {
+    resolvedFollowUps.push({ id: f.id, turn: await resolve(f.turn), parse: f.parse ?? ((raw: string) => protocol.parse(raw)) });
+  }
+  const dropImages = item.variant === 'text-only';
+  const hashTurn = (t: ProtocolTurn): ProtocolTurn => (dropImages ? { role: t.role, text: t.text } : t);
+  return {
+    opening: resolvedOpening,
+    followUps: resolvedFollowUps,
+    imageHashes,
+    promptHash: promptHash(
+      opening.map(hashTurn),
+      followUps.map((f) => ({ ...f, turn: hashTurn(f.turn) })),
+      protocol.jsonSchema,
+    ),
+  };
+}
+
+/** The cache key of a prepared item on a given runtime. */
+export function itemCacheKey(
+  item: PlannedItem,
+  prepared: PreparedItem,
+  model: RunModel,
+  runtime: { readonly runtime: string; readonly runtimeVersion: string },
+  protocol: Pick<RunProtocol, 'id' | 'version'>,
+): string {
+  return cacheKey({
+    modelId: model.id,
+    modelFilesHash: model.filesHash,
+    runtime: runtime.runtime,
+    runtimeVersion: runtime.runtimeVersion,
+    protocolId: protocol.id,
+    protocolVersion: protocol.version,
+    promptHash: prepared.promptHash,
+    imageHashes: prepared.imageHashes,
+    variant: item.variant,
+    sampling: item.sampling,
+    seed: item.sampling.seed,
+  });
+}
+
+/** What generating an item produced, before it becomes a row. */
+export interface ItemAnswer {
+  readonly turns: readonly TurnRecord[];
+  /** The item has follow-ups: the row keeps every turn. */
+  readonly multiTurn: boolean;
+  /** Completion tokens and generation time (ms, engine-reported where known), for the tokens/s figure. */
+  readonly completionTokens: number;
+  readonly generationMs: number;
+}
+
+/**
+ * Generates every turn of an item. Engine failures propagate (the runner
+ * decides whether they are per-item or stop the run).
+ */
+export async function generateItem(
+  engine: Engine,
+  item: PlannedItem,
+  prepared: PreparedItem,
+  protocol: RunProtocol,
+  signal: AbortSignal,
+  now: () => number,
+): Promise<ItemAnswer> {
+  const messages: ChatTurn[] = [...prepared.opening];
+  const steps = [{ id: 'initial', turn: null as ChatTurn | null, parse: (raw: string) => protocol.parse(raw) }, ...prepared.followUps];
+  const turns: TurnRecord[] = [];
+  let completionTokens = 0;
+  let generationMs = 0;
+  for (const step of steps) {
+    if (step.turn) messages.push(step.turn);
+    const started = now();
+    const result = await engine.generate(
+      { messages: [...messages], sampling: item.sampling, ...(protocol.jsonSchema ? { jsonSchema: protocol.jsonSchema } : {}) },
+      { signal },
+    );
+    const latencyMs = Math.max(0, now() - started);
+    const parsed = result.finishReason === 'error' || result.finishReason === 'abort' ? null : safeParse(step.parse, result.text);
+    turns.push({
+      id: step.id,
+      rawText: result.text,
+      parsed: parsed?.ok ? parsed.value : null,
+      parseError: parsed && !parsed.ok ? parsed.error : null,
+      finishReason: result.finishReason,
+      usage: toUsage(result.usage),
+      latencyMs,
+    });
+    completionTokens += result.usage.completionTokens ?? 0;
+    generationMs += result.usage.totalMs > 0 ? result.usage.totalMs : latencyMs;
+    if (result.finishReason === 'error' || result.finishReason === 'abort') break;
+    messages.push({ role: 'assistant', text: result.text });
+  }
+  return { turns, multiTurn: prepared.followUps.length > 0, completionTokens, generationMs };
+}
+
+/** The stored row of a generated item. */
+export function answerRow(runId: string, item: PlannedItem, key: string, answer: ItemAnswer, createdAt: number): RunResponse {
+  const last = answer.turns.at(-1);
+  return {
+    ...rowBase(runId, item, key, createdAt),
+    rawText: last?.rawText ?? '',
+    parsed: last?.parsed ?? null,
+    parseError: last?.parseError ?? null,
+    usage: sumUsage(answer.turns.map((t) => t.usage)),
+    latencyMs: answer.turns.reduce((n, t) => n + t.latencyMs, 0),
+    finishReason: last?.finishReason ?? 'error',
+    ...(answer.multiTurn ? { turns: answer.turns } : {}),
+    error:
+      last?.finishReason === 'error'
+        ? 'The engine reported an error while generating.'
+        : last?.finishReason === 'abort'
+          ? 'The engine stopped generating on its own.'
+          : null,
+    reusedFrom: null,
+  };
+}
+
+/** The stored row of an item that failed before or during generation. */
+export function errorRow(runId: string, item: PlannedItem, key: string, message: string, createdAt: number): RunResponse {
+  return {
+    ...rowBase(runId, item, key, createdAt),
+    rawText: '',
+    parsed: null,
+    parseError: null,
+    usage: { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null },
+    latencyMs: 0,
+    finishReason: 'error',
+    error: message,
+    reusedFrom: null,
+  };
+}
+
+/** The stored row of an item answered from the cache: the earlier answer, re-homed in this run. */
+export function reusedRow(runId: string, item: PlannedItem, key: string, cached: RunResponse, createdAt: number): RunResponse {
+  return {
+    ...rowBase(runId, item, key, createdAt),
+    rawText: cached.rawText,
+    parsed: cached.parsed,
+    parseError: cached.parseError,
+    usage: cached.usage,
+    latencyMs: cached.latencyMs,
+    finishReason: cached.finishReason,
+    ...(cached.turns ? { turns: cached.turns } : {}),
+    error: null,
+    reusedFrom: cached.id,
+  };
+}
+
+/** A parser that throws is a protocol bug, not a failed generation: keep the answer, record why it was not parsed. */
+function safeParse(parse: (raw: string) => ParseResult, raw: string): ParseResult {
+  try {
+    return parse(raw);
+  } catch (err) {
+    return { ok: false, error: `The parser failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+function rowBase(runId: string, item: PlannedItem, key: string, createdAt: number) {
+  return {
+    id: responseIdOf(runId, item.itemKey),
+    runId,
+    itemKey: item.itemKey,
+    cacheKey: key,
+    modelId: item.modelId,
+    variant: item.variant,
+    sample: item.sample,
+    createdAt,
+  };
+}
+
+function toUsage(u: EngineUsage): ResponseUsage {
+  return {
+    promptTokens: u.promptTokens,
+    completionTokens: u.completionTokens,
+    ttftMs: u.ttftMs,
+    prefillTps: u.prefillTokensPerS,
+    decodeTps: u.decodeTokensPerS,
+  };
+}
+
+/** Totals over turns: tokens add up, time to first token is the first turn's, speeds are averaged. */
+function sumUsage(all: readonly ResponseUsage[]): ResponseUsage {
+  const first = all[0];
+  if (!first || all.length === 1) return first ?? { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null };
+  const sum = (pick: (u: ResponseUsage) => number | null) =>
+    all.some((u) => pick(u) === null) ? null : all.reduce((n, u) => n + pick(u)!, 0);
+  const mean = (pick: (u: ResponseUsage) => number | null) => {
+    const known = all.map(pick).filter((v): v is number => v !== null);
+    return known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : null;
+  };
+  return {
+    promptTokens: sum((u) => u.promptTokens),
+    completionTokens: sum((u) => u.completionTokens),
+    ttftMs: first.ttftMs,
+    prefillTps: mean((u) => u.prefillTps),
+    decodeTps: mean((u) => u.decodeTps),
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * Provenance: what produced a run's answers, stored on the run record
+ * (`RunRecord.provenance`) so results can be reported and reproduced. Built
+ * once when the run is created; the runner adds engine versions and session
+ * times as it learns them (see {@link applyProvenancePatch}).
+ */
+import type { Timestamp } from '../db/types.ts';
+import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
+import { canonicalJson } from '../bundle/canonical.ts';
+import { modelFilesHash } from './cache-key.ts';
+import type { CaseFilters, ProvenancePatch, Variant } from './types.ts';
+
+export const PROVENANCE_SCHEMA = 1;
+
+export interface ProvenanceAdapter {
+  readonly vendor?: string;
+  readonly architecture?: string;
+  readonly description?: string;
+  readonly isFallbackAdapter?: boolean;
+  readonly features: readonly string[];
+}
+
+export interface ProvenanceModel {
+  readonly id: string;
+  readonly label?: string;
+  readonly runtime: string;
+  /** E.g. `q4f16_1`, `fp16`; `null` when unknown. */
+  readonly quantization: string | null;
+  readonly files: readonly { readonly name: string; readonly sha256: string }[];
+  readonly filesHash: string;
+}
+
+export interface Provenance {
+  readonly schema: typeof PROVENANCE_SCHEMA;
+  readonly app: { readonly version: string; readonly commit: string };
+  /** Versions of the inference libraries in this build, e.g. `{ 'transformers.js': '4.3.1' }`. */
+  readonly runtimes: Readonly<Record<string, string>>;
+  readonly environment: {
+    readonly userAgent: string;
+    readonly crossOriginIsolated: boolean;
+    /** Threads onnxruntime-web's wasm backend uses; `null` when not used or unknown. */
+    readonly wasmThreads: number | null;
+    /** The WebGPU adapter, `null` without WebGPU. */
+    readonly adapter: ProvenanceAdapter | null;
+  };
+  readonly models: readonly ProvenanceModel[];
+  /** Engines as loaded, by model id; more than one entry means sessions of the run used different engines. */
+  readonly engines: Readonly<Record<string, readonly EngineInfo[]>>;
+  readonly protocol: {
+    readonly id: string;
+    readonly version: string;
+    /** Prompt template hashes by template name. */
+    readonly templateHashes: Readonly<Record<string, string>>;
+  };
+  /** Base sampling; sample `s` uses seed `seed + s`. */
+  readonly sampling: SamplingParams;
+  readonly samples: number;
+  readonly variants: readonly Variant[];
+  readonly benchmark: { readonly id: string; readonly contentHash: string; readonly name?: string; readonly version?: string };
+  /** The case filters the run was planned with. */
+  readonly selection: CaseFilters | null;
+  /** Start of the first session and end of the latest one. */
+  readonly startedAt: Timestamp | null;
+  readonly endedAt: Timestamp | null;
+}
+
+export interface ProvenanceModelInput {
+  readonly id: string;
+  readonly label?: string;
+  readonly runtime: string;
+  readonly quantization?: string | null;
+  readonly files: readonly { readonly name: string; readonly sha256: string }[];
+}
+
+export interface ProvenanceInputs {
+  readonly app: { readonly version: string; readonly commit: string };
+  readonly runtimes?: Readonly<Record<string, string>>;
+  readonly environment: {
+    readonly userAgent: string;
+    readonly crossOriginIsolated: boolean;
+    readonly wasmThreads?: number | null;
+    readonly adapter?: ProvenanceAdapter | null;
+  };
+  readonly models: readonly ProvenanceModelInput[];
+  readonly protocol: { readonly id: string; readonly version: string; readonly templateHashes: Readonly<Record<string, string>> };
+  readonly sampling: SamplingParams;
+  readonly samples: number;
+  readonly variants: readonly Variant[];
+  readonly benchmark: Provenance['benchmark'];
+  readonly selection?: CaseFilters | null;
+  readonly startedAt?: Timestamp | null;
+}
+
+/** Builds the provenance of a new run, copying every input so later changes cannot leak in. */
+export function buildProvenance(inputs: ProvenanceInputs): Provenance {
+  const env = inputs.environment;
+  const adapter = env.adapter ? { ...env.adapter, features: [...env.adapter.features].sort() } : null;
+  return {
+    schema: PROVENANCE_SCHEMA,
+    app: { version: inputs.app.version, commit: inputs.app.commit },
+    runtimes: { ...inputs.runtimes },
+    environment: {
+      userAgent: env.userAgent,
+      crossOriginIsolated: env.crossOriginIsolated,
+      wasmThreads: env.wasmThreads ?? null,
+      adapter,
+    },
+    models: inputs.models.map((m) => ({
+      id: m.id,
+      ...(m.label === undefined ? {} : { label: m.label }),
+      runtime: m.runtime,
+      quantization: m.quantization ?? null,
+      files: m.files.map((f) => ({ name: f.name, sha256: f.sha256 })),
+      filesHash: m.files.length > 0 ? modelFilesHash(m.files) : '',
+    })),
+    engines: {},
+    protocol: { id: inputs.protocol.id, version: inputs.protocol.version, templateHashes: { ...inputs.protocol.templateHashes } },
+    sampling: { ...inputs.sampling },
+    samples: inputs.samples,
+    variants: [...inputs.variants],
+    benchmark: { ...inputs.benchmark },
+    selection: inputs.selection ? { ...inputs.selection } : null,
+    startedAt: inputs.startedAt ?? null,
+    endedAt: null,
+  };
+}
+
+/** True for provenance written by {@link buildProvenance} (stored runs hold `unknown`). */
+export function isProvenance(value: unknown): value is Provenance {
+  return typeof value === 'object' && value !== null && (value as { schema?: unknown }).schema === PROVENANCE_SCHEMA;
+}
+
+/**
+ * Merges what a running session learned: `startedAt` is kept from the first
+ * session, `endedAt` is the latest, and each engine seen is listed once per
+ * model. Works on any stored object (older or missing provenance too).
+ */
+export function applyProvenancePatch(provenance: unknown, patch: ProvenancePatch): unknown {
+  const base: Record<string, unknown> = typeof provenance === 'object' && provenance !== null ? { ...provenance } : {};
+  if (patch.startedAt !== undefined && (base.startedAt === undefined || base.startedAt === null)) base.startedAt = patch.startedAt;
+  if (patch.endedAt !== undefined) base.endedAt = patch.endedAt;
+  if (patch.engine) {
+    const engines = { ...(typeof base.engines === 'object' && base.engines !== null ? (base.engines as Record<string, EngineInfo[]>) : {}) };
+    const seen = engines[patch.engine.modelId] ?? [];
+    const info = { ...patch.engine.info };
+    if (!seen.some((e) => canonicalJson(e) === canonicalJson(info))) engines[patch.engine.modelId] = [...seen, info];
+    base.engines = engines;
+  }
+  return base;
+}
+
+export interface ProvenanceRow {
+  readonly label: string;
+  readonly value: string;
+}
+
+const short = (hash: string) => (hash ? hash.slice(0, 12) : 'unknown');
+const when = (t: Timestamp | null) => (t === null ? '—' : new Date(t).toISOString());
+
+/** Rows for the run page, in reading order. */
+export function describeProvenance(p: Provenance): ProvenanceRow[] {
+  const rows: ProvenanceRow[] = [
+    { label: 'App', value: `${p.app.version} (${p.app.commit || 'unknown commit'})` },
+    { label: 'Benchmark', value: `${p.benchmark.name ?? p.benchmark.id}${p.benchmark.version ? ` v${p.benchmark.version}` : ''} · content ${short(p.benchmark.contentHash)}` },
+    { label: 'Cases', value: describeSelection(p.selection) },
+    { label: 'Protocol', value: `${p.protocol.id} v${p.protocol.version}` },
+    {
+      label: 'Prompt templates',
+      value: Object.entries(p.protocol.templateHashes).map(([name, hash]) => `${name} ${short(hash)}`).sort().join(', ') || '—',
+    },
+  ];
+  for (const m of p.models) {
+    const parts = [m.runtime, m.quantization ?? 'quantisation unknown', `weights ${short(m.filesHash)}`];
+    rows.push({ label: `Model ${m.label ?? m.id}`, value: parts.join(' · ') });
+    for (const e of p.engines[m.id] ?? []) {
+      rows.push({ label: `Engine ${m.label ?? m.id}`, value: `${e.runtime} ${e.runtimeVersion} on ${e.device} (${e.modelId})` });
+    }
+  }
+  const runtimes = Object.entries(p.runtimes).map(([name, v]) => `${name} ${v}`).sort();
+  if (runtimes.length > 0) rows.push({ label: 'Runtimes', value: runtimes.join(', ') });
+  const s = p.sampling;
+  rows.push(
+    { label: 'Sampling', value: `temperature ${s.temperature} · top-p ${s.topP} · max ${s.maxTokens} tokens · seed ${s.seed} (+ sample index)` },
+    { label: 'Samples per item', value: String(p.samples) },
+    { label: 'Variants', value: p.variants.join(', ') },
+  );
+  const a = p.environment.adapter;
+  rows.push(
+    {
+      label: 'GPU adapter',
+      value: a ? [a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') + (a.isFallbackAdapter ? ' (fallback)' : '') || 'unnamed' : 'none (no WebGPU)',
+    },
+    { label: 'GPU features', value: a && a.features.length > 0 ? a.features.join(', ') : '—' },
+    { label: 'WASM threads', value: p.environment.wasmThreads === null ? '—' : String(p.environment.wasmThreads) },
+    { label: 'Cross-origin isolated', value: p.environment.crossOriginIsolated ? 'yes' : 'no' },
+    { label: 'Started', value: when(p.startedAt) },
+    { label: 'Ended', value: when(p.endedAt) },
+    { label: 'Browser', value: p.environment.userAgent || '—' },
+  );
+  return rows;
+}
+
+function describeSelection(f: CaseFilters | null): string {
+  if (!f) return 'all';
+  const parts = (
+    [
+      ['split', f.splits],
+      ['task', f.taskFamilies],
+      ['disease group', f.diseaseGroups],
+      ['modality', f.modalities],
+    ] as const
+  )
+    .filter(([, v]) => v && v.length > 0)
+    .map(([name, v]) => `${name} ${v!.join('/')}`);
+  if (f.caseIds && f.caseIds.length > 0) parts.push(`${f.caseIds.length} chosen case${f.caseIds.length === 1 ? '' : 's'}`);
+  return parts.length > 0 ? parts.join(' · ') : 'all';
+}

@@ -1,0 +1,285 @@
+/**
+ * Drives a planned run: one answer per planned item, stored before the next
+ * request, so a run can stop at any moment and resume where it stopped.
+ *
+ * - Resume: items whose key is already stored are skipped. Response ids are
+ *   derived from run + item key and saved with put (upsert), so an item can
+ *   never be stored twice; a crash between generate and save loses only that
+ *   answer, which the next session asks again.
+ * - Cache: an identical request already answered (same cache key, finished,
+ *   non-empty) is copied instead of generated, unless `force`. Models whose
+ *   `filesHash` is unknown never reuse.
+ * - Pause: stops after the current item (`paused`). Cancel: aborts the
+ *   in-flight generation, which is not stored (`cancelled`).
+ * - Errors: a failed item is stored with finishReason `error` and its message,
+ *   and the run goes on. Errors the engine cannot recover from by itself (GPU
+ *   device lost, worker crashed, server unreachable) and
+ *   `maxConsecutiveErrors` failures in a row pause the run with the reason;
+ *   the in-flight item is not stored, so resuming asks it again. A model that
+ *   cannot be loaded and storage failures end the run as `failed`. Any run can
+ *   be resumed by calling `runRun` again, whatever its status.
+ * - Models: loaded lazily on their first item that needs generating; the
+ *   previous model is unloaded first unless the plan interleaves models.
+ */
+import type { BenchCase } from '../bundle/types.ts';
+import type { EngineInfo } from '../engines/engine.ts';
+import { isAbortLike } from '../errors.ts';
+import { isReusable } from './cache-key.ts';
+import { EnginePool, type EngineFactory, type LoadedEngine } from './engine-pool.ts';
+import { answerRow, errorRow, generateItem, itemCacheKey, prepareItem, reusedRow } from './item.ts';
+import type {
+  ImageLoader, PlannedItem, RunControl, RunEndStatus, RunLock, RunModel, RunOutcome,
+  RunPlan, RunProgress, RunProtocol, RunResponse, RunStore,
+} from './types.ts';
+
+export interface RunOptions {
+  readonly runId: string;
+  readonly plan: RunPlan;
+  /** Creates (does not load) the engine of a model; the runner loads and unloads it. */
+  readonly engineFor: EngineFactory;
+  readonly protocol: RunProtocol;
+  readonly store: RunStore;
+  readonly images: ImageLoader;
+  readonly lock: RunLock;
+  readonly control?: RunControl;
+  readonly onProgress?: (p: RunProgress) => void;
+  /** Generate even when an identical answer is cached. */
+  readonly force?: boolean;
+  /** Engine failures in a row that pause the run (default 5). */
+  readonly maxConsecutiveErrors?: number;
+  readonly now?: () => number;
+}
+
+/**
+ * Runs (or resumes) a run to its end, a pause or a cancel.
+ * @throws RunLockedError when the run is held by another tab; nothing is changed then.
+ */
+export async function runRun(options: RunOptions): Promise<RunOutcome> {
+  const release = await options.lock.acquire(options.runId);
+  try {
+    return await new RunSession(options).run();
+  } finally {
+    await release();
+  }
+}
+
+type Stop = { readonly status: RunEndStatus; readonly error: string | null };
+
+const PAUSING_ENGINE_CODES = new Set(['ENGINE_DEVICE_LOST', 'ENGINE_NOT_LOADED', 'ENGINE_UNREACHABLE']);
+const PAUSING_CODES = new Set(['WORKER_CRASHED', 'WORKER_TERMINATED', 'WEBGPU_UNAVAILABLE']);
+
+/** Errors after which further requests to the same engine are pointless until the user recovers. */
+export function isPausingEngineError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { engineCode, code } = err as { engineCode?: unknown; code?: unknown };
+  return PAUSING_ENGINE_CODES.has(String(engineCode)) || PAUSING_CODES.has(String(code));
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message || err.name : String(err));
+
+class RunSession {
+  private readonly o: RunOptions;
+  private readonly now: () => number;
+  private readonly signal: AbortSignal;
+  private readonly cases = new Map<string, BenchCase>();
+  private readonly models = new Map<string, RunModel>();
+  private readonly modelTotals = new Map<string, number>();
+  private readonly modelDone = new Map<string, number>();
+  private readonly speed = new Map<string, { tokens: number; ms: number }>();
+  private readonly engines: Record<string, EngineInfo> = {};
+  private readonly pool: EnginePool;
+  private done = 0;
+  private generated = 0;
+  private reused = 0;
+  private errors = 0;
+  private consecutiveErrors = 0;
+
+  constructor(options: RunOptions) {
+    this.o = options;
+    this.now = options.now ?? Date.now;
+    this.signal = options.control?.signal ?? new AbortController().signal;
+    this.pool = new EnginePool(options.engineFor, options.plan.interleave);
+    for (const c of options.plan.cases) this.cases.set(c.id, c);
+    for (const m of options.plan.models) this.models.set(m.id, m);
+    for (const item of options.plan.items) this.modelTotals.set(item.modelId, (this.modelTotals.get(item.modelId) ?? 0) + 1);
+  }
+
+  async run(): Promise<RunOutcome> {
+    const { runId, store, plan } = this.o;
+    let stop: Stop = { status: 'done', error: null };
+    try {
+      const completed = await store.completedItemKeys(runId);
+      for (const item of plan.items) if (completed.has(item.itemKey)) this.count(item);
+      await store.updateRun(runId, { status: 'running', error: null, progress: this.overall() });
+      await store.recordProvenance?.(runId, { startedAt: this.now() });
+      this.emit('running', null);
+      for (const item of plan.items) {
+        if (completed.has(item.itemKey)) continue;
+        if (this.signal.aborted) stop = { status: 'cancelled', error: null };
+        else if (this.o.control?.pauseRequested) stop = { status: 'paused', error: null };
+        else stop = (await this.runItem(item)) ?? stop;
+        if (stop.status !== 'done') break;
+      }
+    } catch (err) {
+      stop = this.signal.aborted && isAbortLike(err) ? { status: 'cancelled', error: null } : { status: 'failed', error: messageOf(err) };
+    }
+    await this.pool.unloadAll();
+    return this.finish(stop);
+  }
+
+  /** Answers one item; returns how the run must stop, or nothing to go on. Store failures throw. */
+  private async runItem(item: PlannedItem): Promise<Stop | null> {
+    const { protocol, runId } = this.o;
+    const model = this.models.get(item.modelId);
+    const kase = this.cases.get(item.caseId);
+    const question = kase?.questions.find((q) => q.id === item.questionId);
+    if (!model || !kase || !question) return this.saveError(item, '', 'The plan refers to a case, question or model it does not contain.', false);
+
+    let prepared;
+    try {
+      prepared = await prepareItem(item, kase, question, protocol, this.o.images);
+    } catch (err) {
+      if (this.signal.aborted) return { status: 'cancelled', error: null };
+      return this.saveError(item, '', `Could not build the request: ${messageOf(err)}`, false);
+    }
+
+    let loaded: LoadedEngine | Stop | null = null;
+    let runtime: { runtime: string; runtimeVersion: string } | null =
+      model.runtime !== undefined && model.runtimeVersion !== undefined ? { runtime: model.runtime, runtimeVersion: model.runtimeVersion } : null;
+    if (!runtime) {
+      loaded = await this.load(model);
+      if ('status' in loaded) return loaded;
+      runtime = loaded.info;
+    }
+    const key = itemCacheKey(item, prepared, model, runtime, protocol);
+
+    if (!this.o.force && model.filesHash !== '') {
+      const cached = await this.o.store.findCached(key);
+      if (cached && isReusable(cached)) {
+        await this.save(reusedRow(runId, item, key, cached as RunResponse, this.now()));
+        this.reused++;
+        return null;
+      }
+    }
+
+    loaded ??= await this.load(model);
+    if ('status' in loaded) return loaded;
+    let answer;
+    try {
+      answer = await generateItem(loaded.engine, item, prepared, protocol, this.signal, this.now);
+    } catch (err) {
+      if (this.signal.aborted) return { status: 'cancelled', error: null };
+      if (isPausingEngineError(err)) {
+        await this.pool.drop(model.id);
+        return { status: 'paused', error: `Paused: ${model.id} stopped working (${messageOf(err)}). Resume once it has recovered.` };
+      }
+      return this.saveError(item, key, messageOf(err), true);
+    }
+    if (answer.turns.at(-1)?.finishReason === 'abort' && this.signal.aborted) return { status: 'cancelled', error: null };
+
+    const s = this.speed.get(model.id) ?? { tokens: 0, ms: 0 };
+    this.speed.set(model.id, { tokens: s.tokens + answer.completionTokens, ms: s.ms + answer.generationMs });
+    const row = answerRow(runId, item, key, answer, this.now());
+    await this.save(row);
+    this.generated++;
+    if (row.finishReason !== 'error' && row.finishReason !== 'abort') {
+      this.consecutiveErrors = 0;
+      return null;
+    }
+    return this.countError(row.error ?? 'The engine reported an error.');
+  }
+
+  /** Loads (or returns the loaded) engine of a model, or says how the run stops. */
+  private async load(model: RunModel): Promise<LoadedEngine | Stop> {
+    let loaded: LoadedEngine;
+    try {
+      loaded = await this.pool.get(model.id, this.signal, () => this.emit('loading-model', model.id));
+    } catch (err) {
+      if (this.signal.aborted) return { status: 'cancelled', error: null };
+      if (isPausingEngineError(err)) return { status: 'paused', error: `Paused while loading ${model.id}: ${messageOf(err)}. Resume once it has recovered.` };
+      return { status: 'failed', error: `Model ${model.id} could not be loaded: ${messageOf(err)}` };
+    }
+    const { info } = loaded;
+    if (this.engines[model.id] !== info) {
+      const wrong =
+        (model.runtime !== undefined && model.runtime !== info.runtime) ||
+        (model.runtimeVersion !== undefined && model.runtimeVersion !== info.runtimeVersion);
+      if (wrong) {
+        return {
+          status: 'failed',
+          error: `Model ${model.id} was planned for ${model.runtime} ${model.runtimeVersion ?? ''} but the engine is ${info.runtime} ${info.runtimeVersion}; plan the run again.`,
+        };
+      }
+      this.engines[model.id] = info;
+      await this.o.store.recordProvenance?.(this.o.runId, { engine: { modelId: model.id, info } });
+      this.emit('running', model.id);
+    }
+    return loaded;
+  }
+
+  private async saveError(item: PlannedItem, key: string, message: string, engineFailure: boolean): Promise<Stop | null> {
+    await this.save(errorRow(this.o.runId, item, key, message, this.now()));
+    if (!engineFailure) {
+      this.errors++;
+      return null;
+    }
+    return this.countError(message);
+  }
+
+  private countError(message: string): Stop | null {
+    this.errors++;
+    this.consecutiveErrors++;
+    const max = this.o.maxConsecutiveErrors ?? 5;
+    if (this.consecutiveErrors < max) return null;
+    return { status: 'paused', error: `Paused after ${this.consecutiveErrors} failed answers in a row; the last: ${message}` };
+  }
+
+  /** One write per answer, before the next request. */
+  private async save(row: RunResponse): Promise<void> {
+    await this.o.store.saveResponse(row);
+    this.count(row);
+    this.emit('running', row.modelId, row);
+  }
+
+  private count(item: { modelId: string }): void {
+    this.done++;
+    this.modelDone.set(item.modelId, (this.modelDone.get(item.modelId) ?? 0) + 1);
+  }
+
+  private overall() {
+    return { done: this.done, total: this.o.plan.items.length };
+  }
+
+  private emit(phase: RunProgress['phase'], modelId: string | null, latest?: RunResponse): void {
+    if (!this.o.onProgress) return;
+    const s = modelId ? this.speed.get(modelId) : undefined;
+    const progress: RunProgress = {
+      runId: this.o.runId,
+      phase,
+      modelId,
+      overall: this.overall(),
+      model: modelId ? { done: this.modelDone.get(modelId) ?? 0, total: this.modelTotals.get(modelId) ?? 0 } : null,
+      tokensPerS: s && s.ms > 0 && s.tokens > 0 ? s.tokens / (s.ms / 1000) : null,
+      ...(latest ? { latest } : {}),
+    };
+    try {
+      this.o.onProgress(progress);
+    } catch {
+      // A broken progress listener must not stop a long run.
+    }
+  }
+
+  private async finish(stop: Stop): Promise<RunOutcome> {
+    let { status, error } = stop;
+    try {
+      await this.o.store.recordProvenance?.(this.o.runId, { endedAt: this.now() });
+      await this.o.store.updateRun(this.o.runId, { status, error, progress: this.overall() });
+    } catch (err) {
+      if (status !== 'failed') error = `Could not record the run's status: ${messageOf(err)}`;
+      status = 'failed';
+    }
+    this.emit('finished', null);
+    const { generated, reused, errors, engines } = this;
+    return { status, error, progress: this.overall(), generated, reused, errors, engines: { ...engines } };
+  }
+}

@@ -1,0 +1,46 @@
+/** Image variants of a run: parse, check and list them. */
+import { InvalidInputError } from '../errors.ts';
+import { DEGRADE_KINDS, type DegradeKind, type DegradeSeverity, type ParsedVariant, type Variant } from './types.ts';
+
+const SEVERITIES: readonly DegradeSeverity[] = [1, 2, 3];
+
+/** Parses a variant string; `null` when it is not one. */
+export function parseVariant(value: string): ParsedVariant | null {
+  if (value === 'none' || value === 'text-only') return { kind: value };
+  const m = /^degrade:([a-z]+):([1-3])$/.exec(value);
+  if (!m || !(DEGRADE_KINDS as readonly string[]).includes(m[1]!)) return null;
+  return { kind: 'degrade', degrade: m[1] as DegradeKind, severity: Number(m[2]) as DegradeSeverity };
+}
+
+export function isVariant(value: string): value is Variant {
+  return parseVariant(value) !== null;
+}
+
+/** The variant string of a degradation. */
+export function degradeVariant(kind: DegradeKind, severity: DegradeSeverity): Variant {
+  return `degrade:${kind}:${severity}`;
+}
+
+/** Every variant, for pickers: `none`, `text-only`, then each kind at severities 1–3. */
+export const ALL_VARIANTS: readonly Variant[] = [
+  'none',
+  'text-only',
+  ...DEGRADE_KINDS.flatMap((kind) => SEVERITIES.map((s) => degradeVariant(kind, s))),
+];
+
+/** Validates a list of variants: known, no duplicates, at least one. */
+export function checkVariants(values: readonly string[]): Variant[] {
+  if (values.length === 0) throw new InvalidInputError('Choose at least one variant.', { field: 'variants' });
+  const seen = new Set<string>();
+  for (const v of values) {
+    if (!isVariant(v)) {
+      throw new InvalidInputError(
+        `Unknown variant "${v}": use none, text-only or degrade:<${DEGRADE_KINDS.join('|')}>:<1-3>.`,
+        { field: 'variants' },
+      );
+    }
+    if (seen.has(v)) throw new InvalidInputError(`Variant "${v}" is listed twice.`, { field: 'variants' });
+    seen.add(v);
+  }
+  return [...values] as Variant[];
+}
