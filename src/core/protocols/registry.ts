@@ -1,0 +1,75 @@
+/** All protocols by id, and the default protocol for a case. */
+import type { BenchCase, ProtocolDefaults, TaskFamily } from '../bundle/types.ts';
+import { openQuestionProtocol, rubricProtocol } from './free-text.ts';
+import { mcqProtocol } from './mcq/protocol.ts';
+import { neuroVlmProtocol } from './neurovlm/protocol.ts';
+import { nmbDifferentialProtocol } from './nmb/differential.ts';
+import { nmbLesionProtocol } from './nmb/lesion.ts';
+import { nmbMultiRoundProtocol } from './nmb/multi-round.ts';
+import { nmbRationaleProtocol } from './nmb/rationale.ts';
+import { structuredReviewProtocol } from './nmb/review.ts';
+import type { MultiTurnProtocol, Protocol, ProtocolId } from './types.ts';
+
+export const PROTOCOLS: Readonly<Record<ProtocolId, Protocol>> = {
+  'neurovlm-structured': neuroVlmProtocol,
+  'nmb-differential': nmbDifferentialProtocol,
+  'nmb-lesion': nmbLesionProtocol,
+  'nmb-rationale': nmbRationaleProtocol,
+  'nmb-multi-round': nmbMultiRoundProtocol,
+  'structured-review': structuredReviewProtocol,
+  mcq: mcqProtocol,
+  rubric: rubricProtocol,
+  'open-question': openQuestionProtocol,
+};
+
+export const PROTOCOL_IDS = Object.keys(PROTOCOLS) as ProtocolId[];
+
+/** Default protocol of each task family. `open-question` becomes `rubric` when the case has rubric items. */
+export const FAMILY_PROTOCOL: Readonly<Record<TaskFamily, ProtocolId>> = {
+  classification: 'neurovlm-structured',
+  'differential-diagnosis': 'nmb-differential',
+  'lesion-recognition': 'nmb-lesion',
+  'rationale-generation': 'nmb-rationale',
+  'multi-turn': 'nmb-multi-round',
+  'multiple-choice': 'mcq',
+  'open-question': 'open-question',
+};
+
+export function isProtocolId(id: string): id is ProtocolId {
+  return Object.hasOwn(PROTOCOLS, id);
+}
+
+/** The protocol with this id, or undefined for an unknown id (e.g. from an older bundle). */
+export function getProtocol(id: string): Protocol | undefined {
+  return isProtocolId(id) ? PROTOCOLS[id] : undefined;
+}
+
+export function isMultiTurn(p: Protocol): p is MultiTurnProtocol {
+  return typeof (p as Partial<MultiTurnProtocol>).buildTurn === 'function';
+}
+
+function hasOptions(c: BenchCase): boolean {
+  return c.questions.length > 0 && c.questions.every((q) => q.options?.length);
+}
+
+/** Whether a protocol can run a case at all: options need `mcq` and only it; NeuroVLM-Bench needs an image. */
+function fits(id: ProtocolId, c: BenchCase): boolean {
+  if (id === 'mcq' || hasOptions(c)) return id === 'mcq' && hasOptions(c);
+  return id !== 'neurovlm-structured' || c.images.length > 0;
+}
+
+/**
+ * The protocol a case runs with by default: the bundle's
+ * `protocolDefaults.protocol` when it is known and fits the case, else by
+ * task family (`mcq` for questions with options, `rubric` for open questions
+ * that carry rubric items).
+ */
+export function protocolFor(c: BenchCase, defaults?: ProtocolDefaults): Protocol {
+  const preferred = defaults?.protocol ? getProtocol(defaults.protocol) : undefined;
+  if (preferred && fits(preferred.id, c)) return preferred;
+  if (hasOptions(c)) return mcqProtocol;
+  const family = FAMILY_PROTOCOL[c.taskFamily] ?? 'open-question';
+  if (family === 'open-question' && c.questions.some((q) => q.reference?.rubric?.length)) return rubricProtocol;
+  if (!fits(family, c)) return openQuestionProtocol;
+  return PROTOCOLS[family];
+}
