@@ -30,6 +30,8 @@ export interface PreparedItem {
   /** Post-transform hashes of every image sent, in order (opening turns, then follow-ups). */
   readonly imageHashes: readonly string[];
   readonly promptHash: string;
+  /** Parses the opening answer (knows the case, so one protocol object can dispatch per case). */
+  readonly parse: (raw: string) => ParseResult;
 }
 
 /** Builds the request of an item. Throws when the protocol or an image load fails. */
@@ -65,11 +67,12 @@ export async function prepareItem(
   for (const turn of opening) resolvedOpening.push(await resolve(turn));
   const resolvedFollowUps = [];
   for (const f of followUps) {
-    resolvedFollowUps.push({ id: f.id, turn: await resolve(f.turn), parse: f.parse ?? ((raw: string) => protocol.parse(raw)) });
+    resolvedFollowUps.push({ id: f.id, turn: await resolve(f.turn), parse: f.parse ?? ((raw: string) => protocol.parse(raw, kase, question)) });
   }
   const dropImages = item.variant === 'text-only';
   const hashTurn = (t: ProtocolTurn): ProtocolTurn => (dropImages ? { role: t.role, text: t.text } : t);
   return {
+    parse: (raw: string) => protocol.parse(raw, kase, question),
     opening: resolvedOpening,
     followUps: resolvedFollowUps,
     imageHashes,
@@ -127,7 +130,7 @@ export async function generateItem(
   now: () => number,
 ): Promise<ItemAnswer> {
   const messages: ChatTurn[] = [...prepared.opening];
-  const steps = [{ id: 'initial', turn: null as ChatTurn | null, parse: (raw: string) => protocol.parse(raw) }, ...prepared.followUps];
+  const steps = [{ id: 'initial', turn: null as ChatTurn | null, parse: prepared.parse }, ...prepared.followUps];
   const turns: TurnRecord[] = [];
   let completionTokens = 0;
   let generationMs = 0;

@@ -71,7 +71,8 @@ export interface RunProtocol {
   /** The opening conversation for one question of one case. */
   buildRequest(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolTurn[];
   /** Parses a raw answer; never throws for bad model output, returns `{ ok: false }`. */
-  parse(raw: string): ParseResult;
+  /** Parses an answer; the case and question let one protocol object dispatch per case (the `auto` protocol). */
+  parse(raw: string, kase?: BenchCase, question?: Question): ParseResult;
   /** Multi-turn protocols: the follow-ups, in order. Absent or empty → single turn. */
   turns?(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolFollowUp[];
   /** A JSON Schema the answer must follow, where the engine can enforce one. */

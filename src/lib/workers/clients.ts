@@ -4,6 +4,7 @@
  */
 import type { HashApi } from '../../../workers/hash.worker.ts';
 import type { ImportApi } from '../../../workers/import.worker.ts';
+import type { RunnerApi } from '../../../workers/runner.worker.ts';
 import type { ProbeApi } from '../../../workers/probe.worker.ts';
 import { createWorkerClient } from './worker-client.ts';
 
@@ -24,4 +25,11 @@ export const importWorker = createWorkerClient<ImportApi>(
   () => new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' }),
   // Long: a preview waits in the worker while the user reads it.
   { idleMs: 15 * 60_000 },
+);
+
+export const runnerWorker = createWorkerClient<RunnerApi>(
+  'runner',
+  () => new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module', name: 'runner' }),
+  // A run can last hours; the worker stays while it runs (calls in flight) and for a while after.
+  { idleMs: 10 * 60_000 },
 );

@@ -1,0 +1,79 @@
+/**
+ * Turns the protocols of `src/core/protocols` into what the runner drives.
+ * A run uses one named protocol, or `auto`: each case gets its default
+ * protocol (by task family and the bundle's protocol defaults), so one run
+ * can cover a whole mixed benchmark such as the demo.
+ */
+import type { BenchCase, ProtocolDefaults, Question } from '../bundle/types.ts';
+import { canonicalJson } from '../bundle/canonical.ts';
+import { sha256Hex } from '../hash/sha256.ts';
+import { getProtocol, isMultiTurn, protocolFor, PROTOCOLS, templateHash } from '../protocols/index.ts';
+import type { PromptTemplate, Protocol, ProtocolTurn as SourceTurn } from '../protocols/index.ts';
+import type { ParseResult, ProtocolContext, ProtocolFollowUp, ProtocolTurn, RunProtocol } from './types.ts';
+
+export const AUTO_PROTOCOL = 'auto';
+
+export interface AdapterOptions {
+  /** User-edited templates by protocol id (shown and hashed into provenance). */
+  readonly templates?: Readonly<Record<string, PromptTemplate>>;
+  /** Few-shot exemplar cases (NeuroVLM-Bench), in order. */
+  readonly fewShot?: readonly BenchCase[];
+  readonly defaults?: ProtocolDefaults;
+}
+
+function toRunTurn(t: SourceTurn): ProtocolTurn {
+  const images = (t.images ?? []).filter((i) => !!i.sha256).map((i) => ({ sha256: i.sha256! }));
+  return images.length ? { role: t.role, text: t.text, images } : { role: t.role, text: t.text };
+}
+
+/** The template hashes a run's provenance records, by protocol id. */
+export function templateHashes(ids: readonly string[], options: AdapterOptions = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const id of ids) {
+    const p = getProtocol(id);
+    if (p) out[id] = templateHash(options.templates?.[id] ?? p.templates[0]);
+  }
+  return out;
+}
+
+/**
+ * The runner's view of a protocol (or of `auto`). Text-only variants ask the
+ * protocol for a request without images; follow-up turns of multi-round cases
+ * are revealed one by one by the runner.
+ */
+export function runProtocol(id: string, options: AdapterOptions = {}): RunProtocol {
+  const fixed = id === AUTO_PROTOCOL ? null : getProtocol(id);
+  if (id !== AUTO_PROTOCOL && !fixed) throw new Error(`Unknown protocol "${id}".`);
+  const pick = (c: BenchCase): Protocol => fixed ?? protocolFor(c, options.defaults);
+  const ctxFor = (p: Protocol, ctx: ProtocolContext) => ({
+    textOnly: ctx.variant === 'text-only',
+    ...(options.templates?.[p.id] ? { template: options.templates[p.id] } : {}),
+    ...(options.fewShot?.length ? { fewShot: options.fewShot } : {}),
+  });
+  const ids = fixed ? [fixed.id] : Object.keys(PROTOCOLS);
+  const hashes = templateHashes(ids, options);
+  return {
+    id,
+    version: fixed ? fixed.version : sha256Hex(canonicalJson(ids.map((i) => [i, PROTOCOLS[i as keyof typeof PROTOCOLS].version]))).slice(0, 12),
+    templateHash: fixed ? hashes[fixed.id]! : sha256Hex(canonicalJson(hashes)),
+    ...(fixed?.outputSchema ? { jsonSchema: fixed.outputSchema } : {}),
+    buildRequest(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolTurn[] {
+      const p = pick(kase);
+      return p.buildRequest(kase, question, ctxFor(p, ctx)).messages.map(toRunTurn);
+    },
+    turns(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolFollowUp[] {
+      const p = pick(kase);
+      if (!isMultiTurn(p)) return [];
+      return p.followUpTurns(kase, question, ctxFor(p, ctx)).map((f) => ({ id: f.id, turn: toRunTurn(f.turn), parse: (raw: string) => toParse(p.parse(raw, question)) }));
+    },
+    parse(raw: string, kase?: BenchCase, question?: Question): ParseResult {
+      const p = fixed ?? (kase ? pick(kase) : null);
+      if (!p) return { ok: false, error: 'No protocol for this answer.' };
+      return toParse(p.parse(raw, question));
+    },
+  };
+}
+
+function toParse(r: ReturnType<Protocol['parse']>): ParseResult {
+  return r.ok ? { ok: true, value: r.value } : { ok: false, error: r.error };
+}

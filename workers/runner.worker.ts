@@ -1,0 +1,200 @@
+/**
+ * Evaluation runs, off the main thread. The runner core asks each model every
+ * planned item and writes every answer to IndexedDB before the next request;
+ * engines run in this worker (transformers.js) or on an on-prem server. A run
+ * survives a closed tab: its configuration is stored with it, and `start`
+ * on the same run id resumes where the stored answers end.
+ */
+import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
+import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+import type { BenchCase } from '../src/core/bundle/types.ts';
+import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
+import type { RunRecord } from '../src/core/db/types.ts';
+import type { Engine } from '../src/core/engines/engine.ts';
+import { OpenAiCompatibleEngine } from '../src/core/engines/openai/openai-engine.ts';
+import { TransformersEngine } from '../src/core/engines/transformers/transformers-engine.ts';
+import { InvalidInputError, NeuroEvalError } from '../src/core/errors.ts';
+import { sha256Hex } from '../src/core/hash/sha256.ts';
+import { degradeImage, isDegradeVariant } from '../src/core/imaging/degrade/index.ts';
+import type { PromptTemplate } from '../src/core/protocols/index.ts';
+import {
+  buildProvenance,
+  dexieRunStore,
+  planRun,
+  RunController,
+  runRun,
+  webLocksRunLock,
+  type ProvenanceInputs,
+  type RunOutcome,
+  type RunProgress,
+  type RunSpec,
+  type Variant,
+} from '../src/core/runner/index.ts';
+import { runProtocol } from '../src/core/runner/protocol-adapter.ts';
+import type { CallContext } from '../src/core/rpc/protocol.ts';
+import { decodeToRaw } from './runtime/decode-image.ts';
+import { exposeApi } from './runtime/expose.ts';
+
+/** How to reach one model of a run; stored with the run so a resume can rebuild it. */
+export type RunEngineConfig =
+  | { readonly kind: 'transformers'; readonly id: string; readonly label: string; readonly location: string; readonly device: 'webgpu' | 'wasm'; readonly files: readonly { name: string; sha256: string }[] }
+  | { readonly kind: 'openai'; readonly id: string; readonly label: string; readonly baseUrl: string; readonly model: string; readonly concurrency: number; readonly apiKey?: string };
+
+/** Everything needed to (re)start a run, stored in its record. */
+export interface RunConfig {
+  readonly spec: RunSpec;
+  readonly protocolId: string;
+  readonly templates?: Readonly<Record<string, PromptTemplate>>;
+  readonly fewShot: boolean;
+  readonly engines: readonly RunEngineConfig[];
+}
+
+export interface CreateRunInput {
+  readonly name: string;
+  readonly config: RunConfig;
+  readonly app: ProvenanceInputs['app'];
+  readonly environment: ProvenanceInputs['environment'];
+}
+
+/** Progress of a run as the page shows it (sent as JSON in the progress message). */
+export interface RunProgressMessage {
+  readonly phase: RunProgress['phase'];
+  readonly modelId: string | null;
+  readonly model: RunProgress['model'];
+  readonly tokensPerS: number | null;
+  readonly latest: { readonly itemKey: string; readonly text: string; readonly parseError: string | null; readonly finishReason: string } | null;
+}
+
+let reposPromise: Promise<Repositories> | null = null;
+const database = (): Promise<Repositories> => (reposPromise ??= openDatabase().then((db) => createRepositories(db)));
+const controllers = new Map<string, RunController>();
+
+function configOf(run: RunRecord): RunConfig {
+  const config = (run.provenance as { config?: RunConfig } | null)?.config;
+  if (!config) throw new InvalidInputError(`Run "${run.name}" has no stored configuration and cannot be started.`);
+  return config;
+}
+
+async function casesOf(repos: Repositories, benchmarkId: string): Promise<BenchCase[]> {
+  return (await repos.cases.listByBenchmark(benchmarkId)).map(({ benchmarkId: _b, ...c }) => c);
+}
+
+function engineFor(configs: readonly RunEngineConfig[]): (modelId: string) => Engine {
+  return (modelId) => {
+    const c = configs.find((e) => e.id === modelId);
+    if (!c) throw new InvalidInputError(`The run has no engine for model "${modelId}".`);
+    if (c.kind === 'openai') return new OpenAiCompatibleEngine({ baseUrl: c.baseUrl, model: c.model, concurrency: c.concurrency, ...(c.apiKey ? { apiKey: c.apiKey } : {}) });
+    return new TransformersEngine({
+      runtime: { wasmPaths: { mjs: new URL(ortMjsUrl, self.location.href).href, wasm: new URL(ortWasmUrl, self.location.href).href } },
+      source: { kind: 'folder', location: c.location },
+      device: c.device,
+      modelId: c.id,
+    });
+  };
+}
+
+export const runnerApi = {
+  /** Plans a run and stores it (status `planned`); nothing is generated yet. */
+  async create(input: CreateRunInput): Promise<{ runId: string; items: number; cases: number }> {
+    const repos = await database();
+    const benchmark = await repos.benchmarks.require(input.config.spec.benchmarkId);
+    const plan = planRun(input.config.spec, await casesOf(repos, benchmark.id));
+    if (plan.items.length === 0) throw new InvalidInputError('The selection holds no questions: widen the filters or pick another benchmark.', { field: 'filters' });
+    const protocol = runProtocol(input.config.protocolId, input.config.templates ? { templates: input.config.templates } : {});
+    const provenance = buildProvenance({
+      app: input.app,
+      environment: input.environment,
+      models: input.config.engines.map((e) => ({ id: e.id, label: e.label, runtime: e.kind === 'openai' ? 'openai-compatible' : 'transformers', files: e.kind === 'transformers' ? e.files : [] })),
+      protocol: { id: protocol.id, version: protocol.version, templateHashes: { [protocol.id]: protocol.templateHash } },
+      sampling: input.config.spec.sampling,
+      samples: plan.samples,
+      variants: plan.variants,
+      benchmark: { id: benchmark.id, name: benchmark.name, version: benchmark.version, contentHash: benchmark.contentHash },
+      selection: input.config.spec.filters ?? null,
+    });
+    const now = Date.now();
+    const runId = `run-${now.toString(36)}-${sha256Hex(`${now}${Math.random()}`).slice(0, 6)}`;
+    await repos.runs.put({
+      id: runId,
+      benchmarkId: benchmark.id,
+      name: input.name,
+      status: 'planned',
+      createdAt: now,
+      updatedAt: now,
+      provenance: { ...provenance, config: input.config },
+      plan: { cases: plan.counts.cases, models: plan.counts.models, variants: plan.counts.variants, samples: plan.counts.samples, items: plan.counts.items },
+    });
+    return { runId, items: plan.counts.items, cases: plan.counts.cases };
+  },
+
+  /** Runs or resumes a run until it is done, paused or cancelled; progress streams while it runs. */
+  async start(input: { runId: string; force?: boolean }, ctx: CallContext): Promise<RunOutcome> {
+    const repos = await database();
+    const run = await repos.runs.require(input.runId);
+    const config = configOf(run);
+    const cases = await casesOf(repos, run.benchmarkId);
+    const benchmark = await repos.benchmarks.require(run.benchmarkId);
+    const fewShotIds = config.fewShot ? (benchmark.manifest.protocolDefaults?.fewShotCaseIds ?? []) : [];
+    const fewShot = fewShotIds.map((id) => cases.find((c) => c.id === id)).filter((c): c is BenchCase => !!c);
+    const plan = planRun(config.spec, cases);
+    const controller = new RunController();
+    controllers.set(input.runId, controller);
+    ctx.signal.addEventListener('abort', () => controller.pause(), { once: true });
+    const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+    if (!locks) throw new NeuroEvalError('UNSUPPORTED', 'This browser lacks Web Locks, which keep two tabs from driving one run.');
+    try {
+      return await execute(input.runId, plan, config, fewShot, controller, repos, locks, ctx, input.force === true);
+    } finally {
+      controllers.delete(input.runId);
+    }
+  },
+
+  async pause(input: { runId: string }): Promise<boolean> {
+    controllers.get(input.runId)?.pause();
+    return controllers.has(input.runId);
+  },
+
+  async cancel(input: { runId: string }): Promise<boolean> {
+    controllers.get(input.runId)?.cancel();
+    return controllers.has(input.runId);
+  },
+};
+
+async function execute(
+  runId: string,
+  plan: ReturnType<typeof planRun>,
+  config: RunConfig,
+  fewShot: readonly BenchCase[],
+  controller: RunController,
+  repos: Repositories,
+  locks: LockManager,
+  ctx: CallContext,
+  force: boolean,
+): Promise<RunOutcome> {
+  return runRun({
+    runId,
+    plan,
+    engineFor: engineFor(config.engines),
+    protocol: runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(fewShot.length ? { fewShot } : {}) }),
+    store: dexieRunStore(repos),
+    images: async (sha256: string, variant: Variant) => {
+      const asset = await repos.assets.require(sha256);
+      const bytes = new Uint8Array(await asset.blob.arrayBuffer());
+      if (!isDegradeVariant(variant)) return { bytes, mime: asset.mime, sha256 };
+      const out = degradeImage(await decodeToRaw(bytes, asset.mime), variant, sha256);
+      return { bytes: out.bytes, mime: out.mime, sha256: sha256Hex(out.bytes) };
+    },
+    lock: webLocksRunLock(locks),
+    control: controller,
+    force,
+    onProgress: (p) => {
+      const latest = p.latest ? { itemKey: p.latest.itemKey, text: p.latest.rawText.slice(0, 400), parseError: p.latest.parseError, finishReason: p.latest.finishReason } : null;
+      const message: RunProgressMessage = { phase: p.phase, modelId: p.modelId, model: p.model, tokensPerS: p.tokensPerS, latest };
+      ctx.progress({ phase: 'run', done: p.overall.done, total: p.overall.total, message: JSON.stringify(message) });
+    },
+  });
+}
+
+export type RunnerApi = typeof runnerApi;
+
+exposeApi(runnerApi);
