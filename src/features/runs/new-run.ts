@@ -1,0 +1,96 @@
+/**
+ * Building a run from the form: the engines to use, the measured speeds for
+ * the time estimate, and the environment recorded in provenance.
+ */
+import type { CaseRecord, ModelRecord } from '../../core/db/types.ts';
+import type { MeasuredSpeed } from '../../core/runner/index.ts';
+import { describeGpu } from '../../core/env/gpu.ts';
+import { modelLocation } from '../../lib/models/model-store.ts';
+import type { Repositories } from '../../core/db/index.ts';
+import type { EndpointConfig } from '../models/endpoints.ts';
+import type { RunEngineConfig } from '../../../workers/runner.worker.ts';
+import type { ProvenanceInputs } from '../../core/runner/index.ts';
+
+export interface ModelChoice {
+  readonly id: string;
+  readonly label: string;
+  readonly kind: 'transformers' | 'openai';
+  readonly record?: ModelRecord;
+  readonly endpoint?: EndpointConfig;
+}
+
+const SELF_TEST_FILES_NOTE = 'bundled';
+
+/** Models a run can use: the bundled self-test VLM, stored transformers VLMs, and on-prem endpoints. */
+export function modelChoices(stored: readonly ModelRecord[], endpoints: readonly EndpointConfig[]): ModelChoice[] {
+  return [
+    { id: 'self-test', label: 'Self-test (random weights)', kind: 'transformers' },
+    ...stored.filter((m) => m.runtime === 'transformers').map((m): ModelChoice => ({ id: m.id, label: m.label, kind: 'transformers', record: m })),
+    ...endpoints.map((e): ModelChoice => ({ id: `endpoint:${e.id}`, label: `${e.model} on ${new URL(e.baseUrl).host}`, kind: 'openai', endpoint: e })),
+  ];
+}
+
+/** The stored manifest of the bundled self-test model, for its file hashes. */
+async function selfTestFiles(): Promise<{ name: string; sha256: string }[]> {
+  try {
+    const res = await fetch(new URL('models/self-test/manifest.json', document.baseURI));
+    const m = (await res.json()) as { files: { path: string; sha256: string }[] };
+    return m.files.map((f) => ({ name: f.path, sha256: f.sha256 }));
+  } catch {
+    return [{ name: SELF_TEST_FILES_NOTE, sha256: '' }];
+  }
+}
+
+export async function engineConfigs(choices: readonly ModelChoice[], device: 'webgpu' | 'wasm'): Promise<RunEngineConfig[]> {
+  const out: RunEngineConfig[] = [];
+  for (const c of choices) {
+    if (c.kind === 'openai' && c.endpoint) {
+      const e = c.endpoint;
+      out.push({ kind: 'openai', id: c.id, label: c.label, baseUrl: e.baseUrl, model: e.model, concurrency: e.concurrency, ...(e.apiKey ? { apiKey: e.apiKey } : {}) });
+    } else {
+      const location = c.id === 'self-test' ? new URL('models/self-test/', document.baseURI).href : modelLocation(c.id);
+      const files = c.record ? c.record.files.map((f) => ({ name: f.name, sha256: f.sha256 })) : await selfTestFiles();
+      out.push({ kind: 'transformers', id: c.id, label: c.label, location, device, files });
+    }
+  }
+  return out;
+}
+
+/** Decode speed per model measured on its stored answers in recent runs, for the time estimate. */
+export async function measuredSpeeds(repos: Repositories, modelIds: readonly string[]): Promise<Record<string, MeasuredSpeed>> {
+  const sums: Record<string, { n: number; decode: number; prefill: number; prefillN: number }> = {};
+  for (const run of await repos.runs.list({ limit: 5 })) {
+    for (const r of await repos.responses.listByRun(run.id, { limit: 200 })) {
+      if (!modelIds.includes(r.modelId) || !r.usage.decodeTps) continue;
+      const s = (sums[r.modelId] ??= { n: 0, decode: 0, prefill: 0, prefillN: 0 });
+      s.n++;
+      s.decode += r.usage.decodeTps;
+      if (r.usage.prefillTps) {
+        s.prefill += r.usage.prefillTps;
+        s.prefillN++;
+      }
+    }
+  }
+  const out: Record<string, MeasuredSpeed> = {};
+  for (const [id, s] of Object.entries(sums)) out[id] = { decodeTokensPerS: s.decode / s.n, prefillTokensPerS: s.prefillN ? s.prefill / s.prefillN : null };
+  return out;
+}
+
+/** What provenance records about this browser. */
+export async function environmentForProvenance(): Promise<ProvenanceInputs['environment']> {
+  const { facts } = await describeGpu('gpu' in navigator ? navigator.gpu : undefined);
+  return {
+    userAgent: navigator.userAgent,
+    crossOriginIsolated: window.crossOriginIsolated,
+    wasmThreads: window.crossOriginIsolated ? Math.min(4, Math.ceil((navigator.hardwareConcurrency || 1) / 2)) : 1,
+    adapter: facts.available
+      ? { vendor: facts.vendor ?? '', architecture: facts.architecture ?? '', description: facts.description ?? '', isFallbackAdapter: facts.isFallbackAdapter === true, features: [...facts.features] }
+      : null,
+  };
+}
+
+/** Values present in the cases for one field, sorted. */
+export function facetValues(cases: readonly CaseRecord[], key: 'split' | 'taskFamily' | 'diseaseGroup' | 'modality'): string[] {
+  const values = cases.map((c) => c[key]).filter((v): v is string => !!v).sort();
+  return values.filter((v, i) => i === 0 || v !== values[i - 1]);
+}
