@@ -42,6 +42,20 @@ try {
   await page.waitForTimeout(500);
   await page.screenshot({ path: `${out}/case-view.png`, fullPage: true });
   console.log('wrote docs/screenshots/benchmarks.png, case-browser.png, case-view.png');
+  // Runs: the new-run form, then a run in progress.
+  await page.goto(`${server.url}#/runs`);
+  await page.getByTestId('run-plan').getByText('requests').waitFor({ timeout: 30_000 });
+  await page.locator('select[name="device"]').selectOption('wasm');
+  await page.locator('input[name="variant"][value="text-only"]').check();
+  await page.getByTestId('prompt-preview').locator('summary').click();
+  await page.screenshot({ path: `${out}/new-run.png`, fullPage: true });
+  await page.getByRole('button', { name: 'Start the run' }).click();
+  await page.getByTestId('latest-answers').waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: `${out}/run-in-progress.png` });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  console.log('wrote docs/screenshots/new-run.png, run-in-progress.png');
+
   // Models: the self-test run, then a download in progress from a (throttled) on-prem mirror.
   await page.goto(`${server.url}#/models`);
   await page.getByTestId('try-model').waitFor();

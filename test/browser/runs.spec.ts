@@ -85,3 +85,27 @@ test('a run of the demo benchmark survives a closed tab and finishes with exactl
   await expect(reopened.getByTestId('provenance')).toContainText('NeuroEval demo (synthetic)');
   await expect(reopened.getByTestId('provenance')).toContainText('transformers.js');
 });
+
+test('every protocol runs end to end on a slice of the demo benchmark', async ({ page, server }) => {
+  test.setTimeout(180_000);
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  const protocols = ['neurovlm-structured', 'nmb-differential', 'nmb-lesion', 'nmb-rationale', 'nmb-multi-round', 'structured-review', 'mcq', 'rubric', 'open-question'];
+  for (const protocol of protocols) {
+    await page.goto(`${server.url}#/runs`);
+    const form = page.getByTestId('new-run');
+    await expect(form.getByTestId('run-plan')).toContainText('requests');
+    await form.locator('.chips[data-facet="split"] label', { hasText: /^rubric$/ }).locator('input').check();
+    await form.locator('.chips[data-facet="split"] label', { hasText: /^multi-round$/ }).locator('input').check();
+    await form.locator('select[name="device"]').selectOption('wasm');
+    await form.locator('select[name="protocol"]').selectOption(protocol);
+    await form.locator('input[name="max-tokens"]').fill('8');
+    await form.locator('input[name="name"]').fill(`protocol ${protocol}`);
+    await expect(form.getByTestId('prompt-preview')).toBeVisible();
+    await expect(form.getByTestId('run-plan').locator('strong')).toHaveText('6');
+    await form.getByRole('button', { name: 'Start the run' }).click();
+    await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 60_000 });
+    await expect(page.getByTestId('run-count')).toHaveText('6 of 6');
+    await expect(page.getByTestId('provenance')).toContainText(protocol);
+  }
+});
