@@ -47,6 +47,8 @@ export interface RunConfig {
   readonly templates?: Readonly<Record<string, PromptTemplate>>;
   readonly fewShot: boolean;
   readonly engines: readonly RunEngineConfig[];
+  /** Ask again even when an identical request already has a stored answer. */
+  readonly force?: boolean;
 }
 
 export interface CreateRunInput {
@@ -143,7 +145,7 @@ export const runnerApi = {
     const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
     if (!locks) throw new NeuroEvalError('UNSUPPORTED', 'This browser lacks Web Locks, which keep two tabs from driving one run.');
     try {
-      return await execute(input.runId, plan, config, fewShot, controller, repos, locks, ctx, input.force === true);
+      return await execute(input.runId, plan, config, fewShot, controller, repos, locks, ctx, input.force ?? config.force === true);
     } finally {
       controllers.delete(input.runId);
     }
