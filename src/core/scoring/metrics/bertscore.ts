@@ -1,0 +1,121 @@
+/**
+ * BERTScore-style similarity from token embeddings (Zhang et al. 2020;
+ * Tiiiger/bert_score `greedy_cos_idf`), as pure math: the contextual
+ * embeddings come from an encoder elsewhere.
+ *
+ * - Each candidate token is matched to its most cosine-similar reference
+ *   token: P = Σ_j w(c_j)·max_i cos(c_j, r_i) ÷ Σ_j w(c_j); symmetrically
+ *   R over reference tokens; F = 2PR/(P+R).
+ * - Weights are 1, or IDF weights looked up by token (bert_score:
+ *   idf(t) = ln((M+1)/(df(t)+1)) over the M references, and the maximum
+ *   ln(M+1) for unseen tokens; see {@link computeIdf}).
+ * - Baseline rescale: x' = (x − b)/(1 − b), applied to P, R and F each with
+ *   its own baseline (bert_score `rescale_with_baseline`).
+ * bert_score gives [CLS]/[SEP] weight 0: pass content tokens only, or give
+ * special tokens weight 0. A side with no (weighted) tokens scores 0, as
+ * bert_score masks the NaN F to 0. The numbers are comparable to published
+ * BERTScore only with the same encoder, layer and baseline.
+ */
+import { InvalidInputError } from '../../errors.ts';
+
+export interface BertScore {
+  readonly precision: number;
+  readonly recall: number;
+  readonly f: number;
+}
+
+export interface EmbeddedText {
+  /** One embedding per token, all of the same dimension. */
+  readonly vectors: readonly Float32Array[];
+  /** The tokens, aligned with `vectors`; needed only for IDF weights. */
+  readonly tokens?: readonly string[];
+}
+
+export interface IdfWeights {
+  readonly weights: ReadonlyMap<string, number>;
+  /** Weight for tokens not in `weights`. */
+  readonly unseen: number;
+}
+
+export interface BertScoreOptions {
+  readonly idf?: IdfWeights;
+  /** Baselines for rescaling, e.g. bert_score's `rescale_baseline/en/<model>.tsv` row for the layer. */
+  readonly baseline?: BertScore;
+}
+
+/**
+ * bert_score `get_idf_dict`: document frequency over the references (each
+ * token counted once per reference), idf = ln((M+1)/(df+1)); unseen tokens
+ * get ln(M+1).
+ */
+export function computeIdf(references: readonly (readonly string[])[]): IdfWeights {
+  const df = new Map<string, number>();
+  for (const ref of references) for (const t of new Set(ref)) df.set(t, (df.get(t) ?? 0) + 1);
+  const m = references.length;
+  const weights = new Map<string, number>();
+  for (const [t, c] of df) weights.set(t, Math.log((m + 1) / (c + 1)));
+  return { weights, unseen: Math.log(m + 1) };
+}
+
+/** (raw − b)/(1 − b) for P, R and F, each with its own baseline. */
+export function rescaleWithBaseline(score: BertScore, baseline: BertScore): BertScore {
+  const r = (x: number, b: number): number => (x - b) / (1 - b);
+  return { precision: r(score.precision, baseline.precision), recall: r(score.recall, baseline.recall), f: r(score.f, baseline.f) };
+}
+
+function normalise(vectors: readonly Float32Array[], dim: number): Float64Array[] {
+  return vectors.map((v) => {
+    if (v.length !== dim) throw new InvalidInputError(`Token embeddings differ in dimension (${v.length} vs ${dim}).`);
+    let norm = 0;
+    for (let k = 0; k < dim; k++) norm += v[k]! * v[k]!;
+    norm = Math.sqrt(norm);
+    const out = new Float64Array(dim);
+    // A zero vector has cosine 0 with everything instead of NaN.
+    if (norm > 0) for (let k = 0; k < dim; k++) out[k] = v[k]! / norm;
+    return out;
+  });
+}
+
+function tokenWeights(text: EmbeddedText, idf: IdfWeights | undefined, side: string): number[] {
+  if (idf === undefined) return text.vectors.map(() => 1);
+  if (!text.tokens || text.tokens.length !== text.vectors.length) {
+    throw new InvalidInputError(`IDF weighting needs one token per embedding on the ${side} side.`);
+  }
+  return text.tokens.map((t) => idf.weights.get(t) ?? idf.unseen);
+}
+
+function weightedMean(values: readonly number[], weights: readonly number[]): number {
+  let num = 0;
+  let den = 0;
+  values.forEach((v, i) => {
+    num += v * weights[i]!;
+    den += weights[i]!;
+  });
+  return den > 0 ? num / den : NaN;
+}
+
+/** BERTScore-style P/R/F of a candidate against one reference. */
+export function bertScore(candidate: EmbeddedText, reference: EmbeddedText, options: BertScoreOptions = {}): BertScore {
+  const dim = candidate.vectors[0]?.length ?? reference.vectors[0]?.length ?? 0;
+  const cand = normalise(candidate.vectors, dim);
+  const ref = normalise(reference.vectors, dim);
+  const bestForCand = new Array<number>(cand.length).fill(-Infinity);
+  const bestForRef = new Array<number>(ref.length).fill(-Infinity);
+  for (let j = 0; j < cand.length; j++) {
+    for (let i = 0; i < ref.length; i++) {
+      let cos = 0;
+      for (let k = 0; k < dim; k++) cos += cand[j]![k]! * ref[i]![k]!;
+      if (cos > bestForCand[j]!) bestForCand[j] = cos;
+      if (cos > bestForRef[i]!) bestForRef[i] = cos;
+    }
+  }
+  const empty = cand.length === 0 || ref.length === 0;
+  const p = empty ? NaN : weightedMean(bestForCand, tokenWeights(candidate, options.idf, 'candidate'));
+  const r = empty ? NaN : weightedMean(bestForRef, tokenWeights(reference, options.idf, 'reference'));
+  const precision = Number.isNaN(p) ? 0 : p;
+  const recall = Number.isNaN(r) ? 0 : r;
+  const harmonic = (2 * precision * recall) / (precision + recall);
+  const f = Number.isNaN(harmonic) ? 0 : harmonic;
+  const raw = { precision, recall, f };
+  return options.baseline ? rescaleWithBaseline(raw, options.baseline) : raw;
+}
