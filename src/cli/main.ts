@@ -4,12 +4,14 @@
  * imports there, and scores computed here match the app's.
  */
 import { readFileSync } from 'node:fs';
+import { exportCommand } from './commands/export.ts';
 import { hashCommand } from './commands/hash.ts';
+import { scoreCommand } from './commands/score.ts';
 import { validateCommand } from './commands/validate.ts';
 import { modelManifestCommand } from './commands/model-manifest.ts';
 import type { CliCommand, CliIo } from './command.ts';
 
-const COMMANDS: readonly CliCommand[] = [validateCommand, modelManifestCommand, hashCommand];
+const COMMANDS: readonly CliCommand[] = [validateCommand, scoreCommand, exportCommand, modelManifestCommand, hashCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
