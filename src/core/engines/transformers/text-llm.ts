@@ -11,7 +11,7 @@ import { EngineError } from '../errors.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import { disposeIfAborted, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
-import { createTopPProcessor } from './sampling.ts';
+import { runDecodeLoop } from './decode-loop.ts';
 import type { TokenEvent, VlmSampling } from './vlm.ts';
 
 export type TextLlmLoadOptions = ModelLoadOptions;
@@ -80,58 +80,8 @@ export class TransformersTextLlm {
     const signal = sampling.signal;
     if (signal?.aborted) return { text: '', finishReason: 'abort', usage: meter.usage() };
 
-    const tokenizer = this.#tokenizer;
     const inputs = this.#encode(messages);
-    const stop = new lib.InterruptableStoppingCriteria();
-    const onAbort = () => stop.interrupt();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const generated: number[] = [];
-    let emitted = '';
-    const streamer = new lib.TextStreamer(tokenizer, {
-      skip_prompt: true,
-      callback_function: () => {},
-      token_callback_function: (tokens: bigint[]) => {
-        const elapsedMs = meter.token();
-        const tokenId = Number(tokens[0]);
-        generated.push(tokenId);
-        if (signal?.aborted) stop.interrupt();
-        if (!onToken) return;
-        const decoded = tokenizer.decode(generated, { skip_special_tokens: true });
-        // Hold back a trailing replacement character: the next byte token may complete it.
-        const stable = decoded.replace(/\uFFFD+$/, '');
-        const piece = stable.startsWith(emitted) ? stable.slice(emitted.length) : '';
-        emitted += piece;
-        onToken({ index: generated.length - 1, tokenId, text: piece, elapsedMs });
-      },
-    });
-
-    const stoppingCriteria = new lib.StoppingCriteriaList();
-    stoppingCriteria.push(stop);
-    const sample = sampling.temperature > 0;
-    const logitsProcessor = new lib.LogitsProcessorList();
-    if (sample && sampling.topP < 1) logitsProcessor.push(createTopPProcessor(lib, sampling.topP));
-
-    meter.modelStarted(inputs.input_ids.dims.at(-1) ?? 0);
-    lib.random.seed(sampling.seed);
-    try {
-      await this.#model.generate({
-        ...inputs,
-        max_new_tokens: sampling.maxTokens,
-        do_sample: sample,
-        ...(sample ? { temperature: sampling.temperature, top_k: 0 } : {}),
-        streamer,
-        stopping_criteria: stoppingCriteria,
-        logits_processor: logitsProcessor,
-      });
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-
-    const last = generated.at(-1);
-    const endedOnEos = last !== undefined && this.#eosIds.has(last);
-    const finishReason = endedOnEos ? 'stop' : stop.interrupted ? 'abort' : generated.length >= sampling.maxTokens ? 'length' : 'stop';
-    const text = generated.length ? tokenizer.decode(generated, { skip_special_tokens: true }) : '';
-    return { text, finishReason, usage: meter.usage() };
+    return runDecodeLoop({ lib, model: this.#model, tokenizer: this.#tokenizer, inputs, sampling, eosIds: this.#eosIds, meter, ...(onToken ? { onToken } : {}) });
   }
 
   /** The prompt through the tokenizer's chat template, with the assistant's turn opened. */

@@ -9,23 +9,14 @@ import type { Progress } from '../../rpc/protocol.ts';
 import type { GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import { GenerationMeter } from './generation-meter.ts';
-import { applyModelSource, type ModelSource, type TransformersRuntime } from './runtime.ts';
-import { createTopPProcessor } from './sampling.ts';
+import { applyModelSource, type TransformersRuntime } from './runtime.ts';
+import { runDecodeLoop } from './decode-loop.ts';
+import type { ModelLoadOptions } from './loading.ts';
 
 export type VlmDevice = 'wasm' | 'webgpu';
 
-export interface VlmLoadOptions {
-  readonly source: ModelSource;
-  /** Default `wasm`. `webgpu` keeps the KV cache on the GPU. */
-  readonly device?: VlmDevice;
-  /**
-   * `fp32`, `q8`, `q4f16`, … or one per session (`{ vision_encoder: 'fp32', decoder_model_merged: 'q4' }`).
-   * Default: config.json's `transformers.js_config.dtype`, else transformers.js' default for the device (q8 on wasm).
-   */
-  readonly dtype?: string | Readonly<Record<string, string>>;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (p: Progress) => void;
-}
+/** Load options: the same as every transformers.js model (see loading.ts). */
+export type VlmLoadOptions = ModelLoadOptions;
 
 /** An encoded image (PNG, JPEG or WebP bytes). */
 export interface VlmImage {
@@ -192,57 +183,7 @@ export class TransformersVlm {
     const inputs = await this.#encode(messages, images);
     if (signal?.aborted) return abortResult();
 
-    const tokenizer = this.#processor.tokenizer!;
-    const stop = new lib.InterruptableStoppingCriteria();
-    const onAbort = () => stop.interrupt();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const generated: number[] = [];
-    let emitted = '';
-    const streamer = new lib.TextStreamer(tokenizer, {
-      skip_prompt: true,
-      callback_function: () => {},
-      token_callback_function: (tokens: bigint[]) => {
-        const elapsedMs = meter.token();
-        const tokenId = Number(tokens[0]);
-        generated.push(tokenId);
-        if (signal?.aborted) stop.interrupt();
-        if (!onToken) return;
-        const decoded = tokenizer.decode(generated, { skip_special_tokens: true });
-        // Hold back a trailing replacement character: the next byte token may complete it.
-        const stable = decoded.replace(/\uFFFD+$/, '');
-        const piece = stable.startsWith(emitted) ? stable.slice(emitted.length) : '';
-        emitted += piece;
-        onToken({ index: generated.length - 1, tokenId, text: piece, elapsedMs });
-      },
-    });
-
-    const stoppingCriteria = new lib.StoppingCriteriaList();
-    stoppingCriteria.push(stop);
-    const sample = sampling.temperature > 0;
-    const logitsProcessor = new lib.LogitsProcessorList();
-    if (sample && sampling.topP < 1) logitsProcessor.push(createTopPProcessor(lib, sampling.topP));
-
-    meter.modelStarted(inputs.input_ids.dims.at(-1) ?? 0);
-    lib.random.seed(sampling.seed);
-    try {
-      await this.#model.generate({
-        ...inputs,
-        max_new_tokens: sampling.maxTokens,
-        do_sample: sample,
-        ...(sample ? { temperature: sampling.temperature, top_k: 0 } : {}),
-        streamer,
-        stopping_criteria: stoppingCriteria,
-        logits_processor: logitsProcessor,
-      });
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-
-    const last = generated.at(-1);
-    const endedOnEos = last !== undefined && this.#eosIds.has(last);
-    const finishReason = endedOnEos ? 'stop' : stop.interrupted ? 'abort' : generated.length >= sampling.maxTokens ? 'length' : 'stop';
-    const text = generated.length ? tokenizer.decode(generated, { skip_special_tokens: true }) : '';
-    return { text, finishReason, usage: meter.usage() };
+    return runDecodeLoop({ lib, model: this.#model, tokenizer: this.#processor.tokenizer!, inputs, sampling, eosIds: this.#eosIds, meter, ...(onToken ? { onToken } : {}) });
   }
 
   async #encode(messages: readonly VlmMessage[], images: RawImage[]): Promise<ModelInputs> {
