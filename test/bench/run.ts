@@ -25,9 +25,10 @@ import { firstPaintSuite } from './suites/first-paint.ts';
 import { idbWriteSuite } from './suites/idb-write.ts';
 import { importThroughputSuite } from './suites/import-throughput.ts';
 import { navigationSuite } from './suites/navigation.ts';
+import { runnerSuite } from './suites/runner.ts';
 
 /** Report order. Add new suites here. */
-const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, cliStartupSuite];
+const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, runnerSuite, cliStartupSuite];
 
 const COMMAND = 'npm run bench';
 /** Hard stop, so a hung page can never keep the bench (and its browsers) alive. */
