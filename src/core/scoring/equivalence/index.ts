@@ -1,0 +1,4 @@
+export * from './normalise.ts';
+export * from './judge.ts';
+export * from './chain.ts';
+export * from './taxonomy.ts';
