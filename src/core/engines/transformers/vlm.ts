@@ -4,14 +4,13 @@
  * and a measured, abortable, seeded `generate`.
  */
 import type { PreTrainedModel, Processor, RawImage, Tensor } from '@huggingface/transformers';
-import { AbortedError, InvalidInputError, throwIfAborted } from '../../errors.ts';
-import type { Progress } from '../../rpc/protocol.ts';
+import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import type { GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
 import { runDecodeLoop } from './decode-loop.ts';
-import type { ModelLoadOptions } from './loading.ts';
+import { disposeIfAborted, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 
 export type VlmDevice = 'wasm' | 'webgpu';
 
@@ -65,24 +64,9 @@ export interface TokenEvent {
   readonly elapsedMs: number;
 }
 
-export interface VlmInfo {
-  readonly modelId: string;
-  readonly architecture: string;
-  readonly device: VlmDevice;
-  /** transformers.js version and the ONNX Runtime build that runs the sessions. */
-  readonly runtimeVersion: string;
-}
+/** What a loaded VLM says about itself (the same as every transformers.js model). */
+export type VlmInfo = ModelInfo;
 
-/**
- * Session file names transformers.js uses across architectures. With an
- * injected ORT (Node), transformers.js knows no device names at all, so each
- * session's device is set to '' and the execution provider goes in the
- * session options instead.
- */
-const SESSION_NAMES = [
-  'model', 'encoder_model', 'decoder_model_merged', 'embed_tokens', 'vision_encoder', 'audio_encoder',
-  'prepare_inputs_embeds', 'language_model', 'lm_head', 'gen_head', 'gen_img_embeds', 'image_decode',
-];
 
 interface ChatPart {
   type: 'image' | 'text';
@@ -105,13 +89,7 @@ export class TransformersVlm {
     this.info = info;
     const ids = [model.generation_config?.eos_token_id, processor.tokenizer?.eos_token_id].flat();
     this.#eosIds = new Set(ids.filter((id): id is number => typeof id === 'number'));
-    // On wasm, generate() never yields to the event loop, so an abort posted to the worker would
-    // only arrive after the last token. A macrotask turn before each forward pass lets it in.
-    const forward = model.forward.bind(model);
-    model.forward = async (inputs: object) => {
-      await nextMacrotask();
-      return forward(inputs);
-    };
+    yieldBeforeEachForward(model);
   }
 
   /** Loads processor, tokenizer and ONNX sessions. Throws {@link AbortedError} if `signal` fires first. */
@@ -120,37 +98,15 @@ export class TransformersVlm {
     const device = options.device ?? 'wasm';
     throwIfAborted(options.signal);
     const { modelId, revision } = applyModelSource(runtime, options.source);
-    const progress_callback = progressReporter(options.onProgress);
-
-    let processor: Processor;
-    let model: PreTrainedModel;
-    try {
-      processor = await lib.AutoProcessor.from_pretrained(modelId, { revision, progress_callback });
+    const loadOptions = pretrainedOptions(runtime, options, revision);
+    const { processor, model } = await loadOrExplain(modelId, async () => {
+      const processor = await lib.AutoProcessor.from_pretrained(modelId, { revision, progress_callback: loadOptions.progress_callback as never });
       throwIfAborted(options.signal);
-      const deviceOptions = runtime.injectedOrt
-        ? { device: Object.fromEntries(SESSION_NAMES.map((n) => [n, ''])), session_options: { executionProviders: [device] } }
-        : { device };
-      model = await lib.AutoModelForImageTextToText.from_pretrained(modelId, {
-        revision,
-        progress_callback,
-        ...(options.dtype === undefined ? {} : { dtype: options.dtype as never }),
-        ...(deviceOptions as object),
-      });
-    } catch (error) {
-      if (error instanceof AbortedError) throw error;
-      throw new EngineError('ENGINE_MODEL_MISSING', `Could not load model "${modelId}": ${error instanceof Error ? error.message : String(error)}`, error);
-    }
-    if (options.signal?.aborted) {
-      await model.dispose();
-      throwIfAborted(options.signal);
-    }
-    const architecture = (model.config as { architectures?: string[] }).architectures?.[0] ?? model.constructor.name;
-    return new TransformersVlm(runtime, processor, model, {
-      modelId,
-      architecture,
-      device,
-      runtimeVersion: `transformers.js ${runtime.version}; ${runtime.backend.name} ${runtime.backend.version}`,
+      const model = await lib.AutoModelForImageTextToText.from_pretrained(modelId, loadOptions as never);
+      return { processor, model };
     });
+    await disposeIfAborted(model, options.signal);
+    return new TransformersVlm(runtime, processor, model, modelInfo(runtime, modelId, model.config, model.constructor.name, device));
   }
 
   /** The ONNX sessions, by transformers.js' name for them (for checks; do not run them directly). */
@@ -206,17 +162,6 @@ export class TransformersVlm {
   }
 }
 
-/** Resolves on the next macrotask, without setTimeout's 4 ms clamping (MessageChannel exists in browsers, workers and Node). */
-function nextMacrotask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
 
 function checkSampling(s: VlmSampling): void {
   if (!Number.isInteger(s.maxTokens) || s.maxTokens < 1) throw new InvalidInputError(`maxTokens must be a whole number ≥ 1, not ${s.maxTokens}.`);
@@ -238,20 +183,3 @@ async function decodeImage(runtime: TransformersRuntime, image: VlmImage): Promi
   }
 }
 
-/** Adapts transformers.js' per-file progress events to one running download total. */
-function progressReporter(onProgress: ((p: Progress) => void) | undefined): ((info: unknown) => void) | undefined {
-  if (!onProgress) return undefined;
-  const files = new Map<string, { loaded: number; total: number }>();
-  return (raw) => {
-    const info = raw as { status?: string; file?: string; loaded?: number; total?: number };
-    if (info.status !== 'progress' || !info.file) return;
-    files.set(info.file, { loaded: info.loaded ?? 0, total: info.total ?? 0 });
-    let done = 0;
-    let total = 0;
-    for (const f of files.values()) {
-      done += f.loaded;
-      total += f.total;
-    }
-    onProgress({ phase: 'download', done, ...(total > 0 ? { total } : {}), message: info.file });
-  };
-}
