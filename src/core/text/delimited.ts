@@ -73,7 +73,18 @@ export function parseRecords(text: string, delimiter: ',' | '\t', file: string):
  * Parses a delimited file with a header row. Header names are trimmed; a
  * duplicate or empty header name is an error naming the file.
  */
-export function parseDelimited(text: string, delimiter: ',' | '\t', file: string): DelimitedTable {
+export function parseDelimited(
+  text: string,
+  delimiter: ',' | '\t',
+  file: string,
+  options: {
+    /**
+     * A row with more cells than the header: by default the file is refused;
+     * with this handler the row is reported through it and left out.
+     */
+    readonly onWideRow?: (line: number, cells: number, columns: number) => void;
+  } = {},
+): DelimitedTable {
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const records = parseRecords(clean, delimiter, file);
   const first = records[0];
@@ -81,18 +92,23 @@ export function parseDelimited(text: string, delimiter: ',' | '\t', file: string
   const header = first.cells.map((h) => h.trim());
   const seen = new Set<string>();
   header.forEach((h, i) => {
-    if (!h) throw new InvalidInputError(`Column ${i + 1} of the header has no name.`, { file, line: 1 });
-    if (seen.has(h)) throw new InvalidInputError(`The header names column "${h}" twice.`, { file, line: 1, field: h });
+    if (!h) throw new InvalidInputError(`Column ${i + 1} of the header has no name.`, { file, line: first.line });
+    if (seen.has(h)) throw new InvalidInputError(`The header names column "${h}" twice.`, { file, line: first.line, field: h });
     seen.add(h);
   });
-  const rows = records.slice(1).map((r) => {
+  const rows: DelimitedRow[] = [];
+  for (const r of records.slice(1)) {
     if (r.cells.length > header.length) {
-      throw new InvalidInputError(`Row has ${r.cells.length} cells but the header has ${header.length} columns.`, { file, line: r.line });
+      if (!options.onWideRow) {
+        throw new InvalidInputError(`Row has ${r.cells.length} cells but the header has ${header.length} columns.`, { file, line: r.line });
+      }
+      options.onWideRow(r.line, r.cells.length, header.length);
+      continue;
     }
     const values: Record<string, string> = {};
     header.forEach((h, i) => (values[h] = r.cells[i] ?? ''));
-    return { line: r.line, values };
-  });
+    rows.push({ line: r.line, values });
+  }
   return { header, rows };
 }
 

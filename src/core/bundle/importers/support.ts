@@ -3,8 +3,8 @@
  * duplicate-id checks, progress and cancellation between rows, tolerant
  * CSV/TSV reading, and manifest defaults.
  */
-import { InvalidInputError, formatLocation, throwIfAborted, type ErrorLocation } from '../../errors.ts';
-import { parseRecords, type DelimitedRow as TableRow, type DelimitedTable as Table } from '../../text/delimited.ts';
+import { formatLocation, throwIfAborted, type ErrorLocation } from '../../errors.ts';
+import { parseDelimited, type DelimitedRow as TableRow, type DelimitedTable as Table } from '../../text/delimited.ts';
 import type { BenchCase } from '../types.ts';
 import { decodeText, type DraftManifest, type ImportContext, type ImportDraft, type ImportIssue, type InputFile, type SkippedCase } from './importer.ts';
 
@@ -77,29 +77,10 @@ export type { TableRow, Table };
  * A broken header or an unclosed quote still makes the file unusable (throws).
  */
 export function readTable(text: string, delimiter: ',' | '\t', file: string, issues: Issues): Table {
-  const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const records = parseRecords(clean, delimiter, file);
-  const first = records[0];
-  if (!first) throw new InvalidInputError('The file is empty: expected a header row.', { file, line: 1 });
-  const header = first.cells.map((h) => h.trim());
-  const seen = new Set<string>();
-  header.forEach((h, i) => {
-    if (!h) throw new InvalidInputError(`Column ${i + 1} of the header has no name.`, { file, line: first.line });
-    if (seen.has(h)) throw new InvalidInputError(`The header names column "${h}" twice.`, { file, line: first.line, field: h });
-    seen.add(h);
+  return parseDelimited(text, delimiter, file, {
+    onWideRow: (line, cells, columns) =>
+      issues.error(`This row has ${cells} cells but the header has ${columns} columns; the row is left out.`, { file, line }),
   });
-  const rows: TableRow[] = [];
-  for (let r = 1; r < records.length; r++) {
-    const rec = records[r]!;
-    if (rec.cells.length > header.length) {
-      issues.error(`This row has ${rec.cells.length} cells but the header has ${header.length} columns; the row is left out.`, { file, line: rec.line });
-      continue;
-    }
-    const values: Record<string, string> = {};
-    for (let i = 0; i < header.length; i++) values[header[i]!] = rec.cells[i] ?? '';
-    rows.push({ line: rec.line, values });
-  }
-  return { header, rows };
 }
 
 /** Decoded text of the first `limit` bytes: enough for detect() to look at a header. */

@@ -10,6 +10,7 @@
  * the blur kernel is quantised to integer weights before use.
  */
 import { type RawImage, rawImage } from './pixels.ts';
+import { mulberry32 } from '../../random/mulberry32.ts';
 
 /** Number of colour channels (alpha excluded). */
 function colorChannels(img: RawImage): number {
@@ -31,17 +32,7 @@ export function hashSeed(text: string): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** mulberry32: a small, fast, well-distributed 32-bit PRNG. Returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /**
  * Approximately standard-normal samples: the sum of 12 uniforms minus 6

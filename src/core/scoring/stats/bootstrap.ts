@@ -15,18 +15,9 @@
  * Empty input or no valid resample → NaN bounds.
  */
 import { InvalidInputError } from '../../errors.ts';
+import { mulberry32 } from '../../random/mulberry32.ts';
 
-/** mulberry32: a small, fast 32-bit PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 export interface BootstrapOptions {
   /** Number of resamples (default 1,000). */
