@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { createServer, type ViteDevServer } from 'vite';
 
 /** Repository root, from this file's location (never a hard-coded path). */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -109,8 +110,11 @@ export async function freshContext(browser: Browser): Promise<BrowserContext> {
  * IndexedDB and Cache Storage live on disk as for a real user (incognito
  * contexts keep them in memory). `close()` closes it and deletes the profile.
  */
-export async function diskProfile(launch: ChromiumLaunch): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'neuroeval-bench-profile-'));
+export async function diskProfile(
+  launch: ChromiumLaunch,
+  prefix = 'neuroeval-bench-profile-',
+): Promise<{ context: BrowserContext; dir: string; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(dir, {
@@ -126,6 +130,7 @@ export async function diskProfile(launch: ChromiumLaunch): Promise<{ context: Br
   }
   return {
     context,
+    dir,
     close: async () => {
       try {
         await context.close();
@@ -134,4 +139,34 @@ export async function diskProfile(launch: ChromiumLaunch): Promise<{ context: Br
       }
     },
   };
+}
+
+/**
+ * A Vite dev server for bench pages that import `src/` directly. It has its
+ * own optimizer cache (a developer's `npm run dev` may use the default one),
+ * pre-bundles `prebundle` at start-up so a page never triggers a
+ * re-optimise-and-reload, and neither watches nor hot-reloads: edits made
+ * while the bench runs must not reload the page.
+ * @param mpa no index.html fallback (a missing model file must be a 404).
+ */
+export async function startBenchVite(root: string, prebundle: readonly string[], mpa = false): Promise<{ server: ViteDevServer; url: string }> {
+  const server = await createServer({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    cacheDir: join(root, 'node_modules', '.vite-bench'),
+    logLevel: 'warn',
+    clearScreen: false,
+    ...(mpa ? { appType: 'mpa' as const } : {}),
+    optimizeDeps: { include: [...prebundle] },
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+  });
+  try {
+    await server.listen();
+    const url = server.resolvedUrls?.local[0];
+    if (!url) throw new Error('the Vite dev server reported no local URL');
+    return { server, url };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
 }

@@ -9,9 +9,7 @@
  * and token count. Then decode speed and time to first token through the
  * worker, on WASM and on WebGPU.
  */
-import { join } from 'node:path';
-import { createServer, type ViteDevServer } from 'vite';
-import { type BenchResult, type BenchSuite, freshContext, median } from '../harness.ts';
+import { type BenchResult, type BenchSuite, freshContext, median, startBenchVite } from '../harness.ts';
 import type { BenchDevice, OverheadResult, SpeedResult } from '../pages/engine-boundary.ts';
 
 const PAGE = 'test/bench/pages/engine-boundary.html';
@@ -19,29 +17,6 @@ const PAGE = 'test/bench/pages/engine-boundary.html';
 const OVERHEAD = { calls: 40, warmup: 5, budgets: [1, 16] } as const;
 const SPEED = { maxTokens: 64, runs: { wasm: 5, webgpu: 3 } } as const;
 
-async function startVite(root: string): Promise<{ server: ViteDevServer; url: string }> {
-  const server = await createServer({
-    root,
-    configFile: join(root, 'vite.config.ts'),
-    cacheDir: join(root, 'node_modules', '.vite-bench'),
-    logLevel: 'warn',
-    clearScreen: false,
-    // No index.html fallback: transformers.js must see a 404 for a missing model file.
-    appType: 'mpa',
-    // Pre-bundle at start-up, so the page and the worker never trigger a re-optimise-and-reload.
-    optimizeDeps: { include: ['@huggingface/transformers', 'comlink', 'fflate'] },
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-  });
-  try {
-    await server.listen();
-    const url = server.resolvedUrls?.local[0];
-    if (!url) throw new Error('the Vite dev server reported no local URL');
-    return { server, url };
-  } catch (err) {
-    await server.close();
-    throw err;
-  }
-}
 
 const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
 const LABEL: Record<BenchDevice, string> = { wasm: 'WASM', webgpu: 'WebGPU' };
@@ -88,7 +63,7 @@ export const engineBoundarySuite: BenchSuite = {
   description:
     'The same greedy request (one 64×64 PNG and a question) to the self-test model (random weights, 2 decoder layers of width 32) through transformers.js called directly in the page and through the app\'s engine boundary (`WorkerEngine` → Comlink → the transformers worker), then decode speed and time to first token through the worker on WASM and on WebGPU. The model is tiny, so these figures show the fixed costs of the runtime and of the boundary, not the speed of a real model.',
   async run(ctx) {
-    const { server, url } = await startVite(ctx.root);
+    const { server, url } = await startBenchVite(ctx.root, ['@huggingface/transformers', 'comlink', 'fflate'], true);
     const context = await freshContext(ctx.browser);
     try {
       const page = await context.newPage();

@@ -5,9 +5,7 @@
  * `createRepositories(db).responses.putBatch` in Chromium with an on-disk
  * profile, and reports on `window.__benchResult`.
  */
-import { join } from 'node:path';
-import { createServer, type ViteDevServer } from 'vite';
-import { type BenchResult, type BenchSuite, diskProfile } from '../harness.ts';
+import { type BenchResult, type BenchSuite, diskProfile, startBenchVite } from '../harness.ts';
 import type { IdbWriteResult } from '../pages/idb-write.ts';
 
 const MAIN = { rows: 100_000, batch: 1000 };
@@ -15,29 +13,6 @@ const SWEEP_ROWS = 20_000;
 const SWEEP_BATCHES = [100, 1000, 5000];
 const PAGE = 'test/bench/pages/idb-write.html';
 
-async function startVite(root: string): Promise<{ server: ViteDevServer; url: string }> {
-  const server = await createServer({
-    root,
-    configFile: join(root, 'vite.config.ts'),
-    // Own optimizer cache: a developer's `npm run dev` may be using the default one.
-    cacheDir: join(root, 'node_modules', '.vite-bench'),
-    logLevel: 'warn',
-    clearScreen: false,
-    // Pre-bundle Dexie at start-up, so the page never triggers a re-optimise-and-reload.
-    optimizeDeps: { include: ['dexie'] },
-    // No watching and no HMR: edits made elsewhere while the bench runs must not reload the page.
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-  });
-  try {
-    await server.listen();
-    const url = server.resolvedUrls?.local[0];
-    if (!url) throw new Error('the Vite dev server reported no local URL');
-    return { server, url };
-  } catch (err) {
-    await server.close();
-    throw err;
-  }
-}
 
 export const idbWriteSuite: BenchSuite = {
   id: 'idb-write',
@@ -45,7 +20,7 @@ export const idbWriteSuite: BenchSuite = {
   description:
     'Realistic response rows (~1.5 KB of fenced model JSON in `rawText`, its parse, usage figures) written through the app\'s `responses.putBatch` (Dexie, one transaction per batch) into a fresh database in a fresh on-disk Chromium profile. Only the `putBatch` calls are timed.',
   async run(ctx) {
-    const { server, url } = await startVite(ctx.root);
+    const { server, url } = await startBenchVite(ctx.root, ['dexie']);
     const measure = async (rows: number, batch: number): Promise<IdbWriteResult> => {
       ctx.log(`  idb-write: ${rows.toLocaleString('en-US')} rows in batches of ${batch.toLocaleString('en-US')}`);
       const profile = await diskProfile(ctx.chromium);

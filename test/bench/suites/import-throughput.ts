@@ -9,13 +9,11 @@
  * long-animation-frame entries; memory is the VmRSS of the browser's
  * processes, read from /proc every ~100 ms.
  */
-import { type BrowserContext, type Page, chromium } from '@playwright/test';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { readFileSync, readdirSync } from 'node:fs';
 import { startServer } from '../../../scripts/serve.mjs';
 import { LARGE_BUNDLE_NAME, type LargeBundle, writeLargeBundle } from '../fixtures/large-bundle.ts';
-import type { BenchContext, BenchResult, BenchSuite } from '../harness.ts';
+import { type BenchResult, type BenchSuite, diskProfile } from '../harness.ts';
 
 const PROFILE_PREFIX = 'neuroeval-bench-import-profile-';
 /** Longest wait for one phase before the suite gives up and says where it stopped. */
@@ -26,8 +24,6 @@ const SETTLE_MS = 1500;
 const LONG_TASK_MS = 50;
 const MB = 1e6;
 const MIB = 1024 * 1024;
-/** Same shim as harness.ts: tsx's keepNames wraps inner functions in `__name`, which pages lack. */
-const KEEP_NAMES_SHIM = 'globalThis.__name ??= (fn) => fn;';
 
 // ---------------------------------------------------------------- memory (/proc)
 
@@ -237,33 +233,6 @@ function installCollectors(name: string): void {
 
 // ---------------------------------------------------------------- the run
 
-async function launchProfile(ctx: BenchContext): Promise<{ context: BrowserContext; dir: string; close(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(dir, {
-      executablePath: ctx.chromium.executablePath,
-      args: [...ctx.chromium.args],
-      headless: true,
-      viewport: { width: 1280, height: 860 },
-    });
-    await context.addInitScript({ content: KEEP_NAMES_SHIM });
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return {
-    context,
-    dir,
-    close: async () => {
-      try {
-        await context.close();
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
-}
 
 /** Waits for one of the selectors; an import error (banner or error list) ends the wait with its text. */
 async function waitForStep(page: Page, selector: string, step: string): Promise<void> {
@@ -310,14 +279,14 @@ export const importThroughputSuite: BenchSuite = {
     const bundle: LargeBundle = await writeLargeBundle();
     ctx.log(`  import-throughput: ${(bundle.zipBytes / MB).toFixed(1)} MB ZIP in ${(bundle.generateMs / 1000).toFixed(1)} s (${bundle.threads} threads)`);
     let server: Awaited<ReturnType<typeof startServer>> | null = null;
-    let profile: Awaited<ReturnType<typeof launchProfile>> | null = null;
+    let profile: Awaited<ReturnType<typeof diskProfile>> | null = null;
     let sampler: { stop(): RssSample[] } | null = null;
     try {
       if (bundle.cases !== 1000 || bundle.imageRefs !== 3000 || bundle.distinctImages !== 3000) {
         throw new Error(`the generated bundle has ${bundle.cases} cases, ${bundle.imageRefs} image references, ${bundle.distinctImages} distinct images`);
       }
       server = await startServer({ root: ctx.dist });
-      profile = await launchProfile(ctx);
+      profile = await diskProfile(ctx.chromium, PROFILE_PREFIX);
       const page = profile.context.pages()[0] ?? (await profile.context.newPage());
       page.on('pageerror', (e) => ctx.log(`  [pageerror] ${e.message}`));
       await page.goto(`${server.url}#/benchmarks`);

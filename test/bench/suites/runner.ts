@@ -21,9 +21,8 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, type ViteDevServer } from 'vite';
 import { startServer } from '../../../scripts/serve.mjs';
-import { type BenchContext, type BenchResult, type BenchSuite, diskProfile, median } from '../harness.ts';
+import { type BenchContext, type BenchResult, type BenchSuite, diskProfile, median, startBenchVite } from '../harness.ts';
 import type { OverheadResult, RunTiming } from '../pages/runner-overhead.ts';
 
 const PAGE = 'test/bench/pages/runner-overhead.html';
@@ -33,31 +32,6 @@ const PAGE = 'test/bench/pages/runner-overhead.html';
 /** Greedy, 4 tokens: the engine call is as short as the self-test model makes it, so the runner's own cost shows. */
 const OVERHEAD = { variants: ['none'] as const, samples: 1, maxTokens: 4, repeats: 3, warmupCases: 6 };
 
-async function startVite(root: string): Promise<{ server: ViteDevServer; url: string }> {
-  const server = await createServer({
-    root,
-    configFile: join(root, 'vite.config.ts'),
-    // Own optimizer cache: a developer's `npm run dev` may be using the default one.
-    cacheDir: join(root, 'node_modules', '.vite-bench'),
-    logLevel: 'warn',
-    clearScreen: false,
-    // No index.html fallback: transformers.js must see a 404 for a missing model file.
-    appType: 'mpa',
-    // Pre-bundle at start-up, so the page never triggers a re-optimise-and-reload.
-    optimizeDeps: { include: ['@huggingface/transformers', 'comlink', 'fflate', 'dexie'] },
-    // No watching and no HMR: edits made elsewhere while the bench runs must not reload the page.
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-  });
-  try {
-    await server.listen();
-    const url = server.resolvedUrls?.local[0];
-    if (!url) throw new Error('the Vite dev server reported no local URL');
-    return { server, url };
-  } catch (err) {
-    await server.close();
-    throw err;
-  }
-}
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 
@@ -72,7 +46,7 @@ function overheadOf(r: RunTiming): number {
 }
 
 async function measureOverhead(ctx: BenchContext): Promise<BenchResult[]> {
-  const { server, url } = await startVite(ctx.root);
+  const { server, url } = await startBenchVite(ctx.root, ['@huggingface/transformers', 'comlink', 'fflate', 'dexie'], true);
   let profile: Awaited<ReturnType<typeof diskProfile>> | null = null;
   try {
     profile = await diskProfile(ctx.chromium);
