@@ -4,7 +4,7 @@
  * Pure and deterministic: the same bytes on every run and machine.
  */
 import { sha256Hex } from '../../src/core/hash/sha256.ts';
-import { decoderModelMerged, embedTokens, imageTokensPerFrame, visionEncoder, type ModelDims } from './graphs.ts';
+import { decoderModelMerged, embedTokens, imageTokensPerFrame, llamaDecoderConfig, visionEncoder, type ModelDims } from './graphs.ts';
 import {
   LEADING_SPECIAL_TOKENS,
   MAX_SPLITS,
@@ -97,22 +97,7 @@ export function buildSelfTestModel(): ModelFile[] {
     vocab_size: d.vocabSize,
     pad_token_id: pad,
     tie_word_embeddings: false,
-    text_config: {
-      model_type: 'llama',
-      vocab_size: d.vocabSize,
-      hidden_size: d.hidden,
-      intermediate_size: d.intermediate,
-      num_hidden_layers: d.layers,
-      num_attention_heads: d.heads,
-      num_key_value_heads: d.heads,
-      head_dim: d.headDim,
-      max_position_embeddings: 2048,
-      hidden_act: 'tanh',
-      bos_token_id: bos,
-      eos_token_id: eos,
-      pad_token_id: pad,
-      tie_word_embeddings: false,
-    },
+    text_config: llamaDecoderConfig(d, { bos, eos, pad }),
     vision_config: {
       model_type: 'idefics3_vision',
       num_channels: 3,

@@ -28,6 +28,30 @@ export interface ModelDims {
 /** The sizes a text decoder needs. */
 export type DecoderDims = Pick<ModelDims, 'vocabSize' | 'hidden' | 'heads' | 'headDim' | 'layers' | 'intermediate'>;
 
+/**
+ * The Hugging Face `config.json` fields of the llama-style causal decoder
+ * (the VLM's `text_config`, and the text model's whole config). Key order is
+ * kept stable so regenerated files match the committed ones byte for byte.
+ */
+export function llamaDecoderConfig(d: DecoderDims, tokens: { bos: number; eos: number; pad: number }): Record<string, unknown> {
+  return {
+    model_type: 'llama',
+    vocab_size: d.vocabSize,
+    hidden_size: d.hidden,
+    intermediate_size: d.intermediate,
+    num_hidden_layers: d.layers,
+    num_attention_heads: d.heads,
+    num_key_value_heads: d.heads,
+    head_dim: d.headDim,
+    max_position_embeddings: 2048,
+    hidden_act: 'tanh',
+    bos_token_id: tokens.bos,
+    eos_token_id: tokens.eos,
+    pad_token_id: tokens.pad,
+    tie_word_embeddings: false,
+  };
+}
+
 export const OPSET = 17;
 export const PRODUCER = 'neuroeval scripts/make-self-test-model.ts';
 export const FLOAT = { int: 1 }; // TensorProto.DataType.FLOAT, for Cast

@@ -9,7 +9,7 @@
  */
 import { DISCLAIMER, json, utf8, withManifest, type ModelFile } from './build.ts';
 import { GraphBuilder } from '../onnx/onnx-writer.ts';
-import { OPSET, PRODUCER, causalDecoder, weights, type DecoderDims } from './graphs.ts';
+import { OPSET, PRODUCER, causalDecoder, llamaDecoderConfig, weights, type DecoderDims } from './graphs.ts';
 import { LEADING_SPECIAL_TOKENS, buildVocabulary, tokenId, tokenizerJson, type Vocabulary } from './tokenizer.ts';
 
 export const SELF_TEST_TEXT_MODEL_ID = 'self-test-text';
@@ -62,20 +62,7 @@ export function buildSelfTestTextModel(): ModelFile[] {
   const eos = tokenId(vocab, '<|im_end|>');
   const config = {
     architectures: [ARCHITECTURE],
-    model_type: 'llama',
-    vocab_size: d.vocabSize,
-    hidden_size: d.hidden,
-    intermediate_size: d.intermediate,
-    num_hidden_layers: d.layers,
-    num_attention_heads: d.heads,
-    num_key_value_heads: d.heads,
-    head_dim: d.headDim,
-    max_position_embeddings: 2048,
-    hidden_act: 'tanh',
-    bos_token_id: bos,
-    eos_token_id: eos,
-    pad_token_id: eos,
-    tie_word_embeddings: false,
+    ...llamaDecoderConfig(d, { bos, eos, pad: eos }),
     'transformers.js_config': { dtype: 'fp32' },
     neuroeval: { name: SELF_TEST_TEXT_MODEL_NAME, note: DISCLAIMER },
   };
