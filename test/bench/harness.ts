@@ -7,7 +7,7 @@
  * and list it in `SUITES` in run.ts. A suite closes whatever it opens (servers,
  * contexts, profiles) in `finally`; the orchestrator closes the shared browser.
  */
-import { type Browser, type BrowserContext, chromium } from '@playwright/test';
+import { type Browser, type BrowserContext, type Page, chromium } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,28 +108,33 @@ export async function freshContext(browser: Browser): Promise<BrowserContext> {
 /**
  * A new browser with a fresh on-disk profile in a temporary folder, so
  * IndexedDB and Cache Storage live on disk as for a real user (incognito
- * contexts keep them in memory). `close()` closes it and deletes the profile.
+ * contexts keep them in memory). `page` is its first tab, with uncaught page
+ * errors written to the bench log. `close()` closes it and deletes the profile.
  */
 export async function diskProfile(
-  launch: ChromiumLaunch,
+  ctx: Pick<BenchContext, 'chromium' | 'log'>,
   prefix = 'neuroeval-bench-profile-',
-): Promise<{ context: BrowserContext; dir: string; close(): Promise<void> }> {
+): Promise<{ context: BrowserContext; page: Page; dir: string; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   let context: BrowserContext;
+  let page: Page;
   try {
     context = await chromium.launchPersistentContext(dir, {
-      executablePath: launch.executablePath,
-      args: [...launch.args],
+      executablePath: ctx.chromium.executablePath,
+      args: [...ctx.chromium.args],
       headless: true,
       viewport: { width: 1280, height: 860 },
     });
     await context.addInitScript({ content: KEEP_NAMES_SHIM });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (e) => ctx.log(`  [pageerror] ${e.message}`));
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   return {
     context,
+    page,
     dir,
     close: async () => {
       try {

@@ -23,10 +23,9 @@ export const idbWriteSuite: BenchSuite = {
     const { server, url } = await startBenchVite(ctx.root, ['dexie']);
     const measure = async (rows: number, batch: number): Promise<IdbWriteResult> => {
       ctx.log(`  idb-write: ${rows.toLocaleString('en-US')} rows in batches of ${batch.toLocaleString('en-US')}`);
-      const profile = await diskProfile(ctx.chromium);
+      const profile = await diskProfile(ctx);
       try {
-        const page = profile.context.pages()[0] ?? (await profile.context.newPage());
-        page.on('pageerror', (e) => ctx.log(`  [pageerror] ${e.message}`));
+        const page = profile.page;
         await page.goto(new URL(`${PAGE}?rows=${rows}&batch=${batch}`, url).href);
         await page.waitForFunction(() => window.__benchResult !== undefined || window.__benchError !== undefined, undefined, {
           timeout: 240_000,

@@ -14,6 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { startServer } from '../../../scripts/serve.mjs';
 import { LARGE_BUNDLE_NAME, type LargeBundle, writeLargeBundle } from '../fixtures/large-bundle.ts';
 import { type BenchResult, type BenchSuite, diskProfile } from '../harness.ts';
+import { LONG_TASK_MS, describeLoaf, loafOf, readMainThreadLog, startMainThreadCollectors } from '../main-thread.ts';
 
 const PROFILE_PREFIX = 'neuroeval-bench-import-profile-';
 /** Longest wait for one phase before the suite gives up and says where it stopped. */
@@ -21,7 +22,6 @@ const PHASE_TIMEOUT_MS = 150_000;
 const RSS_INTERVAL_MS = 100;
 /** Quiet time after the list shows the new benchmark, so late work (live queries, GC) is still observed. */
 const SETTLE_MS = 1500;
-const LONG_TASK_MS = 50;
 const MB = 1e6;
 const MIB = 1024 * 1024;
 
@@ -120,76 +120,21 @@ function startRssSampler(profileDir: string): { stop(): RssSample[] } {
 
 // ---------------------------------------------------------------- in-page collectors
 
-interface LoafScript {
-  invoker: string;
-  invokerType: string;
-  sourceURL: string;
-  sourceFunctionName: string;
-  sourceCharPosition: number;
-  duration: number;
-  forcedStyleAndLayoutDuration: number;
-}
-
-interface Loaf {
-  startTime: number;
-  duration: number;
-  blockingDuration: number;
-  renderStart: number;
-  styleAndLayoutStart: number;
-  scripts: LoafScript[];
-}
-
 interface PageLog {
   marks: Partial<Record<'chosen' | 'reading' | 'preview' | 'click' | 'done' | 'listed', number>>;
-  longTasks: { startTime: number; duration: number; name: string; attribution: string[] }[];
-  loafs: Loaf[];
   listedCases: string | null;
   summary: string | null;
   doneText: string | null;
 }
 
 /**
- * Installs the collectors: long tasks and long animation frames (buffered),
- * and a MutationObserver that stamps when each step of the import shows up.
+ * Installs a MutationObserver that stamps when each step of the import shows
+ * up (the long-task collectors are installed next to it).
  * Runs in the page (no closures over Node values but `name`).
  */
 function installCollectors(name: string): void {
-  const log: PageLog = { marks: {}, longTasks: [], loafs: [], listedCases: null, summary: null, doneText: null };
+  const log: PageLog = { marks: {}, listedCases: null, summary: null, doneText: null };
   (window as unknown as { __importBench: PageLog }).__importBench = log;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      const attribution = ((e as PerformanceEntry & { attribution?: PerformanceEntry[] }).attribution ?? []).map((a) => {
-        const t = a as PerformanceEntry & { containerType?: string; containerName?: string; containerSrc?: string };
-        return `${t.name}/${t.containerType ?? ''}${t.containerName ? `:${t.containerName}` : ''}${t.containerSrc ? `:${t.containerSrc}` : ''}`;
-      });
-      log.longTasks.push({ startTime: e.startTime, duration: e.duration, name: e.name, attribution });
-    }
-  }).observe({ type: 'longtask', buffered: true });
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        const f = e as PerformanceEntry & Omit<Loaf, 'scripts'> & { scripts: LoafScript[] };
-        log.loafs.push({
-          startTime: f.startTime,
-          duration: f.duration,
-          blockingDuration: f.blockingDuration,
-          renderStart: f.renderStart,
-          styleAndLayoutStart: f.styleAndLayoutStart,
-          scripts: f.scripts.map((s) => ({
-            invoker: s.invoker,
-            invokerType: s.invokerType,
-            sourceURL: s.sourceURL,
-            sourceFunctionName: s.sourceFunctionName,
-            sourceCharPosition: s.sourceCharPosition,
-            duration: s.duration,
-            forcedStyleAndLayoutDuration: s.forcedStyleAndLayoutDuration,
-          })),
-        });
-      }
-    }).observe({ type: 'long-animation-frame', buffered: true });
-  } catch {
-    // No long-animation-frame support: long tasks are still counted, just not attributed.
-  }
   const stamp = (key: keyof PageLog['marks']) => {
     log.marks[key] ??= performance.now();
   };
@@ -259,16 +204,6 @@ function phaseOf(task: { startTime: number; duration: number }, m: Required<Page
   return 'after listed';
 }
 
-function describeLoaf(loaf: Loaf | undefined): string {
-  if (!loaf) return 'no long-animation-frame entry';
-  const scripts = [...loaf.scripts]
-    .sort((a, b) => b.duration - a.duration)
-    .slice(0, 3)
-    .map((s) => `${s.invokerType} ${s.invoker} (${s.sourceFunctionName || 'anonymous'} in ${s.sourceURL.replace(/^.*\//, '')}:${s.sourceCharPosition}) ${s.duration.toFixed(0)} ms`);
-  const render = loaf.renderStart > 0 ? loaf.startTime + loaf.duration - loaf.renderStart : 0;
-  return `${scripts.join('; ') || 'no script'}; rendering ${render.toFixed(0)} ms`;
-}
-
 export const importThroughputSuite: BenchSuite = {
   id: 'import-throughput',
   title: 'Benchmark import throughput',
@@ -286,13 +221,13 @@ export const importThroughputSuite: BenchSuite = {
         throw new Error(`the generated bundle has ${bundle.cases} cases, ${bundle.imageRefs} image references, ${bundle.distinctImages} distinct images`);
       }
       server = await startServer({ root: ctx.dist });
-      profile = await diskProfile(ctx.chromium, PROFILE_PREFIX);
-      const page = profile.context.pages()[0] ?? (await profile.context.newPage());
-      page.on('pageerror', (e) => ctx.log(`  [pageerror] ${e.message}`));
+      profile = await diskProfile(ctx, PROFILE_PREFIX);
+      const page = profile.page;
       await page.goto(`${server.url}#/benchmarks`);
       await page.waitForSelector('html[data-ready="true"]');
       // The demo benchmark is imported on first start: wait until the list shows it.
       await page.getByTestId('benchmark-list').getByText('NeuroEval demo (synthetic)').first().waitFor({ timeout: 60_000 });
+      await startMainThreadCollectors(page);
       await page.evaluate(installCollectors, LARGE_BUNDLE_NAME);
       await page.waitForTimeout(1000);
 
@@ -317,6 +252,7 @@ export const importThroughputSuite: BenchSuite = {
       const rss = sampler.stop();
       sampler = null;
       const log = await page.evaluate(() => (window as unknown as { __importBench: PageLog }).__importBench);
+      const mainThread = await readMainThreadLog(page);
 
       const m = log.marks;
       if (m.chosen === undefined || m.preview === undefined || m.click === undefined || m.done === undefined || m.listed === undefined) {
@@ -332,10 +268,10 @@ export const importThroughputSuite: BenchSuite = {
       const storeMs = marks.done - marks.click;
       const totalMs = readMs + storeMs;
       const windowEnd = marks.listed + SETTLE_MS;
-      const tasks = log.longTasks
+      const tasks = mainThread.longTasks
         .filter((t) => t.startTime + t.duration > marks.chosen && t.startTime < windowEnd && t.duration > LONG_TASK_MS)
         .map((t) => {
-          const loaf = log.loafs.find((f) => f.startTime < t.startTime + t.duration && f.startTime + f.duration > t.startTime);
+          const loaf = loafOf(mainThread.loafs, t);
           return {
             ...t,
             phase: phaseOf(t, marks),
@@ -344,7 +280,7 @@ export const importThroughputSuite: BenchSuite = {
             loaf,
           };
         });
-      const frames = log.loafs
+      const frames = mainThread.loafs
         .filter((f) => f.startTime + f.duration > marks.chosen && f.startTime < windowEnd)
         .map((f) => ({ at: f.startTime - marks.chosen, duration: f.duration, blockingDuration: f.blockingDuration, phase: phaseOf(f, marks), cause: describeLoaf(f) }));
       for (const f of frames) ctx.log(`    long animation frame ${f.duration.toFixed(0)} ms (blocking ${f.blockingDuration.toFixed(0)} ms) at +${(f.at / 1000).toFixed(2)} s [${f.phase}]: ${f.cause}`);
@@ -418,7 +354,7 @@ export const importThroughputSuite: BenchSuite = {
           value: tasks.length,
           unit: 'tasks',
           how: `target: 0. longtask PerformanceObserver (> ${LONG_TASK_MS} ms), from the file input's change event until ${SETTLE_MS / 1000} s after the list shows the new benchmark; phases and long-animation-frame script attribution in benchmarks.json`,
-          detail: { observedInPage: log.longTasks.length, longAnimationFrames: frames, byPhase, tasks: tasks.map(({ loaf, ...t }) => ({ ...t, loafScripts: loaf?.scripts ?? [] })) },
+          detail: { observedInPage: mainThread.longTasks.length, longAnimationFrames: frames, byPhase, tasks: tasks.map(({ loaf, ...t }) => ({ ...t, loafScripts: loaf?.scripts ?? [] })) },
         },
         { name: 'Longest main-thread task during the import', value: longest, unit: 'ms', how: 'target: none over 50 ms; 0 when there was no long task', digits: 0 },
         {

@@ -69,9 +69,9 @@ export const navigationSuite: BenchSuite = {
       }
 
       const warm: number[] = [];
-      const profile = await diskProfile(ctx.chromium);
+      const profile = await diskProfile(ctx);
       try {
-        const page = profile.context.pages()[0] ?? (await profile.context.newPage());
+        const page = profile.page;
         await page.goto(server.url);
         await interactiveAt(page);
         await waitForWarmCache(page);

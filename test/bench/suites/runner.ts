@@ -23,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../../../scripts/serve.mjs';
 import { type BenchContext, type BenchResult, type BenchSuite, diskProfile, median, startBenchVite } from '../harness.ts';
+import { LONG_TASK_MS, type MainThreadLog, describeLoaf, loafOf, readMainThreadLog, startMainThreadCollectors } from '../main-thread.ts';
 import type { OverheadResult, RunTiming } from '../pages/runner-overhead.ts';
 
 const PAGE = 'test/bench/pages/runner-overhead.html';
@@ -49,9 +50,8 @@ async function measureOverhead(ctx: BenchContext): Promise<BenchResult[]> {
   const { server, url } = await startBenchVite(ctx.root, ['@huggingface/transformers', 'comlink', 'fflate', 'dexie'], true);
   let profile: Awaited<ReturnType<typeof diskProfile>> | null = null;
   try {
-    profile = await diskProfile(ctx.chromium);
-    const page = profile.context.pages()[0] ?? (await profile.context.newPage());
-    page.on('pageerror', (e) => ctx.log(`  [pageerror] ${e.message}`));
+    profile = await diskProfile(ctx);
+    const page = profile.page;
     await page.goto(new URL(PAGE, url).href);
     await page.waitForFunction(() => window.__runnerBench !== undefined, undefined, { timeout: 120_000 });
     page.setDefaultTimeout(240_000);
@@ -148,81 +148,23 @@ const DEMO_NAME = 'NeuroEval demo (synthetic)';
 const RUN_TIMEOUT_MS = 330_000;
 /** Quiet time after the status reads done, so late work (live queries, GC) is still observed. */
 const SETTLE_MS = 1500;
-const LONG_TASK_MS = 50;
-
-interface LoafScript {
-  invoker: string;
-  invokerType: string;
-  sourceURL: string;
-  sourceFunctionName: string;
-  sourceCharPosition: number;
-  duration: number;
-  forcedStyleAndLayoutDuration: number;
-}
-
-interface Loaf {
-  startTime: number;
-  duration: number;
-  blockingDuration: number;
-  renderStart: number;
-  styleAndLayoutStart: number;
-  scripts: LoafScript[];
-}
 
 type MarkName = 'click' | 'detail' | 'loading' | 'firstAnswer' | 'done';
 
 interface UiLog {
   marks: Partial<Record<MarkName, number>>;
-  longTasks: { startTime: number; duration: number; name: string; attribution: string[] }[];
-  loafs: Loaf[];
   /** Answers shown by the run page over time (each change of the count). */
   progress: { t: number; done: number }[];
-  loafSupported: boolean;
 }
 
 /**
- * Installs the collectors in the page: long tasks and long animation frames,
- * and a MutationObserver that stamps the steps of the run as the UI shows
- * them. Runs in the page (no closures over Node values).
+ * Installs a MutationObserver that stamps the steps of the run as the UI
+ * shows them (the long-task collectors are installed next to it). Runs in
+ * the page (no closures over Node values).
  */
 function installRunCollectors(): void {
-  const log: UiLog = { marks: {}, longTasks: [], loafs: [], progress: [], loafSupported: false };
+  const log: UiLog = { marks: {}, progress: [] };
   (window as unknown as { __runnerUi: UiLog }).__runnerUi = log;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      const attribution = ((e as PerformanceEntry & { attribution?: PerformanceEntry[] }).attribution ?? []).map((a) => {
-        const t = a as PerformanceEntry & { containerType?: string; containerName?: string; containerSrc?: string };
-        return `${t.name}/${t.containerType ?? ''}${t.containerName ? `:${t.containerName}` : ''}${t.containerSrc ? `:${t.containerSrc}` : ''}`;
-      });
-      log.longTasks.push({ startTime: e.startTime, duration: e.duration, name: e.name, attribution });
-    }
-  }).observe({ type: 'longtask', buffered: true });
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        const f = e as PerformanceEntry & Omit<Loaf, 'scripts'> & { scripts: LoafScript[] };
-        log.loafs.push({
-          startTime: f.startTime,
-          duration: f.duration,
-          blockingDuration: f.blockingDuration,
-          renderStart: f.renderStart,
-          styleAndLayoutStart: f.styleAndLayoutStart,
-          scripts: f.scripts.map((s) => ({
-            invoker: s.invoker,
-            invokerType: s.invokerType,
-            sourceURL: s.sourceURL,
-            sourceFunctionName: s.sourceFunctionName,
-            sourceCharPosition: s.sourceCharPosition,
-            duration: s.duration,
-            forcedStyleAndLayoutDuration: s.forcedStyleAndLayoutDuration,
-          })),
-        });
-      }
-    }).observe({ type: 'long-animation-frame', buffered: true });
-    log.loafSupported = true;
-  } catch {
-    // No long-animation-frame support: long tasks are still counted, just not attributed.
-  }
   const stamp = (key: MarkName) => {
     log.marks[key] ??= performance.now();
   };
@@ -271,16 +213,6 @@ function codeAt(dist: string, sourceURL: string, position: number): string | nul
   } catch {
     return null;
   }
-}
-
-function describeLoaf(loaf: Loaf | undefined): string {
-  if (!loaf) return 'no long-animation-frame entry';
-  const scripts = [...loaf.scripts]
-    .sort((a, b) => b.duration - a.duration)
-    .slice(0, 3)
-    .map((s) => `${s.invokerType} ${s.invoker} (${s.sourceFunctionName || 'anonymous'} in ${s.sourceURL.replace(/^.*\//, '')}:${s.sourceCharPosition}) ${s.duration.toFixed(0)} ms${s.forcedStyleAndLayoutDuration > 1 ? `, forced layout ${s.forcedStyleAndLayoutDuration.toFixed(0)} ms` : ''}`);
-  const render = loaf.renderStart > 0 ? loaf.startTime + loaf.duration - loaf.renderStart : 0;
-  return `${scripts.join('; ') || 'no script'}; rendering ${render.toFixed(0)} ms`;
 }
 
 interface StoredRun {
@@ -340,9 +272,8 @@ async function measureUiRun(ctx: BenchContext): Promise<BenchResult[]> {
   const server = await startServer({ root: ctx.dist });
   let profile: Awaited<ReturnType<typeof diskProfile>> | null = null;
   try {
-    profile = await diskProfile(ctx.chromium);
-    const page = profile.context.pages()[0] ?? (await profile.context.newPage());
-    page.on('pageerror', (e) => ctx.log(`  [pageerror] ${e.message}`));
+    profile = await diskProfile(ctx);
+    const page = profile.page;
     await page.goto(`${server.url}#/benchmarks`);
     await page.waitForSelector('html[data-ready="true"]');
     // The demo benchmark is imported on first start: wait until the list shows it.
@@ -365,6 +296,7 @@ async function measureUiRun(ctx: BenchContext): Promise<BenchResult[]> {
     if (planned < UI_RUN.minItems) throw new Error(`the form plans ${planned} items, fewer than ${UI_RUN.minItems}`);
     if ((await form.locator('select[name="device"]').inputValue()) !== 'wasm') throw new Error('the device select does not read wasm');
 
+    await startMainThreadCollectors(page);
     await page.evaluate(installRunCollectors);
     // Calibration: one deliberate 80 ms task before the click must be seen, or a count of 0 would mean nothing.
     await page.evaluate(
@@ -379,7 +311,7 @@ async function measureUiRun(ctx: BenchContext): Promise<BenchResult[]> {
         ),
     );
     await page.waitForTimeout(500);
-    const calibrated = await page.evaluate(() => (window as unknown as { __runnerUi: UiLog }).__runnerUi.longTasks.some((t) => t.duration >= 75));
+    const calibrated = (await readMainThreadLog(page)).longTasks.some((t) => t.duration >= 75);
     if (!calibrated) throw new Error('the longtask observer did not report a deliberate 80 ms task: long tasks cannot be counted in this browser');
     ctx.log(`  runner: UI run of ${planned} items (${UI_RUN.variants.length} variants × ${UI_RUN.samples} samples, ${UI_RUN.maxTokens} tokens, WASM)`);
     await form.getByRole('button', { name: 'Start the run' }).click();
@@ -402,6 +334,7 @@ async function measureUiRun(ctx: BenchContext): Promise<BenchResult[]> {
     }
     await page.waitForTimeout(SETTLE_MS);
     const log = await page.evaluate(() => (window as unknown as { __runnerUi: UiLog }).__runnerUi);
+    const mainThread = await readMainThreadLog(page);
     const stored = await storedRun(page, runId);
     const alert = await page.locator('[data-testid="run-error"]').textContent({ timeout: 100 }).catch(() => null);
 
@@ -412,7 +345,7 @@ async function measureUiRun(ctx: BenchContext): Promise<BenchResult[]> {
     const m = log.marks;
     if (m.click === undefined || m.detail === undefined || m.firstAnswer === undefined || m.done === undefined) throw new Error(`missing timing marks: ${JSON.stringify(m)}`);
     const marks = m as Required<UiLog['marks']>;
-    return uiRows(ctx, log, marks, stored, planText);
+    return uiRows(ctx, log, mainThread, marks, stored, planText);
   } finally {
     try {
       await profile?.close();
@@ -422,13 +355,13 @@ async function measureUiRun(ctx: BenchContext): Promise<BenchResult[]> {
   }
 }
 
-function uiRows(ctx: BenchContext, log: UiLog, marks: Required<UiLog['marks']>, stored: StoredRun, planText: string): BenchResult[] {
+function uiRows(ctx: BenchContext, log: UiLog, mainThread: MainThreadLog, marks: Required<UiLog['marks']>, stored: StoredRun, planText: string): BenchResult[] {
   const windowEnd = marks.done + SETTLE_MS;
   const inWindow = (t: { startTime: number; duration: number }) => t.startTime + t.duration > marks.click && t.startTime < windowEnd;
-  const tasks = log.longTasks
+  const tasks = mainThread.longTasks
     .filter((t) => inWindow(t) && t.duration > LONG_TASK_MS)
     .map((t) => {
-      const loaf = log.loafs.find((f) => f.startTime < t.startTime + t.duration && f.startTime + f.duration > t.startTime);
+      const loaf = loafOf(mainThread.loafs, t);
       const top = loaf ? [...loaf.scripts].sort((a, b) => b.duration - a.duration)[0] : undefined;
       return {
         startTime: t.startTime,
@@ -440,7 +373,7 @@ function uiRows(ctx: BenchContext, log: UiLog, marks: Required<UiLog['marks']>, 
         loafScripts: loaf?.scripts ?? [],
       };
     });
-  const frames = log.loafs.filter(inWindow).map((f) => ({ at: f.startTime - marks.click, duration: f.duration, blockingDuration: f.blockingDuration, phase: phaseOf(f, marks), cause: describeLoaf(f) }));
+  const frames = mainThread.loafs.filter(inWindow).map((f) => ({ at: f.startTime - marks.click, duration: f.duration, blockingDuration: f.blockingDuration, phase: phaseOf(f, marks), cause: describeLoaf(f) }));
   const byPhase: Record<string, { count: number; longestMs: number; totalMs: number }> = {};
   for (const t of tasks) {
     const p = (byPhase[t.phase] ??= { count: 0, longestMs: 0, totalMs: 0 });
@@ -478,14 +411,14 @@ function uiRows(ctx: BenchContext, log: UiLog, marks: Required<UiLog['marks']>, 
       value: tasks.length,
       unit: 'tasks',
       how: `target: 0. longtask PerformanceObserver (> ${LONG_TASK_MS} ms) installed on the Runs page before "Start the run", from the click until ${SETTLE_MS / 1000} s after the status reads done${phaseNote}; long-animation-frame script attribution in benchmarks.json`,
-      detail: { observedInPage: log.longTasks.length, byPhase, tasks },
+      detail: { observedInPage: mainThread.longTasks.length, byPhase, tasks },
     },
     { name: 'UI run: longest main-thread task', value: longest, unit: 'ms', how: `target: none over ${LONG_TASK_MS} ms; 0 when there was no long task`, digits: 0 },
     {
       name: 'UI run: long animation frames',
       value: frames.length,
       unit: 'frames',
-      how: log.loafSupported ? 'long-animation-frame entries (> 50 ms from task start to paint) in the same window; they include rendering, which long tasks do not' : 'long-animation-frame is not supported by this Chromium: 0 by default',
+      how: mainThread.loafSupported ? 'long-animation-frame entries (> 50 ms from task start to paint) in the same window; they include rendering, which long tasks do not' : 'long-animation-frame is not supported by this Chromium: 0 by default',
       detail: { frames },
     },
     { name: 'UI run: total time', value: totalMs / 1000, unit: 's', how: '"Start the run" click → run status reads done (MutationObserver in the page); includes creating the run in the runner worker and loading the model', digits: 1, detail: timeline },
