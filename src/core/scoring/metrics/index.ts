@@ -9,3 +9,4 @@ export * from './porter.ts';
 export * from './rouge.ts';
 export * from './rubric.ts';
 export * from './squad.ts';
+export * from './lesion.ts';

@@ -1,0 +1,370 @@
+/**
+ * Item-level scoring: one stored answer → its metrics, each with the source
+ * that decided it. Which metrics an answer gets depends on its protocol:
+ *
+ * | protocol                         | metrics (primary first)                                   |
+ * |----------------------------------|-----------------------------------------------------------|
+ * | neurovlm-structured              | `correct` (diagnosis_name), one per field, `json_valid`   |
+ * | nmb-differential, structured-review | `pass@1`, `pass@5` (equivalence chain)                 |
+ * | nmb-multi-round                  | `pass@1` (last turn with a reference), `turn<k>.pass@1`    |
+ * | nmb-lesion                       | `lesion.all`, `lesion.type/location/laterality/sequence`   |
+ * | nmb-rationale, open-question     | `bertscore.f` (or `rougeL` without encoder), `cosine`, `rouge1/2/L/Lsum`, `token_f1`, `correct` |
+ * | mcq                              | `correct`, `invalid`                                       |
+ * | rubric                           | `rubric` (judge marks each item), `rougeL`                 |
+ *
+ * A clinician's review overrides the primary metric (and `pass@5` when it
+ * says correct); the judge is asked only where the rule says no.
+ */
+import type { BenchCase, Question, ReferenceAnswer } from '../../bundle/types.ts';
+import type { DifferentialAnswer } from '../../protocols/nmb/hypotheses.ts';
+import type { LesionAnswer } from '../../protocols/nmb/lesion.ts';
+import type { McqAnswer } from '../../protocols/mcq/extract.ts';
+import type { StructuredReview } from '../../protocols/nmb/review.ts';
+import { stripThink } from '../../protocols/text.ts';
+import type { TurnRecord } from '../../runner/types.ts';
+import { ruleVerdict } from '../equivalence/normalise.ts';
+import { TAXONOMY_VERSION } from '../equivalence/taxonomy.ts';
+import { lesionMatch, LESION_FIELDS } from '../metrics/lesion.ts';
+import { rougeScore } from '../metrics/rouge.ts';
+import { rubricScore } from '../metrics/rubric.ts';
+import { squadScore } from '../metrics/squad.ts';
+import { ABSTAIN, NEUROVLM_SCORED_FIELDS, normaliseField } from '../neurovlm/normalise.ts';
+import type { ScorableResponse } from '../neurovlm/items.ts';
+import { EQUIVALENCE_RUBRIC_VERSION, RUBRIC_ITEM_VERSION, type JudgeService } from './judge-service.ts';
+import type { SimilarityService } from './similarity.ts';
+import type { ItemMetric, ItemScore, TaxonomyProposal, VerdictNote } from './types.ts';
+
+/** A clinician's verdict on an answer, reduced from the reviews of it. */
+export interface Adjudication {
+  readonly correct: boolean;
+  readonly reviewerId: string;
+  readonly note: string;
+}
+
+export interface ItemContext {
+  readonly response: ScorableResponse & { readonly id: string; readonly turns?: readonly TurnRecord[] };
+  readonly caseId: string;
+  readonly questionId: string;
+  readonly kase: BenchCase | undefined;
+  readonly question: Question | undefined;
+  readonly protocolId: string;
+  readonly judge?: JudgeService | undefined;
+  readonly similarity?: SimilarityService | undefined;
+  readonly adjudication?: Adjudication | undefined;
+  readonly proposeTaxonomy: boolean;
+}
+
+const RULE_NONE = 'rule:none';
+const m = (value: number | null, source: ItemMetric['source'], sourceId: string): ItemMetric => ({ value, source, sourceId });
+const bit = (b: boolean): number => (b ? 1 : 0);
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Builder shared by the protocol scorers. */
+class Item {
+  readonly metrics: Record<string, ItemMetric> = {};
+  readonly verdicts: VerdictNote[] = [];
+  readonly notes: string[] = [];
+  primary: string | null = null;
+  confidence: number | null = null;
+  /** Text a judge sees as "the model's answer" when proposing error classes. */
+  answerText = '';
+  /** Text of the reference for the same purpose. */
+  referenceText = '';
+}
+
+/** Rule, then judge: is `candidate` the reference diagnosis? Records the verdict. */
+async function equivalent(it: Item, ctx: ItemContext, candidate: string, reference: ReferenceAnswer, forMetric: string): Promise<ItemMetric> {
+  const rule = ruleVerdict(candidate, reference);
+  if (rule.equivalent) {
+    it.verdicts.push({ hypothesis: candidate, for: forMetric, equivalent: true, source: 'rule', decidedBy: `rule:${rule.rule}`, rationale: `matched "${rule.matched}" (${rule.method})` });
+    return m(1, 'rule', `rule:${rule.rule}`);
+  }
+  if (ctx.judge && candidate.trim() !== '') {
+    const reply = await ctx.judge.equivalence(candidate, reference);
+    const v = reply.parsed;
+    it.verdicts.push({
+      hypothesis: candidate, for: forMetric, equivalent: v.equivalent, source: 'judge', decidedBy: ctx.judge.id,
+      rationale: v.error ? `undecided: ${v.error}` : v.rationale, raw: reply.raw, rubricVersion: EQUIVALENCE_RUBRIC_VERSION, promptHash: reply.promptHash,
+    });
+    return m(v.equivalent === null ? null : bit(v.equivalent), 'judge', ctx.judge.id);
+  }
+  return m(0, 'rule', RULE_NONE);
+}
+
+/** pass@1 and pass@5 over a ranked list: evaluation stops at the first equivalent hypothesis. */
+async function rankedPass(it: Item, ctx: ItemContext, names: readonly string[], reference: ReferenceAnswer, prefix = ''): Promise<void> {
+  let first: ItemMetric | null = null;
+  let matchAt: ItemMetric | null = null;
+  let undecided = false;
+  for (let i = 0; i < Math.min(5, names.length); i++) {
+    const v = await equivalent(it, ctx, names[i]!, reference, `${prefix}pass@${i === 0 ? 1 : 5}`);
+    if (i === 0) first = v;
+    if (v.value === null) undecided = true;
+    if (v.value === 1) {
+      matchAt = v;
+      break;
+    }
+  }
+  const none = m(0, 'rule', RULE_NONE);
+  it.metrics[`${prefix}pass@1`] = first ?? none;
+  it.metrics[`${prefix}pass@5`] = matchAt ?? (undecided ? m(null, 'judge', ctx.judge?.id ?? '') : { ...(first ?? none), value: 0 });
+}
+
+function hypothesisNames(answer: unknown): string[] {
+  const list = isObj(answer) && Array.isArray(answer.hypotheses) ? (answer.hypotheses as DifferentialAnswer['hypotheses']) : [];
+  return [...list].sort((a, b) => a.rank - b.rank).map((h) => h.diagnosis).filter((d) => typeof d === 'string' && d.trim() !== '');
+}
+
+function topConfidence(answer: unknown): number | null {
+  if (!isObj(answer)) return null;
+  if (typeof answer.confidence === 'number') return answer.confidence;
+  const list = Array.isArray(answer.hypotheses) ? (answer.hypotheses as DifferentialAnswer['hypotheses']) : [];
+  const top = [...list].sort((a, b) => a.rank - b.rank)[0];
+  return top && typeof top.confidence === 'number' ? top.confidence : null;
+}
+
+async function scoreDifferential(it: Item, ctx: ItemContext, parsed: unknown): Promise<void> {
+  const ref = ctx.question?.reference;
+  it.primary = 'pass@1';
+  const names = hypothesisNames(parsed);
+  it.answerText = names.map((n, i) => `${i + 1}. ${n}`).join('; ');
+  it.confidence = topConfidence(parsed);
+  if (!ref?.diagnosis) {
+    it.notes.push('No reference diagnosis: pass@k is not scorable.');
+    return;
+  }
+  it.referenceText = ref.diagnosis;
+  await rankedPass(it, ctx, names, ref);
+  if (ctx.protocolId === 'structured-review' && isObj(parsed)) {
+    const review = parsed as unknown as StructuredReview;
+    const seq = ctx.kase?.sequences?.[0] ?? ctx.kase?.images.find((i) => i.sequence)?.sequence;
+    if (seq && review.sequenceRecognition) it.metrics['review.sequence'] = m(bit(review.sequenceRecognition.toLowerCase().includes(seq.toLowerCase())), 'rule', 'rule:sequence');
+  }
+}
+
+function turnParsed(t: TurnRecord): unknown {
+  return t.parseError ? null : t.parsed;
+}
+
+async function scoreMultiRound(it: Item, ctx: ItemContext): Promise<void> {
+  const q = ctx.question;
+  it.primary = 'pass@1';
+  const turns = ctx.response.turns?.length ? ctx.response.turns : [{ id: 'initial', parsed: ctx.response.parsed, parseError: ctx.response.parseError } as TurnRecord];
+  const refs: (ReferenceAnswer | undefined)[] = [q?.reference, ...(q?.followUps ?? []).map((f) => f.reference ?? q?.reference)];
+  let last: ItemMetric | null = null;
+  for (let k = 0; k < turns.length; k++) {
+    const ref = refs[k];
+    if (!ref?.diagnosis) continue;
+    const names = hypothesisNames(turnParsed(turns[k]!));
+    const v = names.length ? await equivalent(it, ctx, names[0]!, ref, `turn${k + 1}.pass@1`) : m(0, 'rule', RULE_NONE);
+    it.metrics[`turn${k + 1}.pass@1`] = v;
+    last = v;
+    it.answerText = names.join('; ');
+    it.referenceText = ref.diagnosis;
+    it.confidence = topConfidence(turnParsed(turns[k]!));
+  }
+  if (last) it.metrics['pass@1'] = last;
+  else it.notes.push('No turn has a reference diagnosis: not scorable.');
+  if (turns.length < refs.length) it.notes.push(`Answered ${turns.length} of ${refs.length} turns.`);
+}
+
+function scoreLesion(it: Item, ctx: ItemContext, parsed: unknown): void {
+  const ref = ctx.question?.reference?.lesion;
+  it.primary = 'lesion.all';
+  const a = (isObj(parsed) ? parsed : {}) as Partial<LesionAnswer>;
+  it.answerText = [a.type, a.location, a.laterality, a.sequence].filter(Boolean).join(', ');
+  if (!ref) {
+    it.notes.push('No reference lesion: not scorable.');
+    return;
+  }
+  it.referenceText = [ref.type, ref.location, ref.laterality, ref.sequence].filter(Boolean).join(', ');
+  const match = lesionMatch(a, ref);
+  for (const f of [...LESION_FIELDS, 'all'] as const) if (match[f] !== null) it.metrics[`lesion.${f}`] = m(bit(match[f]), 'rule', `rule:lesion-${f}`);
+}
+
+function freeText(parsed: unknown, raw: string): string {
+  if (isObj(parsed) && typeof parsed.text === 'string') return parsed.text;
+  return stripThink(raw).trim();
+}
+
+async function scoreFreeText(it: Item, ctx: ItemContext, parsed: unknown): Promise<void> {
+  const ref = ctx.question?.reference;
+  const text = freeText(parsed, ctx.response.rawText);
+  it.answerText = text.slice(0, 1500);
+  const target = ref?.rationale ?? ref?.diagnosis;
+  it.primary = ctx.similarity ? 'bertscore.f' : 'rougeL';
+  if (!target) {
+    it.notes.push('No reference text: similarity is not scorable.');
+    it.primary = null;
+  } else {
+    it.referenceText = target.slice(0, 1500);
+    const r = rougeScore(target, text, ['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], { useStemmer: true });
+    it.metrics.rouge1 = m(r.rouge1.f, 'rule', 'rule:rouge');
+    it.metrics.rouge2 = m(r.rouge2.f, 'rule', 'rule:rouge');
+    it.metrics.rougeL = m(r.rougeL.f, 'rule', 'rule:rouge');
+    it.metrics.rougeLsum = m(r.rougeLsum.f, 'rule', 'rule:rouge');
+    it.metrics.token_f1 = m(squadScore(text, [target])?.f1 ?? null, 'rule', 'rule:squad-f1');
+    if (ctx.similarity) {
+      const s = await ctx.similarity.score(text, target);
+      const id = ctx.similarity.id;
+      it.metrics['bertscore.p'] = m(s.bert.precision, 'encoder', id);
+      it.metrics['bertscore.r'] = m(s.bert.recall, 'encoder', id);
+      it.metrics['bertscore.f'] = m(s.bert.f, 'encoder', id);
+      it.metrics.cosine = m(s.cosine, 'encoder', id);
+    }
+  }
+  // An open question with a diagnosis is also right or wrong; only a judge can read prose for that.
+  if (ctx.protocolId === 'open-question' && ref?.diagnosis && ctx.judge) {
+    it.metrics.correct = await equivalent(it, ctx, text, ref, 'correct');
+    it.primary = 'correct';
+    it.referenceText = ref.diagnosis;
+  }
+}
+
+async function scoreRubric(it: Item, ctx: ItemContext, parsed: unknown): Promise<void> {
+  const q = ctx.question;
+  const items = q?.reference?.rubric ?? [];
+  const text = freeText(parsed, ctx.response.rawText);
+  it.answerText = text.slice(0, 1500);
+  it.primary = 'rubric';
+  it.referenceText = items.map((r) => `${r.text} (${r.points})`).join('; ');
+  if (items.length === 0) {
+    it.notes.push('No rubric items: not scorable.');
+    it.primary = null;
+    return;
+  }
+  if (!ctx.judge) {
+    it.notes.push('Rubric items are marked by a judge: choose a local judge model to score them.');
+    return;
+  }
+  const met: { points: number; met: boolean | null }[] = [];
+  for (const r of items) {
+    const reply = await ctx.judge.rubricItem({ question: q?.text ?? '', answer: text, criterion: r.text, points: r.points });
+    met.push({ points: r.points, met: reply.parsed.met });
+    it.verdicts.push({
+      hypothesis: r.text, for: `rubric:${r.id}`, equivalent: reply.parsed.met, source: 'judge', decidedBy: ctx.judge.id,
+      rationale: reply.parsed.error ? `undecided: ${reply.parsed.error}` : reply.parsed.rationale, raw: reply.raw, rubricVersion: RUBRIC_ITEM_VERSION, promptHash: reply.promptHash,
+    });
+  }
+  const score = rubricScore(met);
+  it.metrics.rubric = m(score ? score.score : null, 'judge', ctx.judge.id);
+  if (met.some((x) => x.met === null)) it.notes.push('Some rubric items were undecided (counted as not met): review them.');
+}
+
+function scoreMcq(it: Item, ctx: ItemContext, parsed: unknown, parseError: string | null): void {
+  const gold = ctx.question?.reference?.answer;
+  it.primary = 'correct';
+  const choice = parseError === null && isObj(parsed) && typeof parsed.choice === 'string' ? (parsed as unknown as McqAnswer).choice : null;
+  it.answerText = choice ?? '(no option found)';
+  if (!gold) {
+    it.notes.push('No answer key: not scorable.');
+    return;
+  }
+  const option = ctx.question?.options?.find((o) => o.key === gold);
+  it.referenceText = option ? `${gold}. ${option.text}` : gold;
+  it.metrics.correct = m(bit(choice !== null && choice.toUpperCase() === gold.toUpperCase()), 'rule', choice === null ? 'rule:invalid' : `rule:${(parsed as unknown as McqAnswer).rule}`);
+  it.metrics.invalid = m(bit(choice === null), 'rule', 'rule:invalid');
+}
+
+function scoreNeuroVlm(it: Item, ctx: ItemContext, parsed: unknown, parseError: string | null): void {
+  const labels = ctx.question?.reference?.labels ?? {};
+  const answer = parseError === null && isObj(parsed) ? parsed : null;
+  it.primary = 'correct';
+  it.metrics.json_valid = m(bit(answer !== null), 'rule', 'rule:json');
+  const c = answer?.diagnosis_confidence;
+  it.confidence = typeof c === 'number' && Number.isFinite(c) ? c : typeof c === 'string' && Number.isFinite(Number(c)) && c.trim() !== '' ? Number(c) : null;
+  for (const field of NEUROVLM_SCORED_FIELDS) {
+    const raw = labels[field];
+    if (raw === null || raw === undefined) continue;
+    const gold = normaliseField(field, raw);
+    if (gold === ABSTAIN) continue;
+    const pred = answer ? normaliseField(field, answer[field]) : ABSTAIN;
+    it.metrics[`neurovlm.${field}`] = m(bit(pred === gold), 'rule', 'rule:neurovlm-normalise');
+  }
+  const dx = it.metrics['neurovlm.diagnosis_name'];
+  if (dx) it.metrics.correct = dx;
+  else it.notes.push('No ground-truth class: diagnosis is not scorable.');
+  it.answerText = answer ? JSON.stringify(answer).slice(0, 1500) : stripThink(ctx.response.rawText).slice(0, 1500);
+  it.referenceText = Object.entries(labels).filter(([, v]) => v).map(([k, v]) => `${k}: ${v}`).join('; ');
+}
+
+/** The reviewers' verdict replaces the machine's on the primary metric. */
+function applyAdjudication(it: Item, a: Adjudication): void {
+  if (!it.primary) return;
+  const v = m(bit(a.correct), 'reviewer', a.reviewerId);
+  it.metrics[it.primary] = v;
+  if (it.primary === 'pass@1' && a.correct) it.metrics['pass@5'] = v;
+  it.verdicts.push({ hypothesis: it.answerText, for: it.primary, equivalent: a.correct, source: 'reviewer', decidedBy: a.reviewerId, rationale: a.note });
+}
+
+async function proposeTaxonomy(it: Item, ctx: ItemContext): Promise<TaxonomyProposal | null> {
+  const primary = it.primary ? it.metrics[it.primary] : undefined;
+  if (!ctx.judge || !ctx.proposeTaxonomy || !primary || primary.value === null || primary.value >= 0.5 || !it.referenceText) return null;
+  const reply = await ctx.judge.taxonomy({
+    ...(ctx.question?.text ? { question: ctx.question.text } : {}),
+    candidate: it.answerText || '(empty answer)',
+    reference: it.referenceText,
+  });
+  return {
+    classes: reply.parsed.classes, rationale: reply.parsed.rationale, sourceId: ctx.judge.id, taxonomyVersion: TAXONOMY_VERSION,
+    raw: reply.raw, promptHash: reply.promptHash, ...(reply.parsed.error ? { error: reply.parsed.error } : {}),
+  };
+}
+
+/** Scores one stored answer. */
+export async function scoreItem(ctx: ItemContext): Promise<ItemScore> {
+  const r = ctx.response;
+  const it = new Item();
+  const failed = !!r.error;
+  if (failed) it.notes.push(`The call failed (${r.error}); left out of every metric.`);
+  else {
+    const parseError = r.parseError ?? null;
+    const parsed = parseError === null ? r.parsed : null;
+    switch (ctx.protocolId) {
+      case 'neurovlm-structured':
+        scoreNeuroVlm(it, ctx, parsed, parseError);
+        break;
+      case 'nmb-differential':
+      case 'structured-review':
+        await scoreDifferential(it, ctx, parsed);
+        break;
+      case 'nmb-multi-round':
+        await scoreMultiRound(it, ctx);
+        break;
+      case 'nmb-lesion':
+        scoreLesion(it, ctx, parsed);
+        break;
+      case 'mcq':
+        scoreMcq(it, ctx, parsed, parseError);
+        break;
+      case 'rubric':
+        await scoreRubric(it, ctx, parsed);
+        break;
+      case 'nmb-rationale':
+      case 'open-question':
+        await scoreFreeText(it, ctx, parsed);
+        break;
+      default:
+        it.notes.push(`Protocol "${ctx.protocolId}" has no scorer.`);
+    }
+    if (parseError !== null && ctx.protocolId !== 'mcq' && ctx.protocolId !== 'neurovlm-structured') it.notes.push(`The answer could not be parsed: ${parseError}`);
+    if (ctx.adjudication) applyAdjudication(it, ctx.adjudication);
+  }
+  const taxonomy = failed ? null : await proposeTaxonomy(it, ctx);
+  return {
+    responseId: r.id,
+    itemKey: r.itemKey,
+    caseId: ctx.caseId,
+    questionId: ctx.questionId,
+    modelId: r.modelId,
+    variant: r.variant,
+    sample: r.sample,
+    protocolId: ctx.protocolId,
+    primary: failed ? null : it.primary,
+    metrics: it.metrics,
+    confidence: it.confidence,
+    verdicts: it.verdicts,
+    taxonomy,
+    notes: it.notes,
+  };
+}

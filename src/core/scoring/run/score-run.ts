@@ -1,0 +1,168 @@
+/**
+ * Scores a whole run: resolves each answer's protocol (a fixed one, or the
+ * case's default for `auto` runs), folds clinicians' reviews into
+ * adjudications, scores every answer, and summarises per arm. Pure apart
+ * from the injected judge and encoder, so the worker, the CLI and the tests
+ * share it.
+ */
+import type { BenchCase, ProtocolDefaults } from '../../bundle/types.ts';
+import type { ReviewRecord } from '../../db/types.ts';
+import { InvalidInputError, throwIfAborted } from '../../errors.ts';
+import { getProtocol, protocolFor } from '../../protocols/registry.ts';
+import type { RunResponse } from '../../runner/types.ts';
+import { TAXONOMY_VERSION } from '../equivalence/taxonomy.ts';
+import { findQuestion, splitItemKey } from '../neurovlm/items.ts';
+import { EQUIVALENCE_RUBRIC_VERSION, JudgeService, type LocalJudge } from './judge-service.ts';
+import { scoreItem, type Adjudication } from './score-item.ts';
+import { SimilarityService, type SimilarityEncoder } from './similarity.ts';
+import { summariseArms } from './summary.ts';
+import { RUN_SCORER_VERSION, type ItemScore, type RunScoreSummary, type ScoringConfig } from './types.ts';
+
+/** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
+export const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
+
+export interface RunScoringInput {
+  /** The run's protocol id, or `auto`. */
+  readonly protocolId: string;
+  /** The benchmark's protocol defaults (used by `auto`). */
+  readonly defaults?: ProtocolDefaults;
+  readonly responses: readonly RunResponse[];
+  readonly cases: readonly BenchCase[];
+  readonly reviews?: readonly ReviewRecord[];
+  /** Items of an earlier score set: their judge replies are reused when the judge and request are the same. */
+  readonly previous?: readonly ItemScore[];
+}
+
+export interface RunScoringOptions {
+  readonly seed?: number;
+  readonly resamples?: number;
+  readonly judge?: LocalJudge;
+  readonly encoder?: SimilarityEncoder;
+  /** IDF-weighted BERTScore over the run's references (bert_score `idf=True`). */
+  readonly idf?: boolean;
+  /** Ask the judge for error classes of wrong answers (default: on when there is a judge). */
+  readonly taxonomy?: boolean;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface RunScoringResult {
+  readonly items: ItemScore[];
+  readonly summary: RunScoreSummary;
+  readonly config: ScoringConfig;
+}
+
+/**
+ * The reviewers' verdict on each answer: the majority of `correct` /
+ * `incorrect`, a tie going to the latest review. Reviews with other verdicts
+ * are ignored here (they still count in agreement statistics).
+ */
+export function adjudications(reviews: readonly ReviewRecord[]): Map<string, Adjudication> {
+  const byResponse = new Map<string, ReviewRecord[]>();
+  for (const r of reviews) {
+    if (!(REVIEW_VERDICTS as readonly string[]).includes(r.verdict)) continue;
+    byResponse.set(r.responseId, [...(byResponse.get(r.responseId) ?? []), r]);
+  }
+  const out = new Map<string, Adjudication>();
+  for (const [responseId, list] of byResponse) {
+    const sorted = [...list].sort((a, b) => a.createdAt - b.createdAt);
+    const yes = sorted.filter((r) => r.verdict === 'correct').length;
+    const no = sorted.length - yes;
+    const correct = yes === no ? sorted.at(-1)!.verdict === 'correct' : yes > no;
+    const deciding = sorted.filter((r) => (r.verdict === 'correct') === correct);
+    out.set(responseId, {
+      correct,
+      reviewerId: [...new Set(deciding.map((r) => r.reviewerId))].join(', '),
+      note: sorted.length > 1 ? `${yes} of ${sorted.length} reviewers: correct. ${deciding.at(-1)!.reason}`.trim() : deciding.at(-1)!.reason,
+    });
+  }
+  return out;
+}
+
+/** Judge replies recorded in earlier items by this judge, keyed by request hash. */
+function previousReplies(previous: readonly ItemScore[], judgeId: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const it of previous) {
+    for (const v of it.verdicts) if (v.source === 'judge' && v.decidedBy === judgeId && v.promptHash && v.raw !== undefined) out.push([v.promptHash, v.raw]);
+    const t = it.taxonomy;
+    if (t && t.sourceId === judgeId && t.promptHash && t.raw !== undefined) out.push([t.promptHash, t.raw]);
+  }
+  return out;
+}
+
+export async function scoreRun(input: RunScoringInput, options: RunScoringOptions = {}): Promise<RunScoringResult> {
+  const seed = options.seed ?? 0;
+  const resamples = options.resamples ?? 1000;
+  if (input.protocolId !== 'auto' && !getProtocol(input.protocolId)) throw new InvalidInputError(`The run's protocol "${input.protocolId}" is not one this version knows, so its answers cannot be scored.`, { field: 'protocol' });
+  const caseMap = new Map(input.cases.map((c) => [c.id, c]));
+  const judge = options.judge ? new JudgeService(options.judge, previousReplies(input.previous ?? [], options.judge.id), options.signal) : undefined;
+  const similarity = options.encoder ? new SimilarityService(options.encoder) : undefined;
+  const adjudicated = adjudications(input.reviews ?? []);
+  const proposeTaxonomy = options.taxonomy ?? true;
+
+  // One row per item: a re-asked item keeps only its latest answer.
+  const latest = new Map<string, RunResponse>();
+  for (const r of input.responses) {
+    const seen = latest.get(r.id);
+    if (!seen || seen.createdAt <= r.createdAt) latest.set(r.id, r);
+  }
+  const responses = [...latest.values()];
+
+  if (similarity && options.idf) {
+    const refs = responses.flatMap((r) => {
+      const q = findQuestion(caseMap, r)?.question;
+      const t = q?.reference?.rationale ?? q?.reference?.diagnosis;
+      return t ? [t] : [];
+    });
+    await similarity.useIdf(refs);
+  }
+
+  const items: ItemScore[] = [];
+  const total = responses.length;
+  let lastReport = 0;
+  for (const r of responses) {
+    throwIfAborted(options.signal);
+    const { caseId, questionId } = splitItemKey(r);
+    const found = findQuestion(caseMap, r);
+    const protocolId = input.protocolId !== 'auto' ? input.protocolId : found ? protocolFor(found.kase, input.defaults).id : 'unknown';
+    items.push(
+      await scoreItem({
+        response: r,
+        caseId,
+        questionId: found?.question?.id ?? questionId,
+        kase: found?.kase,
+        question: found?.question,
+        protocolId,
+        judge,
+        similarity,
+        adjudication: adjudicated.get(r.id),
+        proposeTaxonomy,
+      }),
+    );
+    if (options.onProgress && (items.length === total || items.length - lastReport >= 200)) {
+      lastReport = items.length;
+      options.onProgress(items.length, total);
+    }
+  }
+
+  const { arms, calibrationShift } = summariseArms(items, responses, input.cases, { seed, resamples });
+  const latestReview = (input.reviews ?? []).reduce<number | null>((a, r) => (a === null || r.createdAt > a ? r.createdAt : a), null);
+  return {
+    items,
+    summary: {
+      arms, calibrationShift, items: items.length, failed: responses.filter((r) => !!r.error).length,
+      judgeCalls: judge?.calls ?? 0, judgeReused: judge?.reused ?? 0,
+    },
+    config: {
+      scorerVersion: RUN_SCORER_VERSION,
+      seed,
+      resamples,
+      judge: options.judge?.id ?? null,
+      judgeRubricVersion: options.judge ? EQUIVALENCE_RUBRIC_VERSION : null,
+      encoder: options.encoder?.id ?? null,
+      taxonomy: !!options.judge && proposeTaxonomy,
+      taxonomyVersion: TAXONOMY_VERSION,
+      reviewsUpTo: latestReview,
+    },
+  };
+}

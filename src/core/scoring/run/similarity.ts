@@ -1,0 +1,91 @@
+/**
+ * Semantic similarity with a local encoder (PRODUCT.md §3): sentence cosine
+ * and BERTScore-style token matching. Every value carries the encoder's name,
+ * because the numbers mean nothing without it. Reference embeddings are
+ * cached: many models answer the same case.
+ */
+import { bertScore, computeIdf, type BertScore, type EmbeddedText, type IdfWeights } from '../metrics/bertscore.ts';
+
+/** A loaded encoder (transformers.js in a worker, or in Node for the CLI and tests). */
+export interface SimilarityEncoder {
+  readonly id: string;
+  /** Unit-length sentence vectors, one per text. */
+  sentenceEmbeddings(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Contextual token vectors without special tokens. */
+  tokenEmbeddings(text: string): Promise<{ readonly tokens: readonly string[]; readonly vectors: readonly Float32Array[] }>;
+}
+
+export interface SimilarityScore {
+  readonly cosine: number;
+  readonly bert: BertScore;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+export class SimilarityService {
+  /** Text pairs scored (for the summary and the bench). */
+  pairs = 0;
+  readonly #sentences = new Map<string, Promise<Float32Array>>();
+  readonly #tokens = new Map<string, Promise<EmbeddedText>>();
+  #idf: IdfWeights | undefined;
+
+  constructor(readonly encoder: SimilarityEncoder) {}
+
+  get id(): string {
+    return this.encoder.id;
+  }
+
+  /**
+   * IDF weights from the references' tokens (bert_score `idf=True`): call once
+   * with every reference before scoring.
+   */
+  async useIdf(references: readonly string[]): Promise<void> {
+    const tokenised = await Promise.all([...new Set(references)].map(async (r) => [...((await this.#embedTokens(r)).tokens ?? [])]));
+    this.#idf = computeIdf(tokenised);
+  }
+
+  #embedSentence(text: string, cache: boolean): Promise<Float32Array> {
+    const hit = this.#sentences.get(text);
+    if (hit) return hit;
+    const p = this.encoder.sentenceEmbeddings([text]).then((v) => v[0]!);
+    if (cache) this.#sentences.set(text, p);
+    return p;
+  }
+
+  #embedTokens(text: string, cache = true): Promise<EmbeddedText> {
+    const hit = this.#tokens.get(text);
+    if (hit) return hit;
+    const p = this.encoder.tokenEmbeddings(text).then((t) => ({ tokens: t.tokens, vectors: t.vectors }));
+    if (cache) this.#tokens.set(text, p);
+    return p;
+  }
+
+  /** Cosine of the sentence vectors and BERTScore P/R/F of `candidate` against `reference`. */
+  async score(candidate: string, reference: string): Promise<SimilarityScore> {
+    const [c, r] = await Promise.all([this.#embedSentence(candidate, false), this.#embedSentence(reference, true)]);
+    const [ct, rt] = await Promise.all([this.#embedTokens(candidate, false), this.#embedTokens(reference, true)]);
+    this.pairs++;
+    return { cosine: dot(c, r), bert: bertScore(ct, rt, this.#idf ? { idf: this.#idf } : {}) };
+  }
+}
+
+/** What {@link encoderFromEmbedder} needs of transformers.js' `TransformersEmbedder` (kept structural, so scoring does not import engines). */
+export interface EmbedderLike {
+  readonly info: { readonly modelId: string };
+  sentenceEmbeddings(texts: readonly string[], options: { pooling: 'mean' | 'cls'; normalize: boolean; signal?: AbortSignal }): Promise<Float32Array[]>;
+  tokenEmbeddings(text: string, options?: { normalize?: boolean; signal?: AbortSignal }): Promise<{ tokens: string[]; vectors: Float32Array[] }>;
+}
+
+/** A loaded encoder as a {@link SimilarityEncoder}: mean-pooled unit sentence vectors (sentence-transformers' default), unit token vectors. */
+export function encoderFromEmbedder(embedder: EmbedderLike, id: string = embedder.info.modelId, signal?: AbortSignal): SimilarityEncoder {
+  const opts = signal ? { signal } : {};
+  return {
+    id,
+    sentenceEmbeddings: (texts) => embedder.sentenceEmbeddings(texts, { pooling: 'mean', normalize: true, ...opts }),
+    tokenEmbeddings: (text) => embedder.tokenEmbeddings(text, { normalize: true, ...opts }),
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * Item scores → per-arm summaries (model × variant) with 95 % intervals:
+ * Wilson for 0/1 metrics, a seeded percentile bootstrap for the others,
+ * pass@k over samples with the unbiased estimator, MediConfusion set score,
+ * the full NeuroVLM-Bench report, and calibration shift by degradation
+ * severity.
+ */
+import type { BenchCase } from '../../bundle/types.ts';
+import { calibrationShift, type DegradedItem } from '../metrics/calibration-shift.ts';
+import { pairedSetScore, type McqPair } from '../metrics/mcq.ts';
+import { passAtKUnbiased } from '../metrics/passk.ts';
+import { neuroVlmItemsFromRun, type ScorableResponse } from '../neurovlm/items.ts';
+import { scoreNeuroVlm } from '../neurovlm/score.ts';
+import { bootstrapCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
+import { wilsonInterval } from '../stats/wilson.ts';
+import type { ArmSummary, CalibrationShiftSummary, ItemScore, MetricSource, MetricSummary } from './types.ts';
+
+/** Human labels, in the order summaries list metrics. */
+export const METRIC_LABELS: Readonly<Record<string, string>> = {
+  correct: 'Accuracy',
+  'pass@1': 'pass@1',
+  'pass@5': 'pass@5',
+  'pass@1 (samples)': 'pass@1 over samples (unbiased)',
+  'pass@5 (samples)': 'pass@5 over samples (unbiased)',
+  'lesion.all': 'Lesion: all fields',
+  'lesion.type': 'Lesion type',
+  'lesion.location': 'Lesion location',
+  'lesion.laterality': 'Lesion laterality',
+  'lesion.sequence': 'Lesion sequence',
+  rubric: 'Rubric points',
+  'bertscore.f': 'BERTScore F',
+  'bertscore.p': 'BERTScore P',
+  'bertscore.r': 'BERTScore R',
+  cosine: 'Sentence cosine',
+  rougeL: 'ROUGE-L F',
+  rouge1: 'ROUGE-1 F',
+  rouge2: 'ROUGE-2 F',
+  rougeLsum: 'ROUGE-Lsum F',
+  token_f1: 'Token F1 (SQuAD)',
+  invalid: 'Invalid answers (MCQ)',
+  'mcq.set': 'Paired set score',
+  json_valid: 'JSON valid',
+  'neurovlm.diagnosis_name': 'Class (diagnosis_name)',
+  'neurovlm.diagnosis_detailed': 'Subtype (diagnosis_detailed)',
+  'neurovlm.modality': 'Modality',
+  'neurovlm.specialized_sequence': 'Sequence',
+  'neurovlm.plane': 'Plane',
+  'review.sequence': 'Sequence named (review)',
+};
+
+const ORDER = new Map(Object.keys(METRIC_LABELS).map((k, i) => [k, i]));
+
+export function metricLabel(key: string): string {
+  if (METRIC_LABELS[key]) return METRIC_LABELS[key];
+  const turn = /^turn(\d+)\.pass@1$/.exec(key);
+  return turn ? `pass@1 at turn ${turn[1]}` : key;
+}
+
+function orderOf(key: string): number {
+  const turn = /^turn(\d+)\./.exec(key);
+  return ORDER.get(key) ?? (turn ? 500 + Number(turn[1]) : 1000);
+}
+
+export interface SummaryOptions {
+  readonly seed: number;
+  readonly resamples: number;
+}
+
+export function armKey(modelId: string, variant: string): string {
+  return variant && variant !== 'none' ? `${modelId} [${variant}]` : modelId;
+}
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  xs.sort((a, b) => a - b);
+  const mid = xs.length >> 1;
+  return xs.length % 2 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
+}
+
+function metricSummary(metric: string, items: readonly ItemScore[], opts: SummaryOptions): MetricSummary {
+  const values: number[] = [];
+  const sources: Partial<Record<MetricSource, number>> = {};
+  let notScorable = 0;
+  let encoder: string | undefined;
+  let binary = true;
+  for (const it of items) {
+    const v = it.metrics[metric];
+    if (!v) continue;
+    if (v.value === null) {
+      notScorable++;
+      continue;
+    }
+    values.push(v.value);
+    if (v.value !== 0 && v.value !== 1) binary = false;
+    sources[v.source] = (sources[v.source] ?? 0) + 1;
+    if (v.source === 'encoder') encoder = v.sourceId;
+  }
+  const n = values.length;
+  const sum = values.reduce((a, b) => a + b, 0);
+  const mean = n === 0 ? NaN : sum / n;
+  let ci;
+  if (binary) {
+    const w = wilsonInterval(sum, n);
+    ci = { lower: w.lower, upper: w.upper };
+  } else {
+    const b = bootstrapMeanCi(values, { seed: opts.seed, resamples: opts.resamples });
+    ci = { lower: b.lower, upper: b.upper };
+  }
+  return {
+    metric, label: metricLabel(metric), n, notScorable, mean, ci, ciMethod: binary ? 'wilson' : 'bootstrap', sources,
+    dependsOnJudge: (sources.judge ?? 0) > 0, ...(encoder ? { encoder } : {}),
+  };
+}
+
+/** pass@k over samples (Chen et al. 2021 unbiased estimator), for arms with several samples per question. */
+function samplePassK(items: readonly ItemScore[], opts: SummaryOptions): MetricSummary[] {
+  const groups = new Map<string, { n: number; c: number; judge: boolean }>();
+  for (const it of items) {
+    const v = it.metrics['pass@1'];
+    if (!v || v.value === null) continue;
+    const key = `${it.caseId}#${it.questionId}`;
+    const g = groups.get(key) ?? { n: 0, c: 0, judge: false };
+    g.n++;
+    if (v.value === 1) g.c++;
+    if (v.source === 'judge') g.judge = true;
+    groups.set(key, g);
+  }
+  const list = [...groups.values()];
+  if (list.length === 0 || Math.max(...list.map((g) => g.n)) < 2) return [];
+  const minN = Math.min(...list.map((g) => g.n));
+  const out: MetricSummary[] = [];
+  for (const k of [1, 5]) {
+    if (k > minN) continue;
+    const per = list.map((g) => passAtKUnbiased(g.n, g.c, k));
+    const b = bootstrapCi(per, (s) => s.reduce((a, x) => a + x, 0) / s.length, { seed: opts.seed, resamples: opts.resamples });
+    const metric = `pass@${k} (samples)`;
+    out.push({
+      metric, label: metricLabel(metric), n: list.length, notScorable: 0, mean: b.estimate, ci: { lower: b.lower, upper: b.upper }, ciMethod: 'bootstrap',
+      sources: {}, dependsOnJudge: list.some((g) => g.judge),
+    });
+  }
+  return out;
+}
+
+/** MediConfusion set score: both items of a pair right (per sample). */
+function pairedSet(items: readonly ItemScore[], cases: ReadonlyMap<string, BenchCase>): MetricSummary | null {
+  const byPair = new Map<string, ItemScore[]>();
+  for (const it of items) {
+    if (it.protocolId !== 'mcq' || !it.metrics.correct) continue;
+    const q = cases.get(it.caseId)?.questions.find((x) => x.id === it.questionId);
+    if (!q?.pairId) continue;
+    const key = `${q.pairId}|${it.sample}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), it]);
+  }
+  const pairs: McqPair[] = [];
+  for (const group of byPair.values()) {
+    if (group.length !== 2) continue;
+    const item = (it: ItemScore) => ({ gold: 'x', pred: it.metrics.invalid?.value === 1 ? null : it.metrics.correct!.value === 1 ? 'x' : 'y' });
+    pairs.push({ first: item(group[0]!), second: item(group[1]!) });
+  }
+  if (pairs.length === 0) return null;
+  const s = pairedSetScore(pairs);
+  const w = wilsonInterval(s.bothCorrect, s.pairs);
+  return { metric: 'mcq.set', label: metricLabel('mcq.set'), n: s.pairs, notScorable: 0, mean: s.setScore, ci: { lower: w.lower, upper: w.upper }, ciMethod: 'wilson', sources: { rule: s.pairs }, dependsOnJudge: false };
+}
+
+function calibrationShifts(items: readonly ItemScore[]): CalibrationShiftSummary[] {
+  const byModel = new Map<string, ItemScore[]>();
+  for (const it of items) byModel.set(it.modelId, [...(byModel.get(it.modelId) ?? []), it]);
+  const out: CalibrationShiftSummary[] = [];
+  for (const [modelId, list] of byModel) {
+    const usable = list.filter((it) => it.confidence !== null && it.primary && (it.metrics[it.primary]?.value === 0 || it.metrics[it.primary]?.value === 1));
+    const baseline = usable.filter((it) => it.variant === 'none');
+    const kinds = new Set(usable.map((it) => /^degrade:([^:]+):/.exec(it.variant)?.[1]).filter((k): k is string => !!k));
+    for (const kind of kinds) {
+      const degraded: DegradedItem[] = [...baseline.map((it) => ({ it, severity: 0 })), ...usable.flatMap((it) => {
+        const match = new RegExp(`^degrade:${kind}:(\\d+)$`).exec(it.variant);
+        return match ? [{ it, severity: Number(match[1]) }] : [];
+      })].map(({ it, severity }) => ({ severity, confidence: it.confidence, correct: it.metrics[it.primary!]!.value === 1 }));
+      out.push({ modelId, kind, levels: calibrationShift(degraded) });
+    }
+  }
+  return out;
+}
+
+/** One summary per arm, in first-seen order. */
+export function summariseArms(
+  items: readonly ItemScore[],
+  responses: readonly (ScorableResponse & { readonly id: string })[],
+  cases: readonly BenchCase[],
+  opts: SummaryOptions,
+): { arms: ArmSummary[]; calibrationShift: CalibrationShiftSummary[] } {
+  const caseMap = new Map(cases.map((c) => [c.id, c]));
+  const responseById = new Map(responses.map((r) => [r.id, r]));
+  const arms = new Map<string, ItemScore[]>();
+  for (const it of items) {
+    const key = armKey(it.modelId, it.variant);
+    let list = arms.get(key);
+    if (!list) arms.set(key, (list = []));
+    list.push(it);
+  }
+  const out: ArmSummary[] = [];
+  for (const [key, list] of arms) {
+    const keys = new Set<string>();
+    for (const it of list) for (const k of Object.keys(it.metrics)) keys.add(k);
+    const metrics = [...keys].sort((a, b) => orderOf(a) - orderOf(b) || a.localeCompare(b)).map((k) => metricSummary(k, list, opts));
+    const set = pairedSet(list, caseMap);
+    if (set) metrics.push(set);
+    metrics.push(...samplePassK(list, opts));
+    metrics.sort((a, b) => orderOf(a.metric) - orderOf(b.metric));
+    const joined = list.flatMap((it) => {
+      const r = responseById.get(it.responseId);
+      return r ? [{ it, r }] : [];
+    });
+    const armResponses = joined.map((j) => j.r);
+    const ok = armResponses.filter((r) => !r.error);
+    const neuro = joined.filter((j) => j.it.protocolId === 'neurovlm-structured').map((j) => j.r);
+    const decode = ok.map((r) => r.usage?.decodeTps).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+    out.push({
+      key,
+      modelId: list[0]!.modelId,
+      variant: list[0]!.variant,
+      responses: list.length,
+      failed: armResponses.length - ok.length,
+      protocols: [...new Set(list.map((it) => it.protocolId))],
+      metrics,
+      ...(neuro.length ? { neurovlm: scoreNeuroVlm(neuroVlmItemsFromRun(neuro, cases), { seed: opts.seed, resamples: opts.resamples }) } : {}),
+      medianLatencyMs: median(ok.map((r) => r.latencyMs).filter((x) => Number.isFinite(x))),
+      meanDecodeTps: decode.length ? decode.reduce((a, b) => a + b, 0) / decode.length : NaN,
+    });
+  }
+  return { arms: out, calibrationShift: calibrationShifts(items) };
+}

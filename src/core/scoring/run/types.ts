@@ -1,0 +1,150 @@
+/**
+ * Scoring a whole run: every stored answer gets its item-level metrics (each
+ * with the source that decided it), and each arm (model × variant) gets its
+ * summary with 95 % intervals. The result is stored as one *score set*; a
+ * re-score writes a new set and keeps the old one as a previous version.
+ */
+import type { NeuroVlmReport } from '../neurovlm/score.ts';
+import type { SeverityShift } from '../metrics/calibration-shift.ts';
+
+/** Bump when an item metric or an aggregation rule changes: stored sets carry it. */
+export const RUN_SCORER_VERSION = '1';
+
+/**
+ * Who decided a value: a deterministic `rule`, the local `judge` model, a
+ * clinician `reviewer`, or the similarity `encoder` (BERTScore, cosine).
+ */
+export type MetricSource = 'rule' | 'judge' | 'reviewer' | 'encoder';
+
+export interface ItemMetric {
+  /** null = not scorable for this item (no reference, or no judge to decide). */
+  readonly value: number | null;
+  readonly source: MetricSource;
+  /** `rule:exact`, the judge or encoder model id, or the reviewer id. */
+  readonly sourceId: string;
+}
+
+/** One stage's verdict on one hypothesis, as shown in the drill-down. */
+export interface VerdictNote {
+  readonly hypothesis: string;
+  /** Which metric the verdict belongs to (`pass@1`, `turn2`, `rubric:r1`…). */
+  readonly for: string;
+  readonly equivalent: boolean | null;
+  readonly source: 'rule' | 'judge' | 'reviewer';
+  readonly decidedBy: string;
+  /** Judge rationale, reviewer note or the rule that matched. */
+  readonly rationale?: string;
+  /** The judge's raw reply, kept so a later re-score can reuse it. */
+  readonly raw?: string;
+  readonly rubricVersion?: string;
+  /** Hash of the exact judge request: a re-score with the same judge reuses the reply. */
+  readonly promptHash?: string;
+}
+
+export interface TaxonomyProposal {
+  readonly classes: readonly string[];
+  readonly rationale: string;
+  /** The judge model that proposed them. Reviewers confirm them in their reviews. */
+  readonly sourceId: string;
+  readonly taxonomyVersion: string;
+  readonly error?: string;
+  readonly raw?: string;
+  readonly promptHash?: string;
+}
+
+/** The scores of one stored answer. */
+export interface ItemScore {
+  readonly responseId: string;
+  readonly itemKey: string;
+  readonly caseId: string;
+  readonly questionId: string;
+  readonly modelId: string;
+  readonly variant: string;
+  readonly sample: number;
+  readonly protocolId: string;
+  /**
+   * The item's headline metric (`correct`, `pass@1`, `rubric`, `bertscore.f`,
+   * `rougeL`…), which decides "wrong" for the error taxonomy and breakdowns.
+   */
+  readonly primary: string | null;
+  readonly metrics: Readonly<Record<string, ItemMetric>>;
+  /** The answer's stated confidence (0–1) when the protocol asks for one. */
+  readonly confidence: number | null;
+  readonly verdicts: readonly VerdictNote[];
+  readonly taxonomy: TaxonomyProposal | null;
+  /** Why something could not be scored (a failed call, no reference, no judge). */
+  readonly notes: readonly string[];
+}
+
+export interface Interval {
+  readonly lower: number;
+  readonly upper: number;
+}
+
+export interface MetricSummary {
+  readonly metric: string;
+  readonly label: string;
+  /** Items with a value. */
+  readonly n: number;
+  /** Items of the arm this metric applies to that had no value. */
+  readonly notScorable: number;
+  readonly mean: number;
+  /** 95 % interval: Wilson for 0/1 metrics, seeded percentile bootstrap otherwise. */
+  readonly ci: Interval;
+  readonly ciMethod: 'wilson' | 'bootstrap';
+  /** How many values each source decided. */
+  readonly sources: Readonly<Partial<Record<MetricSource, number>>>;
+  /** Some value was decided by the local judge: show the judge caveat. */
+  readonly dependsOnJudge: boolean;
+  /** Encoder that produced the values (similarity metrics). */
+  readonly encoder?: string;
+}
+
+/** One model under one variant. */
+export interface ArmSummary {
+  readonly key: string;
+  readonly modelId: string;
+  readonly variant: string;
+  readonly responses: number;
+  /** Calls that failed (left out of every metric). */
+  readonly failed: number;
+  readonly protocols: readonly string[];
+  readonly metrics: readonly MetricSummary[];
+  /** The full NeuroVLM-Bench report when the arm has NeuroVLM-style answers. */
+  readonly neurovlm?: NeuroVlmReport;
+  /** Median latency per answer and mean decode speed, for the speed/quality view. */
+  readonly medianLatencyMs: number;
+  readonly meanDecodeTps: number;
+}
+
+/** Confidence − accuracy by degradation severity, per model and degradation kind. */
+export interface CalibrationShiftSummary {
+  readonly modelId: string;
+  readonly kind: string;
+  readonly levels: readonly SeverityShift[];
+}
+
+export interface RunScoreSummary {
+  readonly arms: readonly ArmSummary[];
+  readonly calibrationShift: readonly CalibrationShiftSummary[];
+  readonly items: number;
+  readonly failed: number;
+  readonly judgeCalls: number;
+  readonly judgeReused: number;
+}
+
+/** What a score set was computed with; shown with the scores and compared across versions. */
+export interface ScoringConfig {
+  readonly scorerVersion: string;
+  readonly seed: number;
+  readonly resamples: number;
+  /** Local judge model id, or null for rules only. */
+  readonly judge: string | null;
+  readonly judgeRubricVersion: string | null;
+  /** Similarity encoder id, or null for lexical metrics only. */
+  readonly encoder: string | null;
+  readonly taxonomy: boolean;
+  readonly taxonomyVersion: string;
+  /** Reviews taken into account (latest review time), so a set can tell it is stale. */
+  readonly reviewsUpTo: number | null;
+}
