@@ -118,13 +118,13 @@ export function normaliseShape(version: number, stores: StoreSpec[]): DatabaseSh
   return {
     version,
     stores: [...stores]
-      .sort((a, b) => a.name.localeCompare(b.name))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map((s) => ({
         name: s.name,
         keyPath: s.keyPath,
         autoIncrement: s.autoIncrement ?? false,
         indexes: [...(s.indexes ?? [])]
-          .sort((a, b) => a.name.localeCompare(b.name))
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
           .map((i) => ({ name: i.name, keyPath: i.keyPath, unique: i.unique ?? false, multiEntry: i.multiEntry ?? false })),
       })),
   };

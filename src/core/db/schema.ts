@@ -20,6 +20,7 @@ import type {
   ReviewRecord,
   RunRecord,
   ScoreRecord,
+  ScoreSetRecord,
   SettingRecord,
   StoreName,
 } from './types.ts';
@@ -28,7 +29,7 @@ import type {
 export const DB_NAME = 'neuroeval';
 
 /** Store definitions of one schema version, in Dexie syntax. */
-export type StoreDefinitions = Readonly<Record<StoreName, string>>;
+export type StoreDefinitions = Readonly<Partial<Record<StoreName, string>>>;
 
 /*
  * GUARD: a version's store definitions are frozen once released. To change a
@@ -52,13 +53,69 @@ export const SCHEMA: Readonly<Record<number, StoreDefinitions>> = {
     reviews: 'id, responseId, reviewerId, runId',
     settings: 'key',
   },
+  // v2: scores become one row per answer per score set (version); scoreSets hold each version's config and summary.
+  2: {
+    benchmarks: 'id, name, createdAt',
+    cases: '[benchmarkId+id], benchmarkId, [benchmarkId+split], [benchmarkId+taskFamily], [benchmarkId+diseaseGroup]',
+    assets: 'sha256, createdAt',
+    models: 'id, runtime, addedAt',
+    runs: 'id, benchmarkId, status, createdAt',
+    responses: 'id, runId, [runId+itemKey], cacheKey, createdAt',
+    scores: 'id, runId, responseId, scoreSetId, [scoreSetId+caseId]',
+    scoreSets: 'id, runId, [runId+version], createdAt',
+    reviews: 'id, responseId, reviewerId, runId',
+    settings: 'key',
+  },
 };
 
 /**
  * Data migrations, keyed by the version they upgrade TO. Dexie runs each one
  * inside the upgrade transaction after that version's stores exist. None yet.
  */
-export const UPGRADES: Readonly<Record<number, (tx: Transaction) => Promise<void>>> = {};
+export const UPGRADES: Readonly<Record<number, (tx: Transaction) => Promise<void>>> = {
+  2: upgradeScoresToSets,
+};
+
+/** v1 score rows (one per metric) of each run become version 1 of that run's score sets. */
+async function upgradeScoresToSets(tx: Transaction): Promise<void> {
+  const scores = tx.table('scores');
+  const old = (await scores.toArray()) as LegacyScoreRow[];
+  if (old.length === 0) return;
+  const byRun = new Map<string, LegacyScoreRow[]>();
+  for (const row of old) byRun.set(row.runId, [...(byRun.get(row.runId) ?? []), row]);
+  await scores.clear();
+  for (const [runId, rows] of byRun) {
+    const set: ScoreSetRecord = {
+      id: `${runId}/v1`, runId, version: 1, createdAt: Math.max(...rows.map((r) => r.createdAt)), durationMs: 0,
+      config: { scorerVersion: `legacy-${rows[0]!.version}`, seed: 0, resamples: 0, judge: null, judgeRubricVersion: null, encoder: null, taxonomy: false, taxonomyVersion: '', reviewsUpTo: null },
+      summary: { arms: [], calibrationShift: [], items: 0, failed: 0, judgeCalls: 0, judgeReused: 0 },
+    };
+    const items = new Map<string, ScoreRecord>();
+    for (const r of rows) {
+      const item = items.get(r.responseId) ?? {
+        id: `${set.id}|${r.responseId}`, scoreSetId: set.id, runId, responseId: r.responseId, itemKey: '', caseId: '', questionId: '',
+        modelId: '', variant: 'none', sample: 0, protocolId: 'unknown', primary: null, metrics: {}, confidence: null, verdicts: [], taxonomy: null,
+        notes: ['Scored before score versions existed; re-score the run for summaries.'],
+      };
+      items.set(r.responseId, { ...item, metrics: { ...item.metrics, [r.metric]: { value: r.value, source: r.source, sourceId: r.sourceId } } });
+    }
+    await tx.table('scoreSets').add({ ...set, summary: { ...set.summary, items: items.size } });
+    await scores.bulkAdd([...items.values()]);
+  }
+}
+
+/** A score row as schema v1 stored it. */
+interface LegacyScoreRow {
+  id: string;
+  runId: string;
+  responseId: string;
+  metric: string;
+  value: number;
+  source: 'rule' | 'judge' | 'reviewer';
+  sourceId: string;
+  version: string;
+  createdAt: number;
+}
 
 /** The newest schema version this code knows. */
 export const SCHEMA_VERSION: number = Math.max(...Object.keys(SCHEMA).map(Number));
@@ -74,6 +131,7 @@ export class NeuroEvalDB extends Dexie {
   declare readonly runs: Table<RunRecord, string>;
   declare readonly responses: Table<ResponseRecord, string>;
   declare readonly scores: Table<ScoreRecord, string>;
+  declare readonly scoreSets: Table<ScoreSetRecord, string>;
   declare readonly reviews: Table<ReviewRecord, string>;
   declare readonly settings: Table<SettingRecord, string>;
 

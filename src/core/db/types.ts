@@ -9,6 +9,7 @@
  */
 
 import type { BenchCase, BundleManifest } from '../bundle/types.ts';
+import type { ItemScore, RunScoreSummary, ScoringConfig } from '../scoring/run/types.ts';
 
 /** Milliseconds since the Unix epoch. */
 export type Timestamp = number;
@@ -22,6 +23,7 @@ export type StoreName =
   | 'runs'
   | 'responses'
   | 'scores'
+  | 'scoreSets'
   | 'reviews'
   | 'settings';
 
@@ -150,20 +152,29 @@ export interface ResponseRecord {
   createdAt: Timestamp;
 }
 
-export type ScoreSource = 'rule' | 'judge' | 'reviewer';
-
-export interface ScoreRecord {
+/**
+ * One version of a run's scores: what it was computed with and the per-arm
+ * summary. A re-score adds version n + 1 and keeps every earlier one; the
+ * newest is the run's current score.
+ */
+export interface ScoreSetRecord {
+  /** `${runId}/v${version}`. */
   id: string;
   runId: string;
-  responseId: string;
-  metric: string;
-  value: number;
-  source: ScoreSource;
-  /** Which rule, judge model or reviewer produced the score. */
-  sourceId: string;
-  /** Version of the scorer, so scores from an older scorer can be found and redone. */
-  version: string;
+  /** 1, 2, … per run. */
+  version: number;
   createdAt: Timestamp;
+  durationMs: number;
+  config: ScoringConfig;
+  summary: RunScoreSummary;
+}
+
+/** The scores of one answer within one score set (schema v2; v1 kept one row per metric). */
+export interface ScoreRecord extends ItemScore {
+  /** `${scoreSetId}|${responseId}`. */
+  id: string;
+  scoreSetId: string;
+  runId: string;
 }
 
 /** The reviewable fields of a review, as kept in its audit trail. */

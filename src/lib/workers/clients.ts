@@ -5,6 +5,7 @@
 import type { HashApi } from '../../../workers/hash.worker.ts';
 import type { ImportApi } from '../../../workers/import.worker.ts';
 import type { RunnerApi } from '../../../workers/runner.worker.ts';
+import type { ScoringApi } from '../../../workers/scoring.worker.ts';
 import type { ProbeApi } from '../../../workers/probe.worker.ts';
 import { createWorkerClient } from './worker-client.ts';
 
@@ -32,4 +33,11 @@ export const runnerWorker = createWorkerClient<RunnerApi>(
   () => new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module', name: 'runner' }),
   // A run can last hours; the worker stays while it runs (calls in flight) and for a while after.
   { idleMs: 10 * 60_000 },
+);
+
+export const scoringWorker = createWorkerClient<ScoringApi>(
+  'scoring',
+  () => new Worker(new URL('../../../workers/scoring.worker.ts', import.meta.url), { type: 'module', name: 'scoring' }),
+  // Holds the judge and encoder between scores; frees them after a few idle minutes.
+  { idleMs: 3 * 60_000 },
 );

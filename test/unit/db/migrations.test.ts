@@ -51,6 +51,13 @@ const V1_STORES: StoreSpec[] = [
   { name: 'settings', keyPath: 'key' },
 ];
 
+/** Version 2 exactly as released: scores per answer per score set, and the scoreSets table. Never edit. */
+const V2_STORES: StoreSpec[] = [
+  ...V1_STORES.filter((st) => st.name !== 'scores'),
+  { name: 'scores', keyPath: 'id', indexes: [idx('runId'), idx('responseId'), idx('scoreSetId'), idx('[scoreSetId+caseId]')] },
+  { name: 'scoreSets', keyPath: 'id', indexes: [idx('runId'), idx('[runId+version]'), idx('createdAt')] },
+];
+
 /** A Dexie-style index written by hand: `[a+b]` becomes keyPath `['a', 'b']`. */
 function idx(name: string): { name: string; keyPath: string | string[] } {
   const compound = /^\[(.+)\]$/.exec(name);
@@ -81,26 +88,30 @@ const v1Rows = {
   cases,
   runs: [run],
   responses: [response],
+  // v1 stored one row per metric.
+  scores: [
+    { id: 's1', runId: 'r1', responseId: 'r1:c1', metric: 'accuracy', value: 1, source: 'rule', sourceId: 'exact', version: '1', createdAt: 2600 },
+    { id: 's2', runId: 'r1', responseId: 'r1:c1', metric: 'rougeL', value: 0.5, source: 'rule', sourceId: 'rouge', version: '1', createdAt: 2700 },
+  ],
   settings: [{ key: 'theme', value: 'dark', updatedAt: 1 }],
 };
 
 describe('schema migrations', () => {
-  it('declares version 1 as the current version', () => {
-    // Bumping this needs a new "upgrades a version 1 database" test; see the top of this file.
-    expect(SCHEMA_VERSION).toBe(1);
+  it('declares version 2 as the current version', () => {
+    // Bumping this needs a new "upgrades a version 2 database" test; see the top of this file.
+    expect(SCHEMA_VERSION).toBe(2);
   });
 
-  it('creates a fresh database exactly as version 1 is written by hand', async () => {
+  it('creates a fresh database exactly as version 2 is written by hand', async () => {
     const name = freshName();
     (await open(name)).close();
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(10, V1_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(20, V2_STORES));
   });
 
-  it('opens a hand-built version 1 database without changing its schema or data', async () => {
+  it('upgrades a version 1 database: data kept, per-metric score rows become score version 1', async () => {
     const name = freshName();
     await buildDatabaseByHand(indexedDB, name, 10, V1_STORES, v1Rows);
-    const before = await inspectDatabaseByHand(indexedDB, name);
-    expect(before).toEqual(normaliseShape(10, V1_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(10, V1_STORES));
 
     const db = await open(name);
     const repos = createRepositories(db);
@@ -111,15 +122,34 @@ describe('schema migrations', () => {
     expect(await repos.responses.listByRun('r1')).toEqual([response]);
     expect(await repos.responses.getByCacheKey('k1')).toEqual(response);
     expect(await repos.settings.get('theme', 'light')).toBe('dark');
-    // Index names Dexie sees are the hand-built ones; nothing was added or renamed.
-    expect(db.tables.map((t) => t.name).sort()).toEqual(before.stores.map((s) => s.name));
+    const set = await repos.scores.latestSet('r1');
+    expect(set).toMatchObject({ id: 'r1/v1', version: 1, createdAt: 2700, config: { scorerVersion: 'legacy-1' }, summary: { items: 1 } });
+    const rows = await repos.scores.listBySet('r1/v1');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: 'r1/v1|r1:c1', responseId: 'r1:c1', runId: 'r1',
+      metrics: { accuracy: { value: 1, source: 'rule', sourceId: 'exact' }, rougeL: { value: 0.5, source: 'rule', sourceId: 'rouge' } },
+    });
+    db.close();
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(20, V2_STORES));
+  });
+
+  it('opens a hand-built version 2 database without changing its schema or data', async () => {
+    const name = freshName();
+    const scoreSet = { id: 'r1/v1', runId: 'r1', version: 1, createdAt: 5, durationMs: 1, config: {}, summary: { arms: [] } };
+    await buildDatabaseByHand(indexedDB, name, 20, V2_STORES, { ...v1Rows, scores: [], scoreSets: [scoreSet] });
+    const before = await inspectDatabaseByHand(indexedDB, name);
+    const db = await open(name);
+    const repos = createRepositories(db);
+    expect(await repos.runs.get('r1')).toEqual(run);
+    expect(await repos.scores.latestSet('r1')).toEqual(scoreSet);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(before.stores.map((st) => st.name));
     for (const table of db.tables) {
-      const handBuilt = before.stores.find((s) => s.name === table.name);
+      const handBuilt = before.stores.find((st) => st.name === table.name);
       expect(table.schema.indexes.map((i) => i.name).sort()).toEqual(handBuilt?.indexes.map((i) => i.name));
     }
     db.close();
-
-    // Dexie patches a differing schema by bumping the IDB version (e.g. to 11); it must not have.
+    // Dexie patches a differing schema by bumping the IDB version (e.g. to 21); it must not have.
     expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(before);
   });
 
@@ -154,9 +184,9 @@ describe('schema migrations', () => {
     const db = await open(name);
     const repos = createRepositories(db);
     await repos.settings.set('theme', 'dark');
-    // A newer release opening version 2 must not be blocked by this connection.
+    // A newer release opening version 3 must not be blocked by this connection.
     await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open(name, 20);
+      const req = indexedDB.open(name, 30);
       req.onblocked = () => reject(new Error('upgrade blocked by the old connection'));
       req.onsuccess = () => {
         req.result.close();

@@ -138,16 +138,54 @@ describe('runs', () => {
     await repos.runs.put(run('r1', 'b1', 1));
     await repos.runs.put(run('r2', 'b1', 2));
     await repos.responses.putBatch([response('r1', 'a'), response('r1', 'b'), response('r2', 'a')]);
-    await repos.scores.bulkPut([
-      { id: 's1', runId: 'r1', responseId: 'r1:a', metric: 'acc', value: 1, source: 'rule', sourceId: 'exact', version: '1', createdAt: 1 },
-      { id: 's2', runId: 'r2', responseId: 'r2:a', metric: 'acc', value: 0, source: 'rule', sourceId: 'exact', version: '1', createdAt: 1 },
-    ]);
+    await repos.scores.saveVersion('r1', scoreDraft, [itemScore('r1:a')]);
+    await repos.scores.saveVersion('r2', scoreDraft, [itemScore('r2:a')]);
     await repos.reviews.put(review('v1', 'r1', 'r1:a'));
     expect((await repos.runs.listByBenchmark('b1')).map((r) => r.id)).toEqual(['r2', 'r1']);
-    expect(await repos.runs.deleteWithResults('r1')).toEqual({ responses: 2, scores: 1, reviews: 1 });
+    expect(await repos.runs.deleteWithResults('r1')).toEqual({ responses: 2, scores: 1, scoreSets: 1, reviews: 1 });
     expect((await repos.runs.list()).map((r) => r.id)).toEqual(['r2']);
     expect(await repos.responses.countByRun('r2')).toBe(1);
-    expect(await repos.scores.listByRunAndMetric('r2', 'acc')).toHaveLength(1);
+    expect(await repos.scores.listBySet('r2/v1')).toHaveLength(1);
+    expect(await repos.scores.latestSet('r1')).toBeUndefined();
+  });
+});
+
+const scoreDraft = {
+  durationMs: 5,
+  config: { scorerVersion: '1', seed: 0, resamples: 10, judge: null, judgeRubricVersion: null, encoder: null, taxonomy: false, taxonomyVersion: '1.0.0', reviewsUpTo: null },
+  summary: { arms: [], calibrationShift: [], items: 1, failed: 0, judgeCalls: 0, judgeReused: 0 },
+};
+
+function itemScore(responseId: string, value = 1) {
+  return {
+    responseId, itemKey: 'c1#q1|m|none|s0', caseId: 'c1', questionId: 'q1', modelId: 'm', variant: 'none', sample: 0, protocolId: 'mcq',
+    primary: 'correct', metrics: { correct: { value, source: 'rule' as const, sourceId: 'rule:boxed' } }, confidence: null, verdicts: [], taxonomy: null, notes: [],
+  };
+}
+
+describe('scores', () => {
+  it('keeps every version: a re-score adds the next one and the newest is current', async () => {
+    const { repos } = await setup({}, () => 42);
+    const v1 = await repos.scores.saveVersion('r1', scoreDraft, [itemScore('r1:a', 1), itemScore('r1:b', 0)]);
+    expect(v1).toMatchObject({ id: 'r1/v1', version: 1, createdAt: 42 });
+    const v2 = await repos.scores.saveVersion('r1', { ...scoreDraft, config: { ...scoreDraft.config, judge: 'j' } }, [itemScore('r1:a', 0)]);
+    expect(v2.version).toBe(2);
+    expect((await repos.scores.listSets('r1')).map((s) => s.version)).toEqual([2, 1]);
+    expect((await repos.scores.latestSet('r1'))?.config.judge).toBe('j');
+    expect((await repos.scores.getItem('r1/v1', 'r1:a'))?.metrics.correct?.value).toBe(1);
+    expect((await repos.scores.getItem('r1/v2', 'r1:a'))?.metrics.correct?.value).toBe(0);
+    expect(await repos.scores.listBySetAndCase('r1/v1', 'c1')).toHaveLength(2);
+    await repos.scores.deleteSet('r1/v2');
+    expect((await repos.scores.latestSet('r1'))?.version).toBe(1);
+  });
+
+  it('saves a version all or nothing', async () => {
+    const { repos } = await setup();
+    await repos.scores.saveVersion('r1', scoreDraft, [itemScore('r1:a')]);
+    const bad = { ...itemScore('r1:b'), metrics: { correct: { value: 1, source: 'rule' as const, sourceId: 'x', fn: () => 1 } } };
+    await expect(repos.scores.saveVersion('r1', scoreDraft, [itemScore('r1:a'), bad as never])).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
+    expect((await repos.scores.listSets('r1')).map((s) => s.version)).toEqual([1]);
+    expect(await repos.scores.count()).toBe(1);
   });
 });
 

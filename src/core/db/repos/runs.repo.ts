@@ -7,6 +7,7 @@ import { paged, type Page, type RepoContext } from './context.ts';
 export interface DeletedRunResults {
   responses: number;
   scores: number;
+  scoreSets: number;
   reviews: number;
 }
 
@@ -63,11 +64,12 @@ export function createRunsRepo({ db, now }: RepoContext): RunsRepo {
       ),
     deleteWithResults: (id) =>
       guard('delete the run', () =>
-        db.transaction('rw', [t, db.responses, db.scores, db.reviews], async () => {
+        db.transaction('rw', [t, db.responses, db.scores, db.scoreSets, db.reviews], async () => {
           if (!(await t.get(id))) throw notFound('run', id);
           const removed: DeletedRunResults = {
             responses: await db.responses.where('runId').equals(id).delete(),
             scores: await db.scores.where('runId').equals(id).delete(),
+            scoreSets: await db.scoreSets.where('runId').equals(id).delete(),
             reviews: await db.reviews.where('runId').equals(id).delete(),
           };
           await t.delete(id);

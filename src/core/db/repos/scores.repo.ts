@@ -1,42 +1,67 @@
-/** Scores of responses, from rules, judge models or human reviewers. */
+/**
+ * Scores: versioned score sets per run, each with one row per answer.
+ * Saving a set writes the set and all its rows in one transaction, so a
+ * failed or cancelled re-score leaves the previous version as it was.
+ */
 import { guard } from '../storage-errors.ts';
-import type { ScoreRecord } from '../types.ts';
+import { approxBytes } from '../write-meter.ts';
+import type { ScoreRecord, ScoreSetRecord } from '../types.ts';
+import type { ItemScore } from '../../scoring/run/types.ts';
 import type { RepoContext } from './context.ts';
 
+export type ScoreSetDraft = Omit<ScoreSetRecord, 'id' | 'runId' | 'version' | 'createdAt'>;
+
 export interface ScoresRepo {
-  get(id: string): Promise<ScoreRecord | undefined>;
-  /** All rows in the table, across runs. */
+  /** Answer-score rows in the table, across runs and versions. */
   count(): Promise<number>;
-  listByRun(runId: string): Promise<ScoreRecord[]>;
-  listByResponse(responseId: string): Promise<ScoreRecord[]>;
-  listByRunAndMetric(runId: string, metric: string): Promise<ScoreRecord[]>;
-  countByRun(runId: string): Promise<number>;
-  put(record: ScoreRecord): Promise<void>;
-  /** Stores all scores in one transaction: all or nothing. */
-  bulkPut(records: readonly ScoreRecord[]): Promise<void>;
-  delete(id: string): Promise<void>;
-  /** Deletes a run's scores (e.g. before rescoring); returns how many. */
-  deleteByRun(runId: string): Promise<number>;
+  /** A run's score sets, newest version first. */
+  listSets(runId: string): Promise<ScoreSetRecord[]>;
+  /** The run's current scores: its newest set. */
+  latestSet(runId: string): Promise<ScoreSetRecord | undefined>;
+  getSet(id: string): Promise<ScoreSetRecord | undefined>;
+  /** Every answer's scores in one set. */
+  listBySet(scoreSetId: string): Promise<ScoreRecord[]>;
+  /** One answer's scores in one set. */
+  getItem(scoreSetId: string, responseId: string): Promise<ScoreRecord | undefined>;
+  /** One case's answers in one set (drill-down). */
+  listBySetAndCase(scoreSetId: string, caseId: string): Promise<ScoreRecord[]>;
+  /** Stores a new version (previous max + 1) with its rows, all or nothing. */
+  saveVersion(runId: string, draft: ScoreSetDraft, items: readonly ItemScore[]): Promise<ScoreSetRecord>;
+  /** Deletes one version and its rows. */
+  deleteSet(id: string): Promise<void>;
 }
 
-/** Builds the scores repository. */
-export function createScoresRepo({ db }: RepoContext): ScoresRepo {
+export function createScoresRepo({ db, meter, now }: RepoContext): ScoresRepo {
   const t = db.scores;
+  const sets = db.scoreSets;
+  const listSets = (runId: string) => sets.where('[runId+version]').between([runId, -Infinity], [runId, Infinity]).reverse().toArray();
   return {
     count: () => guard('count scores', () => t.count()),
-    get: (id) => guard('read the score', () => t.get(id)),
-    listByRun: (runId) => guard('list scores', () => t.where('runId').equals(runId).toArray()),
-    listByResponse: (responseId) => guard('list scores', () => t.where('responseId').equals(responseId).toArray()),
-    listByRunAndMetric: (runId, metric) =>
-      guard('list scores', () => t.where('[runId+metric]').equals([runId, metric]).toArray()),
-    countByRun: (runId) => guard('count scores', () => t.where('runId').equals(runId).count()),
-    put: (record) => guard('save the score', async () => void (await t.put(record))),
-    bulkPut: (records) =>
-      guard('save scores', async () => {
-        if (records.length === 0) return;
-        await db.transaction('rw', t, () => t.bulkPut([...records]));
-      }),
-    delete: (id) => guard('delete the score', () => t.delete(id)),
-    deleteByRun: (runId) => guard('delete scores', () => t.where('runId').equals(runId).delete()),
+    listSets: (runId) => guard('list score versions', () => listSets(runId)),
+    latestSet: (runId) => guard('read the scores', async () => (await listSets(runId))[0]),
+    getSet: (id) => guard('read the scores', () => sets.get(id)),
+    listBySet: (scoreSetId) => guard('list scores', () => t.where('scoreSetId').equals(scoreSetId).toArray()),
+    getItem: (scoreSetId, responseId) => guard('read the score', () => t.get(`${scoreSetId}|${responseId}`)),
+    listBySetAndCase: (scoreSetId, caseId) => guard('list scores', () => t.where('[scoreSetId+caseId]').equals([scoreSetId, caseId]).toArray()),
+    saveVersion: (runId, draft, items) =>
+      guard('save scores', () =>
+        db.transaction('rw', [t, sets], async () => {
+          const previous = await sets.where('[runId+version]').between([runId, -Infinity], [runId, Infinity]).last();
+          const version = (previous?.version ?? 0) + 1;
+          const set: ScoreSetRecord = { ...draft, id: `${runId}/v${version}`, runId, version, createdAt: now() };
+          await sets.add(set);
+          const rows = items.map((it): ScoreRecord => ({ ...it, id: `${set.id}|${it.responseId}`, scoreSetId: set.id, runId }));
+          meter.record(approxBytes(rows));
+          await t.bulkAdd(rows);
+          return set;
+        }),
+      ),
+    deleteSet: (id) =>
+      guard('delete the score version', () =>
+        db.transaction('rw', [t, sets], async () => {
+          await t.where('scoreSetId').equals(id).delete();
+          await sets.delete(id);
+        }),
+      ),
   };
 }

@@ -48,6 +48,9 @@ export const METRIC_LABELS: Readonly<Record<string, string>> = {
   'review.sequence': 'Sequence named (review)',
 };
 
+/** Metrics that take any value (similarity, overlap, rubric points); all others are 0/1 per item. */
+export const CONTINUOUS_METRICS: ReadonlySet<string> = new Set(['rubric', 'bertscore.f', 'bertscore.p', 'bertscore.r', 'cosine', 'rougeL', 'rouge1', 'rouge2', 'rougeLsum', 'token_f1']);
+
 const ORDER = new Map(Object.keys(METRIC_LABELS).map((k, i) => [k, i]));
 
 export function metricLabel(key: string): string {
@@ -82,16 +85,18 @@ function metricSummary(metric: string, items: readonly ItemScore[], opts: Summar
   const sources: Partial<Record<MetricSource, number>> = {};
   let notScorable = 0;
   let encoder: string | undefined;
-  let binary = true;
+  const binary = !CONTINUOUS_METRICS.has(metric);
+  // Undecided judge verdicts count too: they take items out of the metric.
+  let judged = false;
   for (const it of items) {
     const v = it.metrics[metric];
     if (!v) continue;
+    if (v.source === 'judge') judged = true;
     if (v.value === null) {
       notScorable++;
       continue;
     }
     values.push(v.value);
-    if (v.value !== 0 && v.value !== 1) binary = false;
     sources[v.source] = (sources[v.source] ?? 0) + 1;
     if (v.source === 'encoder') encoder = v.sourceId;
   }
@@ -108,7 +113,7 @@ function metricSummary(metric: string, items: readonly ItemScore[], opts: Summar
   }
   return {
     metric, label: metricLabel(metric), n, notScorable, mean, ci, ciMethod: binary ? 'wilson' : 'bootstrap', sources,
-    dependsOnJudge: (sources.judge ?? 0) > 0, ...(encoder ? { encoder } : {}),
+    dependsOnJudge: judged, ...(encoder ? { encoder } : {}),
   };
 }
 
@@ -216,8 +221,17 @@ export function summariseArms(
     const ok = armResponses.filter((r) => !r.error);
     const neuro = joined.filter((j) => j.it.protocolId === 'neurovlm-structured').map((j) => j.r);
     const decode = ok.map((r) => r.usage?.decodeTps).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+    const proposed: Record<string, number> = {};
+    let wrong = 0;
+    for (const it of list) {
+      const v = it.primary ? it.metrics[it.primary]?.value : null;
+      if (v !== null && v !== undefined && v < 0.5) wrong++;
+      for (const c of it.taxonomy?.classes ?? []) proposed[c] = (proposed[c] ?? 0) + 1;
+    }
     out.push({
       key,
+      wrong,
+      proposedErrorClasses: proposed,
       modelId: list[0]!.modelId,
       variant: list[0]!.variant,
       responses: list.length,

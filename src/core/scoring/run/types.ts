@@ -94,7 +94,7 @@ export interface MetricSummary {
   readonly ciMethod: 'wilson' | 'bootstrap';
   /** How many values each source decided. */
   readonly sources: Readonly<Partial<Record<MetricSource, number>>>;
-  /** Some value was decided by the local judge: show the judge caveat. */
+  /** The local judge decided some value (or left it undecided): show the judge caveat. */
   readonly dependsOnJudge: boolean;
   /** Encoder that produced the values (similarity metrics). */
   readonly encoder?: string;
@@ -112,6 +112,10 @@ export interface ArmSummary {
   readonly metrics: readonly MetricSummary[];
   /** The full NeuroVLM-Bench report when the arm has NeuroVLM-style answers. */
   readonly neurovlm?: NeuroVlmReport;
+  /** Answers whose primary metric is below 0.5 (wrong). */
+  readonly wrong: number;
+  /** Error classes the judge proposed for the wrong answers, with counts. */
+  readonly proposedErrorClasses: Readonly<Record<string, number>>;
   /** Median latency per answer and mean decode speed, for the speed/quality view. */
   readonly medianLatencyMs: number;
   readonly meanDecodeTps: number;

@@ -44,7 +44,7 @@ function scriptedJudge(script: Record<string, string>, log: string[] = []): Loca
         const text = req.messages.map((m) => m.text).join('\n');
         log.push(text);
         const hit = Object.entries(script).find(([k]) => text.includes(k));
-        return { text: hit ? hit[1] : 'no idea', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1 } };
+        return { text: hit ? hit[1] : 'no idea', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTokensPerS: 1, decodeTokensPerS: 1, totalMs: 1 } };
       },
     },
   };
@@ -214,6 +214,7 @@ describe('scoreRun: reviews, re-scoring and aggregates', () => {
     expect(r.items[0]!.taxonomy).toMatchObject({ classes: ['perceptual_failure', 'missed_lesion'], sourceId: 'judge/test-llm', rationale: 'missed the ring enhancement' });
     expect(r.items[1]!.taxonomy).toBeNull();
     expect(r.config.taxonomy).toBe(true);
+    expect(r.summary.arms[0]).toMatchObject({ wrong: 1, proposedErrorClasses: { perceptual_failure: 1, missed_lesion: 1 } });
   });
 
   it('computes pass@k over samples with the unbiased estimator', async () => {

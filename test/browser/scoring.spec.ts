@@ -1,0 +1,128 @@
+/**
+ * Scoring in the real app: a run of the demo benchmark whose answers are
+ * known (written into IndexedDB as the runner writes them) is scored from
+ * the Results page in the scoring worker, rules only; then re-scored with the
+ * bundled self-test judge and encoder on WASM, which adds version 2 and keeps
+ * version 1, still viewable.
+ */
+import type { Page } from '@playwright/test';
+import { expect, openApp, test } from '../support/fixtures.ts';
+
+const RUN_ID = 'seeded-run';
+
+interface SeedCase {
+  id: string;
+  taskFamily: string;
+  questions: { id: string; reference?: { diagnosis?: string; rationale?: string } }[];
+}
+
+/** Adds a finished run with hand-written answers to the demo benchmark; returns what the scores must be. */
+async function seedRun(page: Page): Promise<{ differential: number; correct: number; rationale: number }> {
+  return page.evaluate(async (runId) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('neuroeval');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const all = <T,>(store: string) =>
+      new Promise<T[]>((resolve, reject) => {
+        const req = db.transaction(store).objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result as T[]);
+        req.onerror = () => reject(req.error);
+      });
+    const benchmark = (await all<{ id: string; name: string }>('benchmarks')).find((b) => b.name.includes('demo'))!;
+    const cases = (await all<SeedCase & { benchmarkId: string }>('cases')).filter((c) => c.benchmarkId === benchmark.id);
+    const differential = cases.filter((c) => c.taskFamily === 'differential-diagnosis' && c.questions[0]?.reference?.diagnosis).slice(0, 4);
+    const rationale = cases.filter((c) => c.taskFamily === 'rationale-generation' && c.questions[0]?.reference?.rationale).slice(0, 2);
+    const usage = { promptTokens: 50, completionTokens: 20, ttftMs: 10, prefillTps: 500, decodeTps: 40 };
+    const row = (c: SeedCase, parsed: unknown) => {
+      const itemKey = `${c.id}#${c.questions[0]!.id}|self-test|none|s0`;
+      return { id: `${runId}/${itemKey}`, runId, itemKey, cacheKey: '', modelId: 'self-test', variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 120, finishReason: 'stop', createdAt: Date.now() };
+    };
+    // Half the differentials name the reference first; the rest a diagnosis no reference uses.
+    const responses = [
+      ...differential.map((c, i) => row(c, { hypotheses: [{ rank: 1, diagnosis: i % 2 === 0 ? c.questions[0]!.reference!.diagnosis! : 'Vestibular migraine', confidence: 0.8, evidence: null }] })),
+      ...rationale.map((c) => row(c, { text: c.questions[0]!.reference!.rationale! })),
+    ];
+    const run = {
+      id: runId, benchmarkId: benchmark.id, name: 'Seeded scoring run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(),
+      provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} } },
+      plan: { cases: responses.length, models: 1, variants: 1, samples: 1, items: responses.length },
+    };
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction(['runs', 'responses'], 'readwrite');
+      tx.objectStore('runs').put(run);
+      for (const r of responses) tx.objectStore('responses').put(r);
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+    return { differential: differential.length, correct: Math.ceil(differential.length / 2), rationale: rationale.length };
+  }, RUN_ID);
+}
+
+async function scoreSetCount(page: Page): Promise<number> {
+  return page.evaluate(async (runId) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('neuroeval');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const n = await new Promise<number>((resolve, reject) => {
+      const req = db.transaction('scoreSets').objectStore('scoreSets').index('runId').count(runId);
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    return n;
+  }, RUN_ID);
+}
+
+test('a run is scored in the worker, re-scored with the local judge and encoder, and keeps its previous version', async ({ page, server }) => {
+  test.setTimeout(150_000);
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  const expected = await seedRun(page);
+  expect(expected.differential).toBe(4);
+  expect(expected.rationale).toBe(2);
+
+  await page.goto(`${server.url}#/results`);
+  await page.getByRole('link', { name: 'Seeded scoring run' }).click();
+  const panel = page.getByTestId('score-panel');
+  await expect(page.getByTestId('no-scores')).toBeVisible();
+  await panel.getByTestId('score-run').click();
+
+  const summary = page.getByTestId('score-summary');
+  await expect(summary).toHaveAttribute('data-version', '1', { timeout: 60_000 });
+  const pass1 = summary.locator('tr[data-metric="pass@1"]');
+  await expect(pass1.locator('td').first()).toHaveText('50.0%');
+  await expect(pass1).toContainText('rule 4');
+  await expect(summary.locator('tr[data-metric="rougeL"] td').first()).toHaveText('1.000');
+  await expect(summary.locator('tr[data-metric="bertscore.f"]')).toHaveCount(0);
+  await expect(page.getByTestId('judge-caveat')).toHaveCount(0);
+
+  // Re-score with the bundled judge and encoder (random weights) on WASM.
+  await panel.getByTestId('score-judge').selectOption('self-test-text');
+  await panel.getByTestId('score-encoder').selectOption('self-test-embed');
+  await expect(panel.getByTestId('score-run')).toHaveText('Re-score (keeps version 1)');
+  await panel.getByTestId('score-run').click();
+  await expect(summary).toHaveAttribute('data-version', '2', { timeout: 120_000 });
+  const bert = summary.locator('tr[data-metric="bertscore.f"]');
+  await expect(bert).toContainText('encoder self-test-embed');
+  await expect(bert.locator('td').first()).toHaveText('1.000'); // each answer is its reference, word for word
+  // The random judge cannot be read: its two verdicts are undecided, so the rule-decided pair remains.
+  await expect(pass1).toContainText('pass@1 †');
+  await expect(pass1.locator('td').nth(3)).toHaveText('2'); // not scorable
+  await expect(page.getByTestId('judge-caveat')).toContainText('NOT equivalent to the GPT-4o rubric grader');
+
+  const versions = page.getByTestId('score-versions');
+  await expect(versions).toContainText('Version 2 (current)');
+  await expect(versions).toContainText('Version 1 (previous)');
+  await expect(versions).toContainText('judge: self-test-text');
+  expect(await scoreSetCount(page)).toBe(2);
+
+  await versions.getByRole('radio').nth(1).check();
+  await expect(summary).toHaveAttribute('data-version', '1');
+  await expect(pass1.locator('td').first()).toHaveText('50.0%');
+  await page.screenshot({ path: test.info().outputPath('scores.png'), fullPage: true });
+});
