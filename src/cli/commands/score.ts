@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
-import { isRunExport, parseRunExport } from '../../core/scoring/io/run-export.ts';
-import { groupNeuroVlmItems, neuroVlmItemsFromRun } from '../../core/scoring/neurovlm/items.ts';
+import { isRunExport, parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
+import { groupNeuroVlmItems, neuroVlmItemsFromRun, splitItemKey } from '../../core/scoring/neurovlm/items.ts';
+import { protocolFor } from '../../core/protocols/registry.ts';
+import { JUDGE_CAVEAT } from '../../core/scoring/equivalence/chain.ts';
+import { scoreRun, type RunScoringResult } from '../../core/scoring/run/score-run.ts';
+import type { MetricSummary } from '../../core/scoring/run/types.ts';
+import { loadEncoder, loadJudge, type Disposable } from '../local-models.ts';
 import { scoreNeuroVlm, type FieldReport, type Interval, type NeuroVlmReport, type Proportion } from '../../core/scoring/neurovlm/score.ts';
 import type { NeuroVlmItem } from '../../core/scoring/neurovlm/types.ts';
 import type { CliCommand } from '../command.ts';
@@ -12,6 +17,8 @@ interface ScoreArgs {
   json: boolean;
   seed: number;
   resamples: number;
+  judge?: string;
+  encoder?: string;
   problem?: string;
 }
 
@@ -20,7 +27,12 @@ function parseArgs(args: readonly string[]): ScoreArgs {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') out.json = true;
-    else if (a === '--seed' || a === '--resamples') {
+    else if (a === '--judge' || a === '--encoder') {
+      const v = args[++i];
+      if (v === undefined || v.startsWith('-')) return { ...out, problem: `${a} needs a model folder` };
+      if (a === '--judge') out.judge = v;
+      else out.encoder = v;
+    } else if (a === '--seed' || a === '--resamples') {
       const v = args[++i];
       const n = Number(v);
       if (v === undefined || !Number.isInteger(n) || n < 0 || (a === '--resamples' && n < 1)) return { ...out, problem: `${a} needs a whole number${a === '--resamples' ? ' ≥ 1' : ''}` };
@@ -39,6 +51,26 @@ interface LoadedInput {
   readonly format: InputFormat;
   readonly items: NeuroVlmItem[];
   readonly warnings: string[];
+  /** The whole export, for protocol-aware scoring of every answer. */
+  readonly exported?: RunExport;
+}
+
+/** The protocol an export's run used (`auto` when it does not say). */
+function exportProtocol(e: RunExport): string {
+  const p = e.provenance as { protocol?: { id?: unknown }; config?: { protocolId?: unknown } } | null;
+  const id = p?.protocol?.id ?? p?.config?.protocolId;
+  return typeof id === 'string' ? id : 'auto';
+}
+
+/** Only answers given under the NeuroVLM-Bench protocol go into its report. */
+function neuroVlmResponses(e: RunExport): RunExport['responses'] {
+  const protocol = exportProtocol(e);
+  if (protocol !== 'auto') return protocol === 'neurovlm-structured' ? e.responses : [];
+  const cases = new Map((e.cases ?? []).map((c) => [c.id, c]));
+  return e.responses.filter((r) => {
+    const c = cases.get(splitItemKey(r).caseId);
+    return !c || protocolFor(c).id === 'neurovlm-structured';
+  });
 }
 
 /** A run export (one JSON object with `format: "neuroeval-run"`), else harness JSONL. */
@@ -53,7 +85,7 @@ function load(text: string, file: string): LoadedInput {
   if (looksLikeExport) {
     const e = parseRunExport(text, file);
     const warnings = e.cases?.length ? [] : [`${file}: the run export holds no cases, so there is no ground truth: only validity, safety and efficiency are scored.`];
-    return { format: 'neuroeval-run', items: neuroVlmItemsFromRun(e.responses, e.cases ?? []), warnings };
+    return { format: 'neuroeval-run', items: neuroVlmItemsFromRun(neuroVlmResponses(e), e.cases ?? []), warnings, exported: e };
   }
   const { items, warnings } = readNeuroVlmJsonl(text, file);
   return { format: 'neurovlm-jsonl', items, warnings };
@@ -139,6 +171,38 @@ function human(key: string, r: NeuroVlmReport): string[] {
   ];
 }
 
+function metricValue(m: MetricSummary): string {
+  return m.ciMethod === 'wilson' ? pct(m.mean) : dec(m.mean);
+}
+
+function metricCi(m: MetricSummary): string {
+  return ci(m.ci, m.ciMethod === 'wilson' ? pct : dec);
+}
+
+/** Every metric of every arm (protocol-aware scoring of a run export). */
+function allMetrics(result: RunScoringResult): string[] {
+  const out = [`All metrics per model (scorer v${result.config.scorerVersion}; judge: ${result.config.judge ?? 'none, rules only'}; encoder: ${result.config.encoder ?? 'none'}):`, ''];
+  for (const arm of result.summary.arms) {
+    out.push(`== ${arm.key} == ${arm.responses} answers${arm.failed ? `, ${arm.failed} failed` : ''}; protocols ${arm.protocols.join(', ')}`);
+    out.push(...table([
+      ['  Metric', 'Value', '95% CI', 'n', 'Not scorable', 'Decided by'],
+      ...arm.metrics.map((m) => [
+        `  ${m.label}${m.dependsOnJudge ? ' †' : ''}${m.encoder ? ` (encoder ${m.encoder})` : ''}`,
+        metricValue(m),
+        metricCi(m),
+        String(m.n),
+        String(m.notScorable),
+        Object.entries(m.sources).map(([k, n]) => `${k} ${n}`).join(', ') || '–',
+      ]),
+    ]));
+    const classes = Object.entries(arm.proposedErrorClasses);
+    if (classes.length) out.push(`  Error classes proposed by the judge (${arm.wrong} wrong answers): ${classes.map(([c, n]) => `${c} ${n}`).join(', ')}`);
+    out.push('');
+  }
+  if (result.summary.arms.some((a) => a.metrics.some((m) => m.dependsOnJudge))) out.push(`† ${JUDGE_CAVEAT}`, '');
+  return out;
+}
+
 /**
  * `neuroeval score`: NeuroVLM-Bench metrics for a run export or a harness
  * JSONL, from the same scorer the app uses; one report per model (and variant).
@@ -165,9 +229,17 @@ export const scoreCommand: CliCommand = {
     '  --json            Print the reports as JSON',
     '  --seed <n>        Bootstrap seed (default 0)',
     '  --resamples <n>   Bootstrap resamples (default 1000)',
+    '  --judge <folder>  Run exports: a local text model (transformers.js layout) as',
+    '                    judge for diagnosis equivalence, rubric items and error classes',
+    '  --encoder <folder> Run exports: a local encoder for BERTScore and cosine',
+    '',
+    'A run export is also scored answer by answer under its own protocols (pass@1/5,',
+    'lesion fields, multiple choice and paired sets, rubric points, ROUGE, token F1,',
+    'BERTScore): the "All metrics" section, and "run" in --json.',
   ].join('\n'),
   async run(args, io) {
-    const { file, json, seed, resamples, problem } = parseArgs(args);
+    const parsed = parseArgs(args);
+    const { file, json, seed, resamples, problem } = parsed;
     if (problem || !file) {
       io.err.write(`neuroeval score: ${problem ?? 'give a run export or a results JSONL to score'}\n`);
       return 2;
@@ -194,8 +266,31 @@ export const scoreCommand: CliCommand = {
       variant: items[0]!.variant ?? null,
       report: scoreNeuroVlm(items, { seed, resamples }),
     }));
+    let run: RunScoringResult | undefined;
+    if (input.exported) {
+      const loaded: Disposable[] = [];
+      try {
+        const judge = parsed.judge ? await loadJudge(parsed.judge) : undefined;
+        if (judge) loaded.push(judge);
+        const encoder = parsed.encoder ? await loadEncoder(parsed.encoder) : undefined;
+        if (encoder) loaded.push(encoder);
+        const e = input.exported;
+        run = await scoreRun(
+          { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [] },
+          { seed, resamples, ...(judge ? { judge } : {}), ...(encoder ? { encoder } : {}) },
+        );
+      } catch (error) {
+        io.err.write(`neuroeval score: ${error instanceof Error ? error.message : String(error)}\n`);
+        return 1;
+      } finally {
+        for (const d of loaded) await d.dispose();
+      }
+    } else if (parsed.judge || parsed.encoder) {
+      io.err.write('warning: --judge and --encoder apply to run exports only; a harness JSONL has NeuroVLM-Bench answers, which rules score.\n');
+    }
     if (json) {
-      io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups }, null, 2)}\n`);
+      const runPart = run ? { run: { config: run.config, summary: run.summary } } : {};
+      io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups, ...runPart }, null, 2)}\n`);
       return 0;
     }
     const label = input.format === 'neuroeval-run' ? 'NeuroEval run export' : 'NeuroVLM-Bench harness JSONL';
@@ -204,8 +299,9 @@ export const scoreCommand: CliCommand = {
       `Scorer neurovlm-bench v${groups[0]?.report.scorer.version ?? '1'}; bootstrap ${resamples} resamples, seed ${seed}; intervals are 95%.`,
       '',
     ];
-    if (groups.length === 0) out.push('No answers to score.');
+    if (groups.length === 0) out.push(run ? 'No NeuroVLM-Bench answers in this run.' : 'No answers to score.', '');
     for (const g of groups) out.push(...human(g.key, g.report));
+    if (run) out.push(...allMetrics(run));
     io.out.write(`${out.join('\n')}\n`);
     return 0;
   },
