@@ -64,8 +64,8 @@ describe('neuroeval score: protocol-aware scoring of a run export', () => {
     const m = Object.fromEntries(out.run.summary.arms[0]!.metrics.map((x) => [x.metric, x]));
     expect(m['pass@1']).toMatchObject({ n: 3, mean: 1 / 3 });
     expect(m['pass@5']).toMatchObject({ n: 3, mean: 2 / 3 });
-    expect(m.correct).toMatchObject({ n: 2, mean: 1 / 2 });
-    expect(m.invalid).toMatchObject({ n: 2, mean: 1 / 2 });
+    expect(m['mcq.correct']).toMatchObject({ n: 2, mean: 1 / 2 });
+    expect(m['mcq.invalid']).toMatchObject({ n: 2, mean: 1 / 2 });
     expect(m.rougeL).toMatchObject({ n: 1, mean: 1 });
     expect(out.run.config).toMatchObject({ judge: null, encoder: null });
     const text = capture();

@@ -4,12 +4,12 @@
  *
  * | protocol                         | metrics (primary first)                                   |
  * |----------------------------------|-----------------------------------------------------------|
- * | neurovlm-structured              | `correct` (diagnosis_name), one per field, `json_valid`   |
+ * | neurovlm-structured              | `neurovlm.<field>` (diagnosis_name first), `json_valid`   |
  * | nmb-differential, structured-review | `pass@1`, `pass@5` (equivalence chain)                 |
  * | nmb-multi-round                  | `pass@1` (last turn with a reference), `turn<k>.pass@1`    |
  * | nmb-lesion                       | `lesion.all`, `lesion.type/location/laterality/sequence`   |
- * | nmb-rationale, open-question     | `bertscore.f` (or `rougeL` without encoder), `cosine`, `rouge1/2/L/Lsum`, `token_f1`, `correct` |
- * | mcq                              | `correct`, `invalid`                                       |
+ * | nmb-rationale, open-question     | `bertscore.f` (or `rougeL` without encoder), `cosine`, `rouge1/2/L/Lsum`, `token_f1`; `correct` (judge, open questions with a diagnosis) |
+ * | mcq                              | `mcq.correct`, `mcq.invalid`                               |
  * | rubric                           | `rubric` (judge marks each item), `rougeL`                 |
  *
  * A clinician's review overrides the primary metric (and `pass@5` when it
@@ -253,7 +253,7 @@ async function scoreRubric(it: Item, ctx: ItemContext, parsed: unknown): Promise
 
 function scoreMcq(it: Item, ctx: ItemContext, parsed: unknown, parseError: string | null): void {
   const gold = ctx.question?.reference?.answer;
-  it.primary = 'correct';
+  it.primary = 'mcq.correct';
   const choice = parseError === null && isObj(parsed) && typeof parsed.choice === 'string' ? (parsed as unknown as McqAnswer).choice : null;
   it.answerText = choice ?? '(no option found)';
   if (!gold) {
@@ -262,14 +262,14 @@ function scoreMcq(it: Item, ctx: ItemContext, parsed: unknown, parseError: strin
   }
   const option = ctx.question?.options?.find((o) => o.key === gold);
   it.referenceText = option ? `${gold}. ${option.text}` : gold;
-  it.metrics.correct = m(bit(choice !== null && choice.toUpperCase() === gold.toUpperCase()), 'rule', choice === null ? 'rule:invalid' : `rule:${(parsed as unknown as McqAnswer).rule}`);
-  it.metrics.invalid = m(bit(choice === null), 'rule', 'rule:invalid');
+  it.metrics['mcq.correct'] = m(bit(choice !== null && choice.toUpperCase() === gold.toUpperCase()), 'rule', choice === null ? 'rule:invalid' : `rule:${(parsed as unknown as McqAnswer).rule}`);
+  it.metrics['mcq.invalid'] = m(bit(choice === null), 'rule', 'rule:invalid');
 }
 
 function scoreNeuroVlm(it: Item, ctx: ItemContext, parsed: unknown, parseError: string | null): void {
   const labels = ctx.question?.reference?.labels ?? {};
   const answer = parseError === null && isObj(parsed) ? parsed : null;
-  it.primary = 'correct';
+  it.primary = 'neurovlm.diagnosis_name';
   it.metrics.json_valid = m(bit(answer !== null), 'rule', 'rule:json');
   const c = answer?.diagnosis_confidence;
   it.confidence = typeof c === 'number' && Number.isFinite(c) ? c : typeof c === 'string' && Number.isFinite(Number(c)) && c.trim() !== '' ? Number(c) : null;
@@ -281,9 +281,7 @@ function scoreNeuroVlm(it: Item, ctx: ItemContext, parsed: unknown, parseError: 
     const pred = answer ? normaliseField(field, answer[field]) : ABSTAIN;
     it.metrics[`neurovlm.${field}`] = m(bit(pred === gold), 'rule', 'rule:neurovlm-normalise');
   }
-  const dx = it.metrics['neurovlm.diagnosis_name'];
-  if (dx) it.metrics.correct = dx;
-  else it.notes.push('No ground-truth class: diagnosis is not scorable.');
+  if (!it.metrics['neurovlm.diagnosis_name']) it.notes.push('No ground-truth class: diagnosis is not scorable.');
   it.answerText = answer ? JSON.stringify(answer).slice(0, 1500) : stripThink(ctx.response.rawText).slice(0, 1500);
   it.referenceText = Object.entries(labels).filter(([, v]) => v).map(([k, v]) => `${k}: ${v}`).join('; ');
 }

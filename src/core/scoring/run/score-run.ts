@@ -61,7 +61,9 @@ export function adjudications(reviews: readonly ReviewRecord[]): Map<string, Adj
   const byResponse = new Map<string, ReviewRecord[]>();
   for (const r of reviews) {
     if (!(REVIEW_VERDICTS as readonly string[]).includes(r.verdict)) continue;
-    byResponse.set(r.responseId, [...(byResponse.get(r.responseId) ?? []), r]);
+    const list = byResponse.get(r.responseId);
+    if (list) list.push(r);
+    else byResponse.set(r.responseId, [r]);
   }
   const out = new Map<string, Adjudication>();
   for (const [responseId, list] of byResponse) {

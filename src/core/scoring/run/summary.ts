@@ -17,7 +17,10 @@ import type { ArmSummary, CalibrationShiftSummary, ItemScore, MetricSource, Metr
 
 /** Human labels, in the order summaries list metrics. */
 export const METRIC_LABELS: Readonly<Record<string, string>> = {
-  correct: 'Accuracy',
+  'neurovlm.diagnosis_name': 'Class (diagnosis_name)',
+  'mcq.correct': 'Multiple-choice accuracy',
+  'mcq.set': 'Paired set score',
+  'mcq.invalid': 'Invalid answers (MCQ)',
   'pass@1': 'pass@1',
   'pass@5': 'pass@5',
   'pass@1 (samples)': 'pass@1 over samples (unbiased)',
@@ -37,10 +40,8 @@ export const METRIC_LABELS: Readonly<Record<string, string>> = {
   rouge2: 'ROUGE-2 F',
   rougeLsum: 'ROUGE-Lsum F',
   token_f1: 'Token F1 (SQuAD)',
-  invalid: 'Invalid answers (MCQ)',
-  'mcq.set': 'Paired set score',
+  correct: 'Correct diagnosis (open answer)',
   json_valid: 'JSON valid',
-  'neurovlm.diagnosis_name': 'Class (diagnosis_name)',
   'neurovlm.diagnosis_detailed': 'Subtype (diagnosis_detailed)',
   'neurovlm.modality': 'Modality',
   'neurovlm.specialized_sequence': 'Sequence',
@@ -151,16 +152,18 @@ function samplePassK(items: readonly ItemScore[], opts: SummaryOptions): MetricS
 function pairedSet(items: readonly ItemScore[], cases: ReadonlyMap<string, BenchCase>): MetricSummary | null {
   const byPair = new Map<string, ItemScore[]>();
   for (const it of items) {
-    if (it.protocolId !== 'mcq' || !it.metrics.correct) continue;
+    if (it.protocolId !== 'mcq' || !it.metrics['mcq.correct']) continue;
     const q = cases.get(it.caseId)?.questions.find((x) => x.id === it.questionId);
     if (!q?.pairId) continue;
     const key = `${q.pairId}|${it.sample}`;
-    byPair.set(key, [...(byPair.get(key) ?? []), it]);
+    const group = byPair.get(key);
+    if (group) group.push(it);
+    else byPair.set(key, [it]);
   }
   const pairs: McqPair[] = [];
   for (const group of byPair.values()) {
     if (group.length !== 2) continue;
-    const item = (it: ItemScore) => ({ gold: 'x', pred: it.metrics.invalid?.value === 1 ? null : it.metrics.correct!.value === 1 ? 'x' : 'y' });
+    const item = (it: ItemScore) => ({ gold: 'x', pred: it.metrics['mcq.invalid']?.value === 1 ? null : it.metrics['mcq.correct']!.value === 1 ? 'x' : 'y' });
     pairs.push({ first: item(group[0]!), second: item(group[1]!) });
   }
   if (pairs.length === 0) return null;
@@ -171,7 +174,11 @@ function pairedSet(items: readonly ItemScore[], cases: ReadonlyMap<string, Bench
 
 function calibrationShifts(items: readonly ItemScore[]): CalibrationShiftSummary[] {
   const byModel = new Map<string, ItemScore[]>();
-  for (const it of items) byModel.set(it.modelId, [...(byModel.get(it.modelId) ?? []), it]);
+  for (const it of items) {
+    const list = byModel.get(it.modelId);
+    if (list) list.push(it);
+    else byModel.set(it.modelId, [it]);
+  }
   const out: CalibrationShiftSummary[] = [];
   for (const [modelId, list] of byModel) {
     const usable = list.filter((it) => it.confidence !== null && it.primary && (it.metrics[it.primary]?.value === 0 || it.metrics[it.primary]?.value === 1));

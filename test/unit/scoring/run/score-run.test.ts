@@ -121,14 +121,15 @@ describe('scoreRun: item metrics per protocol', () => {
     const [m, n] = r.summary.arms;
     expect(m!.metrics.find((x) => x.metric === 'mcq.set')).toMatchObject({ n: 1, mean: 1 });
     expect(n!.metrics.find((x) => x.metric === 'mcq.set')).toMatchObject({ n: 1, mean: 0 });
-    expect(n!.metrics.find((x) => x.metric === 'invalid')).toMatchObject({ mean: 0.5 });
-    expect(n!.metrics.find((x) => x.metric === 'correct')).toMatchObject({ mean: 0.5 });
+    expect(n!.metrics.find((x) => x.metric === 'mcq.invalid')).toMatchObject({ mean: 0.5 });
+    expect(n!.metrics.find((x) => x.metric === 'mcq.correct')).toMatchObject({ mean: 0.5 });
   });
 
   it('scores NeuroVLM-style answers per field, with the full harness report per arm', async () => {
     const r = await scoreRun(base([answer('cls', 'm', { diagnosis_name: 'Tumor', diagnosis_detailed: 'Meningioma', modality: 'MR', specialized_sequence: 'flair', plane: 'axial', diagnosis_confidence: 0.7 })]));
     const m = r.items[0]!.metrics;
-    expect(m.correct!.value).toBe(1);
+    expect(m['neurovlm.diagnosis_name']!.value).toBe(1);
+    expect(r.items[0]!.primary).toBe('neurovlm.diagnosis_name');
     expect(m['neurovlm.diagnosis_detailed']!.value).toBe(0);
     expect(m['neurovlm.modality']!.value).toBe(1);
     expect(m['neurovlm.plane']).toBeUndefined(); // null ground truth: not scorable, never wrong
