@@ -56,6 +56,16 @@ try {
   await page.getByRole('button', { name: 'Pause' }).click();
   console.log('wrote docs/screenshots/new-run.png, run-in-progress.png');
 
+  // Results: the paused run's answers scored with the bundled judge and encoder (random weights).
+  await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('run-scores-link').click();
+  await page.getByTestId('score-judge').selectOption('self-test-text');
+  await page.getByTestId('score-encoder').selectOption('self-test-embed');
+  await page.getByTestId('score-run').click();
+  await page.getByTestId('score-summary').waitFor({ timeout: 120_000 });
+  await page.screenshot({ path: `${out}/scores.png`, fullPage: true });
+  console.log('wrote docs/screenshots/scores.png');
+
   // Models: the self-test run, then a download in progress from a (throttled) on-prem mirror.
   await page.goto(`${server.url}#/models`);
   await page.getByTestId('try-model').waitFor();
