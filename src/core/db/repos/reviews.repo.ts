@@ -23,7 +23,18 @@ export interface ReviewsRepo {
    * Throws NOT_FOUND if it does not exist.
    */
   amend(id: string, change: ReviewChange): Promise<ReviewRecord>;
+  /**
+   * One reviewer's verdict on one answer: creates the review, or amends it
+   * (keeping the earlier state in its audit trail) when it exists. Id:
+   * {@link reviewIdOf}.
+   */
+  record(input: Omit<ReviewState, 'createdAt'> & { responseId: string; runId: string }): Promise<ReviewRecord>;
   delete(id: string): Promise<void>;
+}
+
+/** A reviewer's review of an answer has a fixed id, so each reviewer has one review (with history) per answer. */
+export function reviewIdOf(responseId: string, reviewerId: string): string {
+  return `${responseId}::${reviewerId}`;
 }
 
 /** Builds the reviews repository. */
@@ -54,6 +65,23 @@ export function createReviewsRepo({ db, now }: RepoContext): ReviewsRepo {
             createdAt: now(),
             previous: [...current.previous, { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt }],
           };
+          await t.put(next);
+          return next;
+        }),
+      ),
+    record: (input) =>
+      guard('save the review', () =>
+        db.transaction('rw', t, async () => {
+          const id = reviewIdOf(input.responseId, input.reviewerId);
+          const current = await t.get(id);
+          const state: ReviewState = { verdict: input.verdict, errorClasses: [...input.errorClasses], rationaleRating: input.rationaleRating, reason: input.reason, reviewerId: input.reviewerId, createdAt: now() };
+          if (!current) {
+            const created: ReviewRecord = { ...state, id, responseId: input.responseId, runId: input.runId, previous: [] };
+            await t.put(created);
+            return created;
+          }
+          const { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt } = current;
+          const next: ReviewRecord = { ...current, ...state, previous: [...current.previous, { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt }] };
           await t.put(next);
           return next;
         }),

@@ -1,6 +1,7 @@
 /** Evaluation runs, their status, and deleting a run with everything it produced. */
 import { guard, notFound } from '../storage-errors.ts';
-import type { RunRecord, RunStatus } from '../types.ts';
+import type { ResponseRecord, RunRecord, RunStatus } from '../types.ts';
+import { approxBytes } from '../write-meter.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
 /** How many rows {@link RunsRepo.deleteWithResults} removed per table. */
@@ -32,10 +33,16 @@ export interface RunsRepo {
    * Throws NOT_FOUND if the run does not exist.
    */
   deleteWithResults(id: string): Promise<DeletedRunResults>;
+  /**
+   * Stores a run with answers in one transaction (importing a run exported
+   * elsewhere): the run record is written as given, answers whose id is
+   * already stored are left as they are. Returns how many answers were added.
+   */
+  importWithResponses(run: RunRecord, responses: readonly ResponseRecord[]): Promise<{ added: number; kept: number }>;
 }
 
 /** Builds the runs repository. */
-export function createRunsRepo({ db, now }: RepoContext): RunsRepo {
+export function createRunsRepo({ db, now, meter }: RepoContext): RunsRepo {
   const t = db.runs;
   const get = (id: string) => guard('read the run', () => t.get(id));
   return {
@@ -60,6 +67,17 @@ export function createRunsRepo({ db, now }: RepoContext): RunsRepo {
           const next: RunRecord = { ...run, status, error: details.error ?? null, updatedAt: now() };
           await t.put(next);
           return next;
+        }),
+      ),
+    importWithResponses: (run, responses) =>
+      guard('import the run', () =>
+        db.transaction('rw', [t, db.responses], async () => {
+          const existing = new Set(await db.responses.where('runId').equals(run.id).primaryKeys());
+          const fresh = responses.filter((r) => !existing.has(r.id));
+          await t.put(run);
+          await db.responses.bulkAdd([...fresh]);
+          meter.record(approxBytes(fresh));
+          return { added: fresh.length, kept: responses.length - fresh.length };
         }),
       ),
     deleteWithResults: (id) =>

@@ -289,6 +289,12 @@ function scoreNeuroVlm(it: Item, ctx: ItemContext, parsed: unknown, parseError: 
 /** The reviewers' verdict replaces the machine's on the primary metric. */
 function applyAdjudication(it: Item, a: Adjudication): void {
   if (!it.primary) return;
+  // Keep what the machine said, so agreement between machine and clinicians can still be measured.
+  const before = it.metrics[it.primary];
+  const primary = it.primary;
+  if (before && (before.value === 0 || before.value === 1) && !it.verdicts.some((x) => x.for === primary && x.source !== 'reviewer')) {
+    it.verdicts.push({ hypothesis: it.answerText, for: primary, equivalent: before.value === 1, source: before.source === 'judge' ? 'judge' : 'rule', decidedBy: before.sourceId });
+  }
   const v = m(bit(a.correct), 'reviewer', a.reviewerId);
   it.metrics[it.primary] = v;
   if (it.primary === 'pass@1' && a.correct) it.metrics['pass@5'] = v;

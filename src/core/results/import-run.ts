@@ -1,0 +1,104 @@
+/**
+ * Importing a run exported on another machine (the run-export JSON), so
+ * several laptops can split a long evaluation: the run must come from the
+ * same benchmark content (content hash in its provenance); a run already
+ * here (same id) gains the answers it lacks and keeps the ones it has. Scores
+ * are not imported: score the merged run here.
+ */
+import type { Repositories } from '../db/index.ts';
+import type { RunRecord } from '../db/types.ts';
+import { InvalidInputError } from '../errors.ts';
+import { runRecordOf, type RunExport } from '../scoring/io/run-export.ts';
+
+export interface ImportRunResult {
+  readonly runId: string;
+  readonly runName: string;
+  readonly benchmarkId: string;
+  /** The run was new here (else: merged into the one with the same id). */
+  readonly created: boolean;
+  readonly added: number;
+  /** Answers this browser already had (kept as they are). */
+  readonly kept: number;
+  readonly status: RunRecord['status'];
+}
+
+function provenanceBenchmark(e: RunExport): { id?: string; contentHash?: string } {
+  const p = e.provenance as { benchmark?: { id?: unknown; contentHash?: unknown } } | null;
+  return { ...(typeof p?.benchmark?.id === 'string' ? { id: p.benchmark.id } : {}), ...(typeof p?.benchmark?.contentHash === 'string' ? { contentHash: p.benchmark.contentHash } : {}) };
+}
+
+interface ProvenanceView {
+  protocol?: { id?: string };
+  models?: { filesHash?: string }[];
+  variants?: string[];
+  samples?: number;
+  sampling?: unknown;
+  merged?: unknown[];
+}
+
+/** Two runs can share answers when they asked the same models the same way on the same benchmark. */
+function compatible(a: RunRecord, b: RunRecord): string | null {
+  const p = a.provenance as ProvenanceView | null;
+  const q = b.provenance as ProvenanceView | null;
+  const models = (x: ProvenanceView | null) => (x?.models ?? []).map((m) => m.filesHash ?? '').sort().join(',');
+  if (a.benchmarkId !== b.benchmarkId) return 'other benchmark';
+  if (p?.protocol?.id !== q?.protocol?.id) return 'other protocol';
+  if (models(p) !== models(q)) return 'other model files';
+  if (JSON.stringify([...(p?.variants ?? [])].sort()) !== JSON.stringify([...(q?.variants ?? [])].sort()) || p?.samples !== q?.samples) return 'other variants or samples';
+  if (JSON.stringify(p?.sampling ?? null) !== JSON.stringify(q?.sampling ?? null)) return 'other sampling settings';
+  return null;
+}
+
+/** Local runs the export could be merged into (same benchmark, protocol, models, variants, samples, sampling). */
+export async function mergeCandidates(repos: Repositories, e: RunExport): Promise<RunRecord[]> {
+  const incoming = runRecordOf(e);
+  const claimed = provenanceBenchmark(e).contentHash;
+  const benchmark = (await repos.benchmarks.list()).find((b) => b.contentHash === claimed);
+  if (!benchmark) return [];
+  return (await repos.runs.listByBenchmark(benchmark.id)).filter((r) => r.id !== incoming.id && compatible(r, { ...incoming, benchmarkId: benchmark.id }) === null);
+}
+
+export interface ImportOptions {
+  /** Merge the answers into this local run instead of storing the run as it is. */
+  readonly into?: string;
+}
+
+export async function importRunExport(repos: Repositories, e: RunExport, file = 'run export', options: ImportOptions = {}): Promise<ImportRunResult> {
+  const incoming = runRecordOf(e);
+  const claimed = provenanceBenchmark(e);
+  if (!claimed.contentHash) {
+    throw new InvalidInputError(`${file}: provenance.benchmark.contentHash: missing, so the run cannot be matched to a benchmark here; only runs exported by NeuroEval can be imported.`, { file, field: 'provenance.benchmark.contentHash' });
+  }
+  const benchmark = (await repos.benchmarks.get(incoming.benchmarkId)) ?? (await repos.benchmarks.list()).find((b) => b.contentHash === claimed.contentHash);
+  if (!benchmark) {
+    throw new InvalidInputError(`${file}: run.benchmarkId: benchmark "${incoming.benchmarkId}" is not in this browser; import the same benchmark first (content hash ${claimed.contentHash.slice(0, 12)}…).`, { file, field: 'run.benchmarkId' });
+  }
+  if (benchmark.contentHash !== claimed.contentHash) {
+    throw new InvalidInputError(
+      `${file}: provenance.benchmark.contentHash: the run was made on different content of "${benchmark.name}" (${claimed.contentHash.slice(0, 12)}… there, ${benchmark.contentHash.slice(0, 12)}… here); its answers would not line up with these cases.`,
+      { file, field: 'provenance.benchmark.contentHash' },
+    );
+  }
+  const targetId = options.into ?? incoming.id;
+  const existing = await repos.runs.get(targetId);
+  if (options.into && !existing) throw new InvalidInputError(`Run "${options.into}" to merge into no longer exists.`, { field: 'into' });
+  if (existing) {
+    const why = compatible(existing, { ...incoming, benchmarkId: benchmark.id });
+    if (why) throw new InvalidInputError(`${file}: run: "${incoming.name}" cannot be merged into "${existing.name}" (${why}).`, { file, field: options.into ? 'into' : 'run.id' });
+  }
+  const responses = e.responses.map((r) => ({ ...r, runId: targetId, id: `${targetId}/${r.itemKey}` }));
+  const answered = new Set([...(existing ? await repos.responses.itemKeysByRun(existing.id) : []), ...responses.filter((r) => !r.error).map((r) => r.itemKey)]);
+  let base: RunRecord = existing ?? { ...incoming, benchmarkId: benchmark.id };
+  if (existing && options.into) {
+    // Merged halves of a split evaluation: the plan covers at least every answered item; the merge is recorded.
+    const prov = (existing.provenance ?? {}) as ProvenanceView & Record<string, unknown>;
+    base = {
+      ...existing,
+      plan: { ...existing.plan, items: Math.max(existing.plan.items, answered.size), cases: Math.max(existing.plan.cases, new Set([...answered].map((k) => k.split('|')[0])).size) },
+      provenance: { ...prov, merged: [...(prov.merged ?? []), { runId: incoming.id, name: incoming.name, exportedAt: e.exportedAt ?? null, answers: responses.length }] },
+    };
+  }
+  const status: RunRecord['status'] = answered.size >= base.plan.items ? 'done' : base.status === 'running' ? 'paused' : base.status;
+  const { added, kept } = await repos.runs.importWithResponses({ ...base, status, updatedAt: Date.now() }, responses);
+  return { runId: targetId, runName: base.name, benchmarkId: benchmark.id, created: !existing, added, kept, status };
+}

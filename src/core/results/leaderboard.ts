@@ -1,0 +1,346 @@
+/**
+ * The results of one benchmark, as a committee reads them: a leaderboard of
+ * every model (arm) of every scored run with its metrics and 95 % intervals,
+ * model-vs-model tests on the same items, breakdowns by case attributes and
+ * variant, and the series the charts draw. Pure functions over score sets
+ * and their item rows; the results worker runs them.
+ */
+import type { BenchCase } from '../bundle/types.ts';
+import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
+import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
+import { CONTINUOUS_METRICS, metricLabel } from '../scoring/run/summary.ts';
+import type { ArmSummary, Interval, MetricSummary } from '../scoring/run/types.ts';
+import { bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
+import { mcnemar } from '../scoring/stats/mcnemar.ts';
+import { wilsonInterval } from '../scoring/stats/wilson.ts';
+
+/** One scored run: its record, its current score set and that set's rows. */
+export interface ScoredRun {
+  readonly run: Pick<RunRecord, 'id' | 'name' | 'benchmarkId' | 'status' | 'createdAt'>;
+  readonly set: ScoreSetRecord;
+  readonly items: readonly ScoreRecord[];
+}
+
+export interface LeaderboardRow {
+  /** `${runId}|${arm key}`: unique across runs. */
+  readonly id: string;
+  readonly runId: string;
+  readonly runName: string;
+  readonly modelId: string;
+  readonly variant: string;
+  /** Model (and variant) as shown; the run name is added when two runs hold the same model. */
+  readonly label: string;
+  readonly responses: number;
+  readonly failed: number;
+  readonly metrics: Readonly<Record<string, MetricSummary>>;
+  readonly medianLatencyMs: number;
+  readonly meanDecodeTps: number;
+  readonly scoreVersion: number;
+  readonly judge: string | null;
+  readonly encoder: string | null;
+}
+
+export interface Leaderboard {
+  readonly rows: readonly LeaderboardRow[];
+  /** Every metric some row has, in report order, with its label. */
+  readonly metrics: readonly { readonly key: string; readonly label: string; readonly continuous: boolean }[];
+  /** The headline metric: the first of the preferred ones that some row has. */
+  readonly defaultMetric: string | null;
+}
+
+const HEADLINE = ['neurovlm.diagnosis_name', 'pass@1', 'mcq.correct', 'lesion.all', 'rubric', 'bertscore.f', 'rougeL'];
+
+export function rowId(runId: string, arm: Pick<ArmSummary, 'key'>): string {
+  return `${runId}|${arm.key}`;
+}
+
+export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
+  const rows: LeaderboardRow[] = [];
+  const order: string[] = [];
+  const labels = new Map<string, string>();
+  for (const { run, set } of runs) {
+    for (const arm of set.summary.arms) {
+      const metrics: Record<string, MetricSummary> = {};
+      for (const m of arm.metrics) {
+        metrics[m.metric] = m;
+        if (!labels.has(m.metric)) {
+          labels.set(m.metric, m.label);
+          order.push(m.metric);
+        }
+      }
+      rows.push({
+        id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, label: arm.key,
+        responses: arm.responses, failed: arm.failed, metrics, medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
+        scoreVersion: set.version, judge: set.config.judge, encoder: set.config.encoder,
+      });
+    }
+  }
+  // Two runs of the same model: tell them apart by run name.
+  const seen = new Map<string, number>();
+  for (const r of rows) seen.set(r.label, (seen.get(r.label) ?? 0) + 1);
+  const labelled = rows.map((r) => ((seen.get(r.label) ?? 0) > 1 ? { ...r, label: `${r.label} · ${r.runName}` } : r));
+  return {
+    rows: labelled,
+    metrics: order.map((key) => ({ key, label: labels.get(key) ?? metricLabel(key), continuous: CONTINUOUS_METRICS.has(key) })),
+    defaultMetric: HEADLINE.find((k) => labels.has(k)) ?? order[0] ?? null,
+  };
+}
+
+/** Sorts rows by a metric (missing values last); ties keep leaderboard order. */
+export function sortRows(rows: readonly LeaderboardRow[], metric: string, descending = true): LeaderboardRow[] {
+  const v = (r: LeaderboardRow) => r.metrics[metric]?.mean;
+  return [...rows].sort((a, b) => {
+    const x = v(a);
+    const y = v(b);
+    const xm = x === undefined || !Number.isFinite(x);
+    const ym = y === undefined || !Number.isFinite(y);
+    if (xm || ym) return xm === ym ? 0 : xm ? 1 : -1;
+    return descending ? y - x : x - y;
+  });
+}
+
+// ── Model-vs-model tests ─────────────────────────────────────────────────────
+
+export interface Comparison {
+  readonly a: string;
+  readonly b: string;
+  readonly metric: string;
+  /** Items both rows have a value for. */
+  readonly n: number;
+  /** mean(A) − mean(B) on those items. */
+  readonly difference: number;
+  readonly pValue: number;
+  readonly method: 'mcnemar-exact' | 'mcnemar-chi2' | 'paired-bootstrap';
+  /** 95 % interval of the difference (paired bootstrap), when computed. */
+  readonly ci?: Interval;
+}
+
+/** The key two models share for the same question (same case, question and sample; any variant pairs with any). */
+function pairKey(it: Pick<ScoreRecord, 'caseId' | 'questionId' | 'sample'>): string {
+  return `${it.caseId}#${it.questionId}|s${it.sample}`;
+}
+
+function valuesByRow(runs: readonly ScoredRun[], metric: string): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const { run, items } of runs) {
+    for (const it of items) {
+      const v = it.metrics[metric]?.value;
+      if (v === null || v === undefined) continue;
+      const key = rowId(run.id, { key: it.variant && it.variant !== 'none' ? `${it.modelId} [${it.variant}]` : it.modelId });
+      let m = out.get(key);
+      if (!m) out.set(key, (m = new Map()));
+      m.set(pairKey(it), v);
+    }
+  }
+  return out;
+}
+
+/**
+ * Every pair of rows on one metric, paired on the items both answered:
+ * McNemar (exact below 25 discordant pairs) for 0/1 metrics, a seeded paired
+ * bootstrap of the mean difference otherwise.
+ */
+export function compareRows(runs: readonly ScoredRun[], metric: string, options: { seed?: number; resamples?: number } = {}): Comparison[] {
+  const byRow = valuesByRow(runs, metric);
+  const ids = [...byRow.keys()];
+  const out: Comparison[] = [];
+  const continuous = CONTINUOUS_METRICS.has(metric);
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const A = byRow.get(ids[i]!)!;
+      const B = byRow.get(ids[j]!)!;
+      const a: number[] = [];
+      const b: number[] = [];
+      for (const [k, v] of A) {
+        const w = B.get(k);
+        if (w !== undefined) {
+          a.push(v);
+          b.push(w);
+        }
+      }
+      if (a.length === 0) continue;
+      const difference = a.reduce((s, x) => s + x, 0) / a.length - b.reduce((s, x) => s + x, 0) / b.length;
+      if (continuous) {
+        const r = pairedBootstrapMean(a, b, { seed: options.seed ?? 0, resamples: options.resamples ?? 1000 });
+        out.push({ a: ids[i]!, b: ids[j]!, metric, n: a.length, difference, pValue: r.pValue, method: 'paired-bootstrap', ci: { lower: r.lower, upper: r.upper } });
+      } else {
+        const r = mcnemar(a.map((x) => x === 1), b.map((x) => x === 1));
+        out.push({ a: ids[i]!, b: ids[j]!, metric, n: a.length, difference, pValue: r.pValue, method: r.method === 'exact-binomial' ? 'mcnemar-exact' : 'mcnemar-chi2' });
+      }
+    }
+  }
+  return out;
+}
+
+/** The comparison of two rows, whichever order it was computed in (difference as a − b). */
+export function comparisonOf(comparisons: readonly Comparison[], a: string, b: string): Comparison | undefined {
+  const direct = comparisons.find((c) => c.a === a && c.b === b);
+  if (direct) return direct;
+  const flipped = comparisons.find((c) => c.a === b && c.b === a);
+  return flipped && { ...flipped, a, b, difference: -flipped.difference, ...(flipped.ci ? { ci: { lower: -flipped.ci.upper, upper: -flipped.ci.lower } } : {}) };
+}
+
+// ── Breakdowns ───────────────────────────────────────────────────────────────
+
+export const DIMENSIONS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequence', 'plane', 'variant', 'protocol'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
+  split: 'Split / level', taskFamily: 'Task family', diseaseGroup: 'Disease group', modality: 'Modality', sequence: 'Sequence', plane: 'Plane', variant: 'Variant', protocol: 'Protocol',
+};
+
+export interface Cell {
+  readonly value: number;
+  readonly lower: number;
+  readonly upper: number;
+  readonly n: number;
+}
+
+export interface Breakdown {
+  readonly dimension: Dimension;
+  readonly metric: string;
+  /** Series: leaderboard rows, or models (run + model) for the variant dimension. */
+  readonly series: readonly { readonly id: string; readonly label: string }[];
+  readonly groups: readonly string[];
+  /** cells[group][series]; null = no item of that series in that group. */
+  readonly cells: readonly (readonly (Cell | null)[])[];
+}
+
+function dimensionValue(dim: Dimension, it: ScoreRecord, kase: BenchCase | undefined): string {
+  const first = kase?.images[0];
+  switch (dim) {
+    case 'variant': return it.variant;
+    case 'protocol': return it.protocolId;
+    case 'split': return kase?.split ?? '(none)';
+    case 'taskFamily': return kase?.taskFamily ?? '(unknown)';
+    case 'diseaseGroup': return kase?.diseaseGroup ?? '(none)';
+    case 'modality': return kase?.modality ?? '(none)';
+    case 'sequence': return kase?.sequences?.[0] ?? first?.sequence ?? '(none)';
+    case 'plane': return String(first?.plane ?? '(none)');
+  }
+}
+
+export function cellOf(values: readonly number[], continuous: boolean, seed = 0, resamples = 1000): Cell | null {
+  if (values.length === 0) return null;
+  const sum = values.reduce((a, b) => a + b, 0);
+  if (continuous) {
+    const b = bootstrapMeanCi(values, { seed, resamples });
+    return { value: sum / values.length, lower: b.lower, upper: b.upper, n: values.length };
+  }
+  const w = wilsonInterval(sum, values.length);
+  return { value: sum / values.length, lower: w.lower, upper: w.upper, n: values.length };
+}
+
+/** Mean and 95 % interval of `metric` per group of `dimension`, for every row (or model, for variants). */
+export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string, BenchCase>, dimension: Dimension, metric: string, options: { seed?: number; resamples?: number } = {}): Breakdown {
+  const continuous = CONTINUOUS_METRICS.has(metric);
+  const seriesIds: string[] = [];
+  const seriesLabels = new Map<string, string>();
+  const groups: string[] = [];
+  const values = new Map<string, number[]>();
+  for (const { run, items } of runs) {
+    for (const it of items) {
+      const v = it.metrics[metric]?.value;
+      if (v === null || v === undefined) continue;
+      const armKey = it.variant && it.variant !== 'none' ? `${it.modelId} [${it.variant}]` : it.modelId;
+      const sid = dimension === 'variant' ? `${run.id}|${it.modelId}` : rowId(run.id, { key: armKey });
+      if (!seriesLabels.has(sid)) {
+        seriesIds.push(sid);
+        seriesLabels.set(sid, dimension === 'variant' ? it.modelId : armKey);
+      }
+      const g = dimensionValue(dimension, it, cases.get(it.caseId));
+      if (!groups.includes(g)) groups.push(g);
+      const key = `${g}\u0000${sid}`;
+      const list = values.get(key);
+      if (list) list.push(v);
+      else values.set(key, [v]);
+    }
+  }
+  // Variants in a natural order (none, text-only, then degradations by kind and severity); others alphabetically.
+  groups.sort((a, b) => (dimension === 'variant' ? variantRank(a) - variantRank(b) || a.localeCompare(b) : a.localeCompare(b, 'en', { numeric: true })));
+  const runNames = new Map(runs.map((r) => [r.run.id, r.run.name]));
+  const dupLabels = new Map<string, number>();
+  for (const id of seriesIds) dupLabels.set(seriesLabels.get(id)!, (dupLabels.get(seriesLabels.get(id)!) ?? 0) + 1);
+  return {
+    dimension,
+    metric,
+    series: seriesIds.map((id) => {
+      const label = seriesLabels.get(id)!;
+      return { id, label: (dupLabels.get(label) ?? 0) > 1 ? `${label} · ${runNames.get(id.split('|')[0]!) ?? ''}` : label };
+    }),
+    groups,
+    cells: groups.map((g) => seriesIds.map((sid) => cellOf(values.get(`${g}\u0000${sid}`) ?? [], continuous, options.seed ?? 0, options.resamples ?? 1000))),
+  };
+}
+
+function variantRank(v: string): number {
+  if (v === 'none') return 0;
+  if (v === 'text-only') return 1;
+  return 2;
+}
+
+// ── Chart series ─────────────────────────────────────────────────────────────
+
+/** Reliability bins of a row from its answers' stated confidence and primary 0/1 outcome. */
+export function rowReliability(run: ScoredRun, row: LeaderboardRow): ReliabilityPoint[] {
+  const conf: number[] = [];
+  const correct: boolean[] = [];
+  for (const it of run.items) {
+    if (it.modelId !== row.modelId || it.variant !== row.variant || it.confidence === null || !it.primary) continue;
+    const v = it.metrics[it.primary]?.value;
+    if (v !== 0 && v !== 1) continue;
+    conf.push(it.confidence);
+    correct.push(v === 1);
+  }
+  return conf.length ? reliabilityPoints(conf, correct) : [];
+}
+
+export interface DegradationCurve {
+  readonly modelId: string;
+  readonly runId: string;
+  readonly label: string;
+  readonly kind: string;
+  /** Severity 0 = no degradation. */
+  readonly accuracy: readonly { readonly x: number; readonly y: number }[];
+  readonly shift: readonly { readonly x: number; readonly y: number }[];
+}
+
+/** Accuracy (primary 0/1 metric) and calibration shift by severity, per model and degradation kind. */
+export function degradationCurves(runs: readonly ScoredRun[]): DegradationCurve[] {
+  const out: DegradationCurve[] = [];
+  for (const { run, set, items } of runs) {
+    const acc = new Map<string, { n: number; hits: number }>();
+    const kinds = new Map<string, Set<string>>();
+    for (const it of items) {
+      const v = it.primary ? it.metrics[it.primary]?.value : null;
+      if (v !== 0 && v !== 1) continue;
+      const m = /^degrade:([^:]+):(\d+)$/.exec(it.variant);
+      const entries = m ? [[m[1]!, Number(m[2])] as const] : it.variant === 'none' ? [['*', 0] as const] : [];
+      for (const [kind, sev] of entries) {
+        const key = `${it.modelId}\u0000${kind}\u0000${sev}`;
+        const a = acc.get(key) ?? { n: 0, hits: 0 };
+        a.n++;
+        if (v === 1) a.hits++;
+        acc.set(key, a);
+        if (kind !== '*') kinds.set(it.modelId, (kinds.get(it.modelId) ?? new Set()).add(kind));
+      }
+    }
+    for (const [modelId, ks] of kinds) {
+      for (const kind of ks) {
+        const points: { x: number; y: number }[] = [];
+        const base = acc.get(`${modelId}\u0000*\u00000`);
+        if (base) points.push({ x: 0, y: base.hits / base.n });
+        for (const sev of [1, 2, 3]) {
+          const a = acc.get(`${modelId}\u0000${kind}\u0000${sev}`);
+          if (a) points.push({ x: sev, y: a.hits / a.n });
+        }
+        const shift = set.summary.calibrationShift.find((c) => c.modelId === modelId && c.kind === kind);
+        out.push({
+          modelId, runId: run.id, label: `${modelId} · ${kind}`, kind, accuracy: points,
+          shift: (shift?.levels ?? []).map((l) => ({ x: Number(l.severity), y: l.shift })),
+        });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+/**
+ * Loading a benchmark's results from storage and summarising them for the
+ * results page and the report: which runs exist and which are scored, the
+ * leaderboard, and the data behind every chart. Used by the results worker.
+ */
+import type { BenchCase } from '../bundle/types.ts';
+import type { Repositories } from '../db/index.ts';
+import type { BenchmarkRecord, ReviewRecord } from '../db/types.ts';
+import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
+import { answerRow, type AnswerRow } from './answers.ts';
+import { buildLeaderboard, degradationCurves, rowReliability, type DegradationCurve, type Leaderboard, type ScoredRun } from './leaderboard.ts';
+import type { TaxonomyCounts } from './figures.ts';
+
+export interface RunOverview {
+  readonly id: string;
+  readonly name: string;
+  readonly status: string;
+  readonly createdAt: number;
+  readonly answers: number;
+  readonly scoreVersion: number | null;
+  readonly scoredAt: number | null;
+  readonly judge: string | null;
+  readonly encoder: string | null;
+  /** Reviews newer than the score version: re-score to fold them in. */
+  readonly newReviews: number;
+}
+
+export interface ConfusionData {
+  readonly rowId: string;
+  readonly label: string;
+  readonly labels: readonly string[];
+  readonly matrix: readonly (readonly number[])[];
+  readonly abstained: readonly number[];
+  readonly other: readonly number[];
+}
+
+export interface ResultsOverview {
+  readonly benchmark: Pick<BenchmarkRecord, 'id' | 'name' | 'contentHash' | 'synthetic' | 'caseCount' | 'version'>;
+  readonly runs: readonly RunOverview[];
+  readonly leaderboard: Leaderboard;
+  readonly taxonomy: readonly TaxonomyCounts[];
+  readonly degradation: readonly DegradationCurve[];
+  readonly confusion: readonly ConfusionData[];
+  readonly reliability: readonly { readonly rowId: string; readonly label: string; readonly points: readonly ReliabilityPoint[] }[];
+  /** Some value on the page was decided (or left undecided) by a local judge. */
+  readonly judgeUsed: boolean;
+  /** Distinct values for the answer-table filters. */
+  readonly facets: { readonly models: readonly string[]; readonly protocols: readonly string[]; readonly variants: readonly string[] };
+}
+
+/** Everything the worker keeps in memory for one benchmark. */
+export interface LoadedResults {
+  readonly benchmark: BenchmarkRecord;
+  readonly runs: readonly RunOverview[];
+  readonly scored: readonly ScoredRun[];
+  readonly cases: ReadonlyMap<string, BenchCase>;
+  readonly reviews: readonly ReviewRecord[];
+  readonly answers: readonly AnswerRow[];
+  /** Identifies this state: the current score set of each run and the review count. */
+  readonly signature: string;
+}
+
+/** The cheap part: which score sets are current, for deciding whether a cached load is still valid. */
+export async function resultsSignature(repos: Repositories, benchmarkId: string): Promise<string> {
+  const runs = await repos.runs.listByBenchmark(benchmarkId);
+  const parts: string[] = [];
+  for (const r of runs) {
+    const set = await repos.scores.latestSet(r.id);
+    parts.push(`${r.id}:${set?.id ?? '-'}:${r.updatedAt}`);
+  }
+  const reviews = await Promise.all(runs.map((r) => repos.reviews.listByRun(r.id)));
+  const latest = reviews.flat().reduce((a, r) => Math.max(a, r.createdAt), 0);
+  return `${parts.join(',')}|${reviews.flat().length}:${latest}`;
+}
+
+export async function loadResults(repos: Repositories, benchmarkId: string): Promise<LoadedResults> {
+  const benchmark = await repos.benchmarks.require(benchmarkId);
+  const signature = await resultsSignature(repos, benchmarkId);
+  const runs = await repos.runs.listByBenchmark(benchmarkId);
+  const scored: ScoredRun[] = [];
+  const overviews: RunOverview[] = [];
+  const reviews: ReviewRecord[] = [];
+  for (const run of runs) {
+    const set = await repos.scores.latestSet(run.id);
+    const runReviews = await repos.reviews.listByRun(run.id);
+    reviews.push(...runReviews);
+    overviews.push({
+      id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers: await repos.responses.countByRun(run.id),
+      scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ?? null,
+      newReviews: set ? runReviews.filter((r) => r.createdAt > (set.config.reviewsUpTo ?? 0)).length : runReviews.length,
+    });
+    if (set) scored.push({ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: await repos.scores.listBySet(set.id) });
+  }
+  const cases = new Map((await repos.cases.listByBenchmark(benchmarkId)).map(({ benchmarkId: _b, ...c }) => [c.id, c as BenchCase]));
+  const answers = scored.flatMap((s) => s.items.map(answerRow));
+  return { benchmark, runs: overviews, scored, cases, reviews, answers, signature };
+}
+
+export function overviewOf(data: LoadedResults): ResultsOverview {
+  const leaderboard = buildLeaderboard(data.scored);
+  const confirmed = new Map<string, Record<string, number>>();
+  const itemsByResponse = new Map(data.scored.flatMap((s) => s.items.map((it) => [it.responseId, { it, runId: s.run.id }] as const)));
+  for (const r of data.reviews) {
+    const found = itemsByResponse.get(r.responseId);
+    if (!found || r.errorClasses.length === 0) continue;
+    const key = `${found.runId}|${found.it.variant && found.it.variant !== 'none' ? `${found.it.modelId} [${found.it.variant}]` : found.it.modelId}`;
+    const counts = confirmed.get(key) ?? {};
+    for (const c of r.errorClasses) counts[c] = (counts[c] ?? 0) + 1;
+    confirmed.set(key, counts);
+  }
+  const armOf = (rowId: string) => {
+    const s = data.scored.find((x) => rowId.startsWith(`${x.run.id}|`));
+    return s ? { s, arm: s.set.summary.arms.find((a) => `${s.run.id}|${a.key}` === rowId) } : undefined;
+  };
+  const taxonomy: TaxonomyCounts[] = leaderboard.rows.map((row) => ({ rowLabel: row.label, proposed: armOf(row.id)?.arm?.proposedErrorClasses ?? {}, confirmed: confirmed.get(row.id) ?? {} }))
+    .filter((t) => Object.keys(t.proposed).length + Object.keys(t.confirmed).length > 0);
+  const confusion: ConfusionData[] = leaderboard.rows.flatMap((row) => {
+    const c = armOf(row.id)?.arm?.neurovlm?.fields.diagnosis_name.confusion;
+    return c && c.labels.length ? [{ rowId: row.id, label: row.label, labels: c.labels, matrix: c.matrix, abstained: c.abstained, other: c.other }] : [];
+  });
+  const reliability = leaderboard.rows.flatMap((row) => {
+    const s = armOf(row.id)?.s;
+    const points = s ? rowReliability(s, row) : [];
+    return points.length ? [{ rowId: row.id, label: row.label, points }] : [];
+  });
+  const uniq = (xs: string[]) => [...new Set(xs)].sort();
+  return {
+    benchmark: { id: data.benchmark.id, name: data.benchmark.name, contentHash: data.benchmark.contentHash, synthetic: data.benchmark.synthetic, caseCount: data.benchmark.caseCount, version: data.benchmark.version },
+    runs: data.runs,
+    leaderboard,
+    taxonomy,
+    degradation: degradationCurves(data.scored),
+    confusion,
+    reliability,
+    judgeUsed: leaderboard.rows.some((r) => Object.values(r.metrics).some((m) => m.dependsOnJudge)),
+    facets: { models: uniq(data.answers.map((a) => a.modelId)), protocols: uniq(data.answers.map((a) => a.protocolId)), variants: uniq(data.answers.map((a) => a.variant)) },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The self-contained HTML report: one file with inline CSS and inline SVG
+ * charts, no script and no external reference (its own CSP forbids any
+ * request), so it opens offline, can be mailed or archived, and prints to
+ * PDF. Every text from data is escaped.
+ */
+import { JUDGE_CAVEAT } from '../scoring/equivalence/chain.ts';
+import { metricLabel } from '../scoring/run/summary.ts';
+import type { MetricSummary } from '../scoring/run/types.ts';
+import type { AgreementReport } from './agreement.ts';
+import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure, speedFigure, taxonomyFigure, twoAxisFigure } from './figures.ts';
+import { comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
+import type { ResultsOverview } from './overview.ts';
+import { escapeXml as esc, toSvgString } from './svg.ts';
+
+export interface ReportInput {
+  readonly overview: ResultsOverview;
+  /** Metric the leaderboard is sorted by and tested on. */
+  readonly metric: string;
+  readonly comparisons: readonly Comparison[];
+  readonly breakdowns: readonly Breakdown[];
+  readonly agreement: AgreementReport;
+  readonly generatedAt: Date;
+  readonly appVersion: string;
+}
+
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+const CSS = `
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;margin:2rem auto;max-width:1000px;padding:0 1rem;line-height:1.45}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccd;padding-bottom:.2rem}
+table{border-collapse:collapse;width:100%;font-size:.88rem;margin:.5rem 0 1rem}th,td{border-bottom:1px solid #dde;padding:.3rem .4rem;text-align:left;vertical-align:top}
+th{background:#f3f5f8}.num{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5a6270}.caveat{border-left:4px solid #9a6700;background:#fff8e6;padding:.5rem .75rem}
+figure{margin:1rem 0;break-inside:avoid}svg{max-width:100%;height:auto}.badge{display:inline-block;border:1px solid #9a6700;color:#7a5200;border-radius:4px;padding:0 .3rem;font-size:.8rem}
+@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,figure{break-inside:avoid}a{color:inherit}}
+`;
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
+const dec = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
+
+function value(m: MetricSummary | undefined): string {
+  if (!m) return '<td class="num muted">–</td>';
+  const f = m.ciMethod === 'wilson' ? pct : dec;
+  return `<td class="num">${esc(f(m.mean))}${m.dependsOnJudge ? ' †' : ''}<br><span class="muted">${Number.isFinite(m.ci.lower) ? `${esc(f(m.ci.lower))}–${esc(f(m.ci.upper))}` : '–'} · n=${m.n}</span></td>`;
+}
+
+function figure(svg: string, caption: string): string {
+  return `<figure>${svg}<figcaption class="muted">${esc(caption)}</figcaption></figure>`;
+}
+
+/** Report metrics: the sort metric first, then those most rows have (at most eight columns). */
+function reportMetrics(overview: ResultsOverview, first: string): string[] {
+  const counts = overview.leaderboard.metrics.map((m) => ({ key: m.key, n: overview.leaderboard.rows.filter((r) => r.metrics[m.key]).length }));
+  const rest = counts.filter((c) => c.key !== first).sort((a, b) => b.n - a.n).map((c) => c.key);
+  return [first, ...rest].slice(0, 8);
+}
+
+export function buildHtmlReport(input: ReportInput): string {
+  const { overview, metric } = input;
+  const b = overview.benchmark;
+  const rows = sortRows(overview.leaderboard.rows, metric);
+  const leader = rows[0];
+  const metrics = reportMetrics(overview, metric);
+  const head = metrics.map((k) => `<th class="num">${esc(metricLabel(k))}</th>`).join('');
+  const body = rows.map((r) => {
+    const c = leader && r.id !== leader.id ? comparisonOf(input.comparisons, r.id, leader.id) : undefined;
+    const sig = c ? (c.pValue < 0.05 ? `<span title="p=${c.pValue.toPrecision(2)}">${c.difference < 0 ? '▼' : '▲'} p=${esc(c.pValue.toPrecision(2))}</span>` : `≈ p=${esc(c.pValue.toPrecision(2))}`) : r.id === leader?.id ? 'leader' : '–';
+    return `<tr><th scope="row">${esc(r.label)}<br><span class="muted">${esc(r.runName)} · v${r.scoreVersion}</span></th>${metrics.map((k) => value(r.metrics[k])).join('')}<td>${sig}</td></tr>`;
+  }).join('\n');
+  const twoAxis = twoAxisFigure(overview.leaderboard.rows);
+  const figures: string[] = [];
+  if (twoAxis.plotted.length) figures.push(figure(toSvgString(twoAxis.figure), `Each model's classification accuracy against its pass@1, with 95 % intervals.${twoAxis.missing.length ? ` Not plotted: ${twoAxis.missing.join('; ')}.` : ''}`));
+  figures.push(figure(toSvgString(speedFigure(overview.leaderboard.rows, metric)), `${metricLabel(metric)} against mean decode speed on the machines the runs used.`));
+  for (const bd of input.breakdowns) if (bd.groups.length) figures.push(figure(toSvgString(breakdownFigure(bd, !bd.metric.startsWith('bertscore') && !['rougeL', 'cosine', 'token_f1', 'rubric'].includes(bd.metric))), 'Bars: mean; whiskers: 95 % interval.'));
+  if (overview.taxonomy.length) figures.push(figure(toSvgString(taxonomyFigure(overview.taxonomy)), 'Classes proposed by the local judge and confirmed by reviewers.'));
+  for (const rel of overview.reliability.slice(0, 4)) figures.push(figure(toSvgString(reliabilityFigure(rel.label, rel.points)), 'Accuracy per stated-confidence bin (10 equal-width bins); the dashed line is perfect calibration.'));
+  for (const c of overview.confusion.slice(0, 4)) figures.push(figure(toSvgString(confusionFigure(c.label, c.labels, c.matrix, c.abstained, c.other)), 'NeuroVLM-Bench class (diagnosis_name).'));
+  for (const f of degradationFigures(overview.degradation)) figures.push(figure(toSvgString(f), 'Severity 0 is the original images.'));
+
+  const a = input.agreement;
+  const agreement = a.reviews === 0 ? '<p class="muted">No clinician reviews yet.</p>' : [
+    `<p>${a.reviews} reviews of ${a.reviewedAnswers} answers by ${a.reviewers.length} reviewer(s); ${a.overrides} verdict(s) differ from the machine's.</p>`,
+    '<table><thead><tr><th>Between</th><th class="num">Answers</th><th class="num">Cohen κ</th><th class="num">Raw agreement</th></tr></thead><tbody>',
+    ...a.verdicts.pairs.map((p) => `<tr><td>${esc(p.a)} – ${esc(p.b)} (verdicts)</td><td class="num">${p.n}</td><td class="num">${esc(dec(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
+    ...a.ratings.pairs.map((p) => `<tr><td>${esc(p.a)} – ${esc(p.b)} (rationale ratings, quadratic)</td><td class="num">${p.n}</td><td class="num">${esc(dec(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
+    ...a.machine.map((p) => `<tr><td>machine – ${esc(p.b)}${p.judgeOnly ? ` (judge-decided only: κ ${esc(dec(p.judgeOnly.kappa))}, n=${p.judgeOnly.n})` : ''}</td><td class="num">${p.n}</td><td class="num">${esc(dec(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
+    '</tbody></table>',
+    `<p>Krippendorff's α: verdicts ${esc(dec(a.verdicts.alpha))} (${a.verdicts.alphaUnits} answers with ≥ 2 reviews), rationale ratings ${esc(dec(a.ratings.alpha))} (${a.ratings.alphaUnits}). Pearson r, rationale rating vs ${esc(a.ratingVsSimilarity.metric ?? 'similarity')}: ${esc(dec(a.ratingVsSimilarity.r))} (n=${a.ratingVsSimilarity.n}).</p>`,
+  ].join('\n');
+
+  const provenance = overview.runs.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(r.status)}</td><td class="num">${r.answers}</td><td>${r.scoreVersion ? `v${r.scoreVersion}, ${esc(new Date(r.scoredAt!).toISOString())}` : 'not scored'}</td><td>${esc(r.judge ?? 'none')}</td><td>${esc(r.encoder ?? 'none')}</td></tr>`).join('\n');
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(`NeuroEval report: ${b.name}`)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<h1>NeuroEval report: ${esc(b.name)}</h1>
+<p class="muted">Benchmark version ${esc(b.version)} · ${b.caseCount} cases · content hash <code>${esc(b.contentHash.slice(0, 16))}…</code>${b.synthetic ? ' · <span class="badge">synthetic data</span>' : ''}<br>
+Generated ${esc(input.generatedAt.toISOString())} by NeuroEval ${esc(input.appVersion)}. Scores were computed on this machine; no answer or image left it.</p>
+${overview.judgeUsed ? `<p class="caveat"><strong>† Local judge.</strong> ${esc(JUDGE_CAVEAT)}</p>` : ''}
+<h2>Leaderboard</h2>
+<p class="muted">Sorted by ${esc(metricLabel(metric))}. Each cell: value, 95 % interval (Wilson for proportions, seeded bootstrap otherwise), answers scored. Last column: test against the leader on the same items (McNemar for proportions, paired bootstrap otherwise); ▼ significantly lower at p &lt; 0.05, ≈ no significant difference.</p>
+<table><thead><tr><th>Model</th>${head}<th>vs leader</th></tr></thead><tbody>
+${body}
+</tbody></table>
+<h2>Figures</h2>
+${figures.join('\n')}
+<h2>Clinician review and agreement</h2>
+${agreement}
+<h2>Runs and provenance</h2>
+<table><thead><tr><th>Run</th><th>Status</th><th class="num">Answers</th><th>Scores</th><th>Judge</th><th>Encoder</th></tr></thead><tbody>
+${provenance}
+</tbody></table>
+</body>
+</html>
+`;
+}
