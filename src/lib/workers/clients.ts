@@ -6,6 +6,7 @@ import type { HashApi } from '../../../workers/hash.worker.ts';
 import type { ImportApi } from '../../../workers/import.worker.ts';
 import type { RunnerApi } from '../../../workers/runner.worker.ts';
 import type { ScoringApi } from '../../../workers/scoring.worker.ts';
+import type { ResultsApi } from '../../../workers/results.worker.ts';
 import type { ProbeApi } from '../../../workers/probe.worker.ts';
 import { createWorkerClient } from './worker-client.ts';
 
@@ -40,4 +41,11 @@ export const scoringWorker = createWorkerClient<ScoringApi>(
   () => new Worker(new URL('../../../workers/scoring.worker.ts', import.meta.url), { type: 'module', name: 'scoring' }),
   // Holds the judge and encoder between scores; frees them after a few idle minutes.
   { idleMs: 3 * 60_000 },
+);
+
+export const resultsWorker = createWorkerClient<ResultsApi>(
+  'results',
+  () => new Worker(new URL('../../../workers/results.worker.ts', import.meta.url), { type: 'module', name: 'results' }),
+  // Keeps a benchmark's results in memory while the user works with them.
+  { idleMs: 5 * 60_000 },
 );

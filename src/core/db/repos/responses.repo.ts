@@ -15,6 +15,8 @@ export interface ResponsesRepo {
   listByRun(runId: string, page?: Page): Promise<ResponseRecord[]>;
   /** All responses stored for one planned item of a run. */
   listByItem(runId: string, itemKey: string): Promise<ResponseRecord[]>;
+  /** A run's answers to one case (every question, model, variant and sample). */
+  listByRunAndCase(runId: string, caseId: string): Promise<ResponseRecord[]>;
   countByRun(runId: string): Promise<number>;
   /** Item keys that already have a response, for resuming a run; reads only the index. */
   itemKeysByRun(runId: string): Promise<Set<string>>;
@@ -61,6 +63,8 @@ export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
         await t.put(row);
         meter.record(approxBytes(row));
       }),
+    listByRunAndCase: (runId, caseId) =>
+      guard('list responses', () => t.where('[runId+itemKey]').between([runId, `${caseId}#`], [runId, `${caseId}#\uffff`]).toArray()),
     putBatch: (rows) =>
       guard('save responses', async () => {
         if (rows.length === 0) return;

@@ -1,0 +1,34 @@
+/**
+ * The exact prompt a run sent for one question: rebuilt from the run's stored
+ * configuration (protocol, edited templates) with the same protocol code the
+ * runner used, so it is what the model saw, text for text. Few-shot
+ * exemplars (NeuroVLM-Bench few-shot runs) are named, not re-rendered.
+ */
+import type { BenchCase, Question } from '../../core/bundle/types.ts';
+import type { RunRecord } from '../../core/db/types.ts';
+import { runProtocol } from '../../core/runner/protocol-adapter.ts';
+import type { ProtocolTurn, Variant } from '../../core/runner/types.ts';
+import type { RunConfig } from '../../../workers/runner.worker.ts';
+
+export interface SentPrompt {
+  readonly turns: readonly ProtocolTurn[];
+  readonly followUps: readonly { readonly id: string; readonly turn: ProtocolTurn }[];
+  readonly note?: string;
+}
+
+export function sentPrompt(run: RunRecord, kase: BenchCase, question: Question, variant: string): SentPrompt | { error: string } {
+  const config = (run.provenance as { config?: RunConfig } | null)?.config;
+  const protocolId = config?.protocolId ?? (run.provenance as { protocol?: { id?: string } } | null)?.protocol?.id;
+  if (!protocolId) return { error: 'This run does not record its protocol, so its prompt cannot be shown.' };
+  try {
+    const p = runProtocol(protocolId, config?.templates ? { templates: config.templates } : {});
+    const ctx = { modelId: '', variant: variant as Variant, sample: 0 };
+    return {
+      turns: p.buildRequest(kase, question, ctx),
+      followUps: p.turns?.(kase, question, ctx) ?? [],
+      ...(config?.fewShot ? { note: 'This run used few-shot exemplars; they preceded this turn as in the benchmark (image and class label each).' } : {}),
+    };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}

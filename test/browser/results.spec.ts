@@ -1,0 +1,151 @@
+/**
+ * The results flow a user walks: run part of the demo benchmark with the
+ * self-test model, score it, open the results (leaderboard, two-axis chart,
+ * breakdowns), drill into a case, review five answers by keyboard with one
+ * override, export the HTML report and open it with the network blocked,
+ * and export the run and import it on a fresh profile.
+ */
+import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { expect, openApp, test } from '../support/fixtures.ts';
+
+async function readStore<T>(page: Page, store: string): Promise<T[]> {
+  return page.evaluate(async (name) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('neuroeval');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const rows = await new Promise<unknown[]>((resolve, reject) => {
+      const req = db.transaction(name).objectStore(name).getAll();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    return rows;
+  }, store) as Promise<T[]>;
+}
+
+test('run, score, results, drill-down, review with an override, offline HTML report, export and re-import', async ({ page, server, sharedBrowser }) => {
+  test.setTimeout(300_000);
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+
+  // 1. A run of the classification and differential-diagnosis cases.
+  await page.goto(`${server.url}#/runs`);
+  const form = page.getByTestId('new-run');
+  await expect(form.getByTestId('run-plan')).toContainText('requests');
+  await form.locator('select[name="device"]').selectOption('wasm');
+  await form.locator('[data-facet="taskFamily"] label', { hasText: 'classification' }).locator('input').check();
+  await form.locator('[data-facet="taskFamily"] label', { hasText: 'differential-diagnosis' }).locator('input').check();
+  await form.locator('input[name="max-tokens"]').fill('16');
+  await form.getByRole('button', { name: 'Start the run' }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 180_000 });
+  const planned = Number((await page.getByTestId('run-count').textContent())?.split(' ')[0]);
+  expect(planned).toBeGreaterThan(10);
+
+  // 2. Score it (rules only) from the run page.
+  await page.getByTestId('run-scores-link').click();
+  await page.getByTestId('score-run').click();
+  await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
+
+  // 3. The benchmark's results: leaderboard, two-axis chart, breakdowns, answers.
+  await page.getByRole('link', { name: '← Benchmark results' }).click();
+  const board = page.getByTestId('leaderboard');
+  await expect(board.locator('tbody tr')).toHaveCount(1);
+  await expect(board.locator('tbody tr').first()).toContainText('self-test');
+  await expect(board.locator('td[data-metric="neurovlm.diagnosis_name"]')).toContainText('%');
+  await expect(page.getByTestId('two-axis').locator('svg circle')).toHaveCount(1);
+  await expect(page.getByTestId('breakdown-chart').locator('svg')).toBeVisible();
+  await page.getByTestId('breakdown-dimension').selectOption('diseaseGroup');
+  await expect(page.getByTestId('breakdown-chart')).toContainText('by disease group');
+  await expect(page.getByTestId('answers-total')).toHaveText(`${planned} answers`);
+  await page.getByTestId('answers-search').fill('stroke');
+  await expect(page.getByTestId('answers-total')).not.toHaveText(`${planned} answers`);
+
+  // 4. Drill into a case from the answers table.
+  const firstCase = page.getByTestId('answers-table').locator('tbody a').first();
+  const caseId = (await firstCase.textContent())!.trim();
+  await firstCase.click();
+  const drill = page.getByTestId('drilldown');
+  await expect(drill).toContainText(`Case ${caseId}`);
+  await expect(drill.locator('img').first()).toBeVisible();
+  await page.getByTestId('show-prompt').check();
+  await expect(page.getByTestId('sent-prompt').first()).toContainText('user');
+  const card = page.getByTestId('answer-card').first();
+  await expect(card).toHaveAttribute('data-model-label', 'self-test');
+  await expect(card.getByTestId('item-scores')).toBeVisible();
+
+  // 5. Review five answers by keyboard: four accepted, one overridden with a reason.
+  await page.goto(`${server.url}#/review`);
+  await page.getByTestId('reviewer-name').fill('dr-test');
+  await page.getByTestId('reviewer-name').press('Tab');
+  await page.getByRole('link', { name: 'Start reviewing →' }).click();
+  const session = page.getByTestId('review-session');
+  await expect(session).toBeVisible();
+  await expect(page.getByTestId('answer-card')).toHaveAttribute('data-model-label', 'Model A'); // identity hidden by default
+  await expect(page.getByTestId('review-position')).toHaveText(`1 of ${planned}`);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('a');
+    await expect(page.getByTestId('review-position')).toHaveText(`${i + 2} of ${planned}`);
+  }
+  const machineSaid = (await page.getByTestId('machine-verdict').locator('strong').textContent())!.trim();
+  await page.keyboard.press('o');
+  await expect(page.getByTestId('override-flag')).toBeVisible();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('review-problem')).toContainText('needs a reason');
+  await page.getByTestId('review-reason').fill('The image shows a clear lesion the model missed.');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('review-position')).toHaveText(`6 of ${planned}`);
+  const reviews = await readStore<{ reviewerId: string; verdict: string; reason: string }>(page, 'reviews');
+  expect(reviews).toHaveLength(5);
+  const override = reviews.filter((r) => r.reason);
+  expect(override).toHaveLength(1);
+  expect(override[0]!.verdict).toBe(machineSaid === 'correct' ? 'incorrect' : 'correct');
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('audit-trail')).toContainText('dr-test: ');
+
+  // The agreement between the machine and the reviewer shows on the results page at once.
+  await page.goto(`${server.url}#/results`);
+  await page.getByTestId('results-benchmarks').getByRole('link').first().click();
+  await expect(page.getByTestId('agreement')).toContainText('5 reviews of 5 answers by 1 reviewer');
+  await expect(page.getByTestId('agreement')).toContainText('1 verdict differ');
+
+  // 6. The HTML report: downloaded, then opened with every request blocked.
+  const [report] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-html').click()]);
+  const reportPath = await report.path();
+  const html = readFileSync(reportPath, 'utf8');
+  expect(html).toContain('Leaderboard');
+  const offline = await sharedBrowser.newContext();
+  const attempted: string[] = [];
+  await offline.route('**/*', (route) => {
+    attempted.push(route.request().url());
+    return route.abort();
+  });
+  await offline.setOffline(true);
+  const viewer = await offline.newPage();
+  await viewer.setContent(html, { waitUntil: 'load' });
+  await expect(viewer.locator('h1')).toContainText('NeuroEval report: NeuroEval demo (synthetic)');
+  await expect(viewer.locator('svg').first()).toBeVisible();
+  expect(await viewer.locator('table').first().locator('tbody tr').count()).toBe(1);
+  expect(attempted).toEqual([]);
+  await offline.close();
+
+  // 7. Export the run and import it on a fresh profile.
+  await page.goto(`${server.url}#/results`);
+  await page.getByTestId('results-runs').getByRole('link').first().click();
+  const [exported] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-run').click()]);
+  const exportPath = await exported.path();
+  const fresh = await sharedBrowser.newContext({ viewport: { width: 1280, height: 860 } });
+  const other = await fresh.newPage();
+  await openApp(other, server.url, '#/benchmarks');
+  await expect(other.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  await other.goto(`${server.url}#/results`);
+  await other.getByTestId('import-run-file').setInputFiles(exportPath);
+  await expect(other.getByTestId('import-run-preview')).toContainText(`${planned} answers`);
+  await other.getByTestId('import-run-go').click();
+  await expect(other.getByTestId('import-run-done')).toContainText(`${planned} answers added`);
+  expect(await readStore(other, 'responses')).toHaveLength(planned);
+  await fresh.close();
+});

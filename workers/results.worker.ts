@@ -1,0 +1,133 @@
+/**
+ * Results, off the main thread: loads a benchmark's scored runs once (kept
+ * until a score set or review changes), and answers the results page's
+ * questions from memory: overview and leaderboard, model-vs-model tests,
+ * breakdowns, the filtered and sorted answer table (100,000 rows stay
+ * responsive because only a page crosses to the page), agreement, exports
+ * and run imports.
+ */
+import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
+import { NeuroEvalError } from '../src/core/errors.ts';
+import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
+import { queryAnswers, type AnswerPage, type AnswerQuery } from '../src/core/results/answers.ts';
+import { toCsv } from '../src/core/results/csv.ts';
+import { importRunExport, mergeCandidates, type ImportRunResult } from '../src/core/results/import-run.ts';
+import { breakdown, compareRows, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
+import { loadResults, overviewOf, resultsSignature, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';
+import { buildHtmlReport } from '../src/core/results/report-html.ts';
+import { parseRunExport, serializeRunExport, toRunExport } from '../src/core/scoring/io/run-export.ts';
+import type { CallContext } from '../src/core/rpc/protocol.ts';
+import type { RunResponse } from '../src/core/runner/types.ts';
+import { exposeApi } from './runtime/expose.ts';
+
+let reposPromise: Promise<Repositories> | null = null;
+const database = (): Promise<Repositories> => (reposPromise ??= openDatabase().then((db) => createRepositories(db)));
+
+let cache: { benchmarkId: string; data: LoadedResults } | null = null;
+const comparisons = new Map<string, Comparison[]>();
+
+/** The benchmark's results, reloaded only when a score set, run or review changed. */
+async function results(benchmarkId: string): Promise<LoadedResults> {
+  const repos = await database();
+  if (cache?.benchmarkId === benchmarkId && cache.data.signature === (await resultsSignature(repos, benchmarkId))) return cache.data;
+  const data = await loadResults(repos, benchmarkId);
+  cache = { benchmarkId, data };
+  comparisons.clear();
+  return data;
+}
+
+async function comparisonsFor(benchmarkId: string, metric: string): Promise<Comparison[]> {
+  const data = await results(benchmarkId);
+  const key = `${data.signature}|${metric}`;
+  let c = comparisons.get(key);
+  if (!c) comparisons.set(key, (c = compareRows(data.scored, metric)));
+  return c;
+}
+
+const HEADLINE_BREAKDOWNS: readonly Dimension[] = ['taskFamily', 'diseaseGroup'];
+
+export const resultsApi = {
+  async overview(input: { benchmarkId: string }): Promise<ResultsOverview> {
+    return overviewOf(await results(input.benchmarkId));
+  },
+
+  /** Every pair of leaderboard rows tested on one metric. */
+  async compare(input: { benchmarkId: string; metric: string }): Promise<Comparison[]> {
+    return comparisonsFor(input.benchmarkId, input.metric);
+  },
+
+  async breakdown(input: { benchmarkId: string; dimension: Dimension; metric: string }): Promise<Breakdown> {
+    const data = await results(input.benchmarkId);
+    return breakdown(data.scored, data.cases, input.dimension, input.metric);
+  },
+
+  async answers(input: { benchmarkId: string; query: AnswerQuery }): Promise<AnswerPage> {
+    return queryAnswers((await results(input.benchmarkId)).answers, input.query);
+  },
+
+  async agreement(input: { benchmarkId: string }): Promise<AgreementReport> {
+    const data = await results(input.benchmarkId);
+    return agreementReport(data.reviews, data.scored.flatMap((s) => s.items));
+  },
+
+  /** Every scored answer as CSV (formula-safe): one row per answer with its primary metric and source. */
+  async exportCsv(input: { benchmarkId: string }): Promise<string> {
+    const data = await results(input.benchmarkId);
+    const runNames = new Map(data.runs.map((r) => [r.id, r.name]));
+    const header = ['run', 'case', 'question', 'model', 'variant', 'sample', 'protocol', 'metric', 'value', 'decided_by', 'source_id', 'confidence', 'proposed_error_classes', 'all_metrics'];
+    const rows = data.scored.flatMap((s) => s.items.map((it) => {
+      const m = it.primary ? it.metrics[it.primary] : undefined;
+      return [
+        runNames.get(it.runId) ?? it.runId, it.caseId, it.questionId, it.modelId, it.variant, it.sample, it.protocolId, it.primary ?? '', m?.value ?? null, m?.source ?? '', m?.sourceId ?? '',
+        it.confidence, (it.taxonomy?.classes ?? []).join(' '), Object.entries(it.metrics).map(([k, v]) => `${k}=${v.value ?? 'NA'}`).join('; '),
+      ];
+    }));
+    return toCsv(header, rows);
+  },
+
+  /** A run with its provenance, answers, cases and current scores, as the run-export JSON. */
+  async exportRun(input: { runId: string }): Promise<{ fileName: string; text: string }> {
+    const repos = await database();
+    const run = await repos.runs.get(input.runId);
+    if (!run) throw new NeuroEvalError('NOT_FOUND', `Run "${input.runId}" no longer exists.`);
+    const responses = (await repos.responses.listByRun(run.id)) as RunResponse[];
+    const cases = (await repos.cases.listByBenchmark(run.benchmarkId)).map(({ benchmarkId: _b, ...c }) => c);
+    const set = await repos.scores.latestSet(run.id);
+    const scores = set ? { set, items: await repos.scores.listBySet(set.id) } : null;
+    const exported = { ...toRunExport(run, responses, cases, { exportedAt: Date.now() }), ...(scores ? { scores } : {}) };
+    const safe = run.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'run';
+    return { fileName: `neuroeval-run-${safe}.json`, text: serializeRunExport(exported) };
+  },
+
+  async exportHtml(input: { benchmarkId: string; metric?: string; appVersion: string }): Promise<{ fileName: string; text: string }> {
+    const data = await results(input.benchmarkId);
+    const overview = overviewOf(data);
+    const metric = input.metric ?? overview.leaderboard.defaultMetric ?? 'pass@1';
+    const breakdowns = HEADLINE_BREAKDOWNS.map((d) => breakdown(data.scored, data.cases, d, metric));
+    const text = buildHtmlReport({
+      overview, metric, comparisons: await comparisonsFor(input.benchmarkId, metric), breakdowns,
+      agreement: agreementReport(data.reviews, data.scored.flatMap((s) => s.items)), generatedAt: new Date(), appVersion: input.appVersion,
+    });
+    const safe = data.benchmark.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'benchmark';
+    return { fileName: `neuroeval-report-${safe}.html`, text };
+  },
+
+  /** Reads an exported run and lists the local runs it could be merged into; stores nothing. */
+  async inspectImport(input: { text: string; fileName: string }): Promise<{ runName: string; answers: number; candidates: { id: string; name: string }[] }> {
+    const e = parseRunExport(input.text, input.fileName);
+    const candidates = await mergeCandidates(await database(), e);
+    return { runName: e.run.name, answers: e.responses.length, candidates: candidates.map((r) => ({ id: r.id, name: r.name })) };
+  },
+
+  async importRun(input: { text: string; fileName: string; into?: string }, ctx: CallContext): Promise<ImportRunResult> {
+    ctx.progress({ phase: 'read', done: 0, total: 1 });
+    const e = parseRunExport(input.text, input.fileName);
+    const result = await importRunExport(await database(), e, input.fileName, input.into ? { into: input.into } : {});
+    cache = null;
+    return result;
+  },
+};
+
+export type ResultsApi = typeof resultsApi;
+
+exposeApi(resultsApi);
