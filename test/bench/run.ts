@@ -26,10 +26,11 @@ import { idbWriteSuite } from './suites/idb-write.ts';
 import { importThroughputSuite } from './suites/import-throughput.ts';
 import { navigationSuite } from './suites/navigation.ts';
 import { runnerSuite } from './suites/runner.ts';
+import { resultsPageSuite } from './suites/results-page.ts';
 import { scoringSuite } from './suites/scoring.ts';
 
 /** Report order. Add new suites here. */
-const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, runnerSuite, scoringSuite, cliStartupSuite];
+const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, runnerSuite, scoringSuite, resultsPageSuite, cliStartupSuite];
 
 const COMMAND = 'npm run bench';
 /** Hard stop, so a hung page can never keep the bench (and its browsers) alive. */

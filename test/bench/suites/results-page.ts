@@ -1,0 +1,110 @@
+/**
+ * The results page with 100,000 stored answers: how long until the
+ * leaderboard and the answer table are on screen after opening the page, and
+ * how long a filter and a sort of the answer table take to show. The answers
+ * and their scores are written into the app's own database first by a seed
+ * script bundled from test/bench/pages/seed-results.ts and served from the
+ * app's origin (the production build, service worker and all).
+ */
+import { build } from 'esbuild';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../../scripts/serve.mjs';
+import { type BenchResult, type BenchSuite, median } from '../harness.ts';
+import { LONG_TASK_MS, readMainThreadLog, startMainThreadCollectors } from '../main-thread.ts';
+
+const ANSWERS = 100_000;
+const SAMPLES = 5;
+
+export const resultsPageSuite: BenchSuite = {
+  id: 'results-page',
+  title: 'Results page with 100,000 answers',
+  description: 'Opening a benchmark\'s results (leaderboard, charts, answer table) and filtering or sorting the answer table, with 100,000 scored answers stored in IndexedDB.',
+  async run(ctx) {
+    const root = mkdtempSync(join(tmpdir(), 'neuroeval-results-bench-'));
+    cpSync(ctx.dist, root, { recursive: true });
+    await build({ entryPoints: [join(ctx.root, 'test/bench/pages/seed-results.ts')], bundle: true, format: 'esm', outfile: join(root, 'bench-seed.js'), platform: 'browser', logLevel: 'warning' });
+    writeFileSync(join(root, 'bench-seed.html'), '<!doctype html><meta charset="utf-8"><title>seed</title><script type="module" src="./bench-seed.js"></script>');
+    const server = await startServer({ root });
+    const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      page.on('pageerror', (e) => ctx.log(`  [pageerror] ${e.message}`));
+      await page.goto(`${server.url}bench-seed.html`);
+      await page.waitForFunction(() => typeof window.seedResults === 'function');
+      ctx.log(`seeding ${ANSWERS.toLocaleString('en')} answers and their scores`);
+      const seeded = await page.evaluate((n) => window.seedResults(n), ANSWERS);
+      ctx.log(`  seeded in ${(seeded.ms / 1000).toFixed(1)} s`);
+
+      // Opening the page: a freshly loaded app each time (so a new results worker reads every row from
+      // IndexedDB), then once more in the same page (the worker already holds the rows).
+      const results = `#/results/b/${seeded.benchmarkId}`;
+      const openResults = async (): Promise<number> => {
+        const t0 = await page.evaluate(() => performance.now());
+        await page.evaluate((hash) => (location.hash = hash), results);
+        await page.getByTestId('leaderboard').locator('tbody tr').nth(3).waitFor({ timeout: 120_000 });
+        await page.getByTestId('answers-total').filter({ hasText: `${ANSWERS.toLocaleString('en')} answers` }).waitFor({ timeout: 120_000 });
+        await page.getByTestId('answers-table').locator('tbody td a').first().waitFor();
+        return (await page.evaluate(() => performance.now())) - t0;
+      };
+      const opens: number[] = [];
+      const warm: number[] = [];
+      let longTasks = 0;
+      let longest = 0;
+      for (let i = 0; i < SAMPLES; i++) {
+        await page.goto(`${server.url}#/settings`);
+        await page.reload();
+        await page.waitForSelector('html[data-ready="true"]');
+        await startMainThreadCollectors(page);
+        const t0 = await page.evaluate(() => performance.now());
+        opens.push(await openResults());
+        const log = await readMainThreadLog(page);
+        const tasks = log.longTasks.filter((t) => t.startTime >= t0);
+        longTasks += tasks.length;
+        longest = Math.max(longest, ...tasks.map((t) => t.duration), 0);
+        await page.evaluate(() => (location.hash = '#/settings'));
+        await page.locator('main h1').filter({ hasText: 'Settings' }).waitFor();
+        warm.push(await openResults());
+        ctx.log(`  open ${i + 1}: ${opens.at(-1)!.toFixed(0)} ms fresh, ${warm.at(-1)!.toFixed(0)} ms again; ${tasks.length} long tasks`);
+      }
+
+      // Filter and sort the answer table on the open page.
+      const timeUntil = async (action: () => Promise<void>, done: () => Promise<void>): Promise<number> => {
+        const t0 = await page.evaluate(() => performance.now());
+        await action();
+        await done();
+        return (await page.evaluate(() => performance.now())) - t0;
+      };
+      const filters: number[] = [];
+      const sorts: number[] = [];
+      const total = page.getByTestId('answers-total');
+      for (let i = 0; i < SAMPLES; i++) {
+        filters.push(await timeUntil(() => page.getByTestId('answers-outcome').selectOption('wrong'), async () => {
+          await page.waitForFunction(() => /^[\d,]+ answers$/.test(document.querySelector('[data-testid="answers-total"]')?.textContent ?? '') && !document.querySelector('[data-testid="answers-total"]')!.textContent!.startsWith('100,000'));
+          await page.getByTestId('answers-table').locator('tbody td a').first().waitFor();
+        }));
+        await page.getByTestId('answers-outcome').selectOption('any');
+        await total.filter({ hasText: '100,000 answers' }).waitFor();
+        const header = page.getByTestId('answers-table').getByRole('button', { name: /^Confidence/ });
+        const before = await page.getByTestId('answers-table').locator('tbody tr[data-index="0"]').textContent();
+        sorts.push(await timeUntil(() => header.click(), () => page.waitForFunction((prev) => {
+          const row = document.querySelector('[data-testid="answers-table"] tbody tr[data-index="0"]');
+          return !!row && row.textContent !== prev && !!row.querySelector('a');
+        }, before)));
+      }
+      return [
+        { name: `Open the results page (${ANSWERS.toLocaleString('en')} answers), median`, value: median(opens), unit: 'ms', how: `${SAMPLES} freshly loaded apps, each navigated from Settings until the leaderboard's four rows, "100,000 answers" and the first table rows are on screen; a new results worker reads all 100,000 score rows from IndexedDB each time`, samples: opens, digits: 0 },
+        { name: 'Open it again in the same tab, median', value: median(warm), unit: 'ms', how: 'the same navigation once more after visiting Settings: the worker already holds the rows and only checks they are current', samples: warm, digits: 0 },
+        { name: 'Main-thread long tasks while opening', value: longTasks, unit: 'tasks', how: `tasks over ${LONG_TASK_MS} ms on the page's main thread over all ${SAMPLES} opens; longest ${longest.toFixed(0)} ms`, digits: 0 },
+        { name: 'Filter the answer table (outcome = wrong), median', value: median(filters), unit: 'ms', how: `${SAMPLES} changes of the outcome filter until the new total and rows show (filter and page of rows computed in the results worker)`, samples: filters, digits: 0 },
+        { name: 'Sort the answer table (by confidence), median', value: median(sorts), unit: 'ms', how: `${SAMPLES} clicks on the Confidence header until the first row changes (100,000 rows sorted in the worker)`, samples: sorts, digits: 0 },
+        { name: 'Seeding (not part of the page)', value: seeded.ms / 1000, unit: 's', how: 'writing 25,000 cases, 100,000 answers and 100,000 score rows (scored in the page with 1,000 resamples) before the measurements', digits: 1 },
+      ] satisfies BenchResult[];
+    } finally {
+      await context.close();
+      await server.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+};
