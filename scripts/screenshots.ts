@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { startServer } from './serve.mjs';
+import { startSeededServer } from '../test/bench/seed-server.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = `${root}docs/screenshots`;
@@ -65,6 +66,65 @@ try {
   await page.getByTestId('score-summary').waitFor({ timeout: 120_000 });
   await page.screenshot({ path: `${out}/scores.png`, fullPage: true });
   console.log('wrote docs/screenshots/scores.png');
+
+  // Results: a finished run of the classification and differential cases under three variants, scored
+  // with the bundled judge and encoder; then the leaderboard, the two-axis chart, a drill-down and review.
+  await page.goto(`${server.url}#/runs`);
+  await page.getByTestId('run-plan').getByText('requests').waitFor({ timeout: 30_000 });
+  await page.locator('select[name="device"]').selectOption('wasm');
+  await page.locator('input[name="name"]').fill('Self-test: classification and differentials');
+  for (const family of ['classification', 'differential-diagnosis']) await page.locator('[data-facet="taskFamily"] label', { hasText: family }).locator('input').check();
+  for (const v of ['text-only', 'degrade:noise:2']) await page.locator(`input[name="variant"][value="${v}"]`).check();
+  await page.locator('input[name="max-tokens"]').fill('16');
+  await page.getByRole('button', { name: 'Start the run' }).click();
+  await page.getByTestId('run-status').filter({ hasText: 'done' }).waitFor({ timeout: 300_000 });
+  await page.getByTestId('run-scores-link').click();
+  await page.getByTestId('score-judge').selectOption('self-test-text');
+  await page.getByTestId('score-encoder').selectOption('self-test-embed');
+  await page.getByTestId('score-run').click();
+  await page.getByTestId('score-summary').waitFor({ timeout: 300_000 });
+  await page.getByRole('link', { name: '← Benchmark results' }).click();
+  await page.getByTestId('leaderboard').waitFor();
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: `${out}/results-self-test.png` });
+  await page.getByTestId('answers-table').locator('tbody a').first().click();
+  await page.getByTestId('drilldown').waitFor();
+  await page.getByTestId('show-prompt').check();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `${out}/drilldown.png`, fullPage: true });
+  await page.goto(`${server.url}#/review`);
+  await page.getByTestId('reviewer-name').fill('dr-demo');
+  await page.getByTestId('reviewer-name').press('Tab');
+  await page.getByRole('link', { name: 'Start reviewing →' }).last().click();
+  await page.getByTestId('review-form').waitFor();
+  await page.getByRole('button', { name: 'Keyboard (?)' }).click();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `${out}/review.png`, fullPage: true });
+  console.log('wrote docs/screenshots/results-self-test.png, drilldown.png, review.png');
+
+  // The leaderboard and two-axis chart need models that differ: four simulated models with generated
+  // answers (the results bench fixture), in a profile of their own.
+  const seeded = await startSeededServer(`${root}dist`, root);
+  const sim = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const p2 = await sim.newPage();
+    await p2.goto(`${seeded.url}bench-seed.html`);
+    await p2.waitForFunction(() => typeof (window as unknown as { seedResults?: unknown }).seedResults === 'function');
+    const { benchmarkId } = await p2.evaluate(() => (window as unknown as { seedResults(n: number, o: object): Promise<{ benchmarkId: string }> }).seedResults(8000, { runName: 'Simulated models (generated answers)' }));
+    await p2.goto(`${seeded.url}#/results/b/${benchmarkId}`);
+    await p2.getByTestId('leaderboard').locator('tbody tr').nth(3).waitFor({ timeout: 60_000 });
+    await p2.getByTestId('versus').nth(1).filter({ hasText: /p=/ }).waitFor();
+    await p2.waitForTimeout(800);
+    await p2.screenshot({ path: `${out}/leaderboard.png` });
+    await p2.getByTestId('two-axis').screenshot({ path: `${out}/two-axis.png` });
+    await p2.getByTestId('breakdown-dimension').selectOption('split');
+    await p2.getByTestId('breakdown-chart').filter({ hasText: 'by split' }).waitFor();
+    await p2.getByTestId('breakdown-chart').screenshot({ path: `${out}/breakdown.png` });
+    console.log('wrote docs/screenshots/leaderboard.png, two-axis.png, breakdown.png');
+  } finally {
+    await sim.close();
+    await seeded.close();
+  }
 
   // Models: the self-test run, then a download in progress from a (throttled) on-prem mirror.
   await page.goto(`${server.url}#/models`);

@@ -120,13 +120,18 @@ export function scatterChart(opts: { title: string; xLabel: string; yLabel: stri
     children.push(txt('text', opts.xPercent ? pctLabel(v) : v.toFixed(xMax < 10 ? 1 : 0), { x: sx(v), y: f.y0 + 16, 'text-anchor': 'middle' }));
   }
   children.push(txt('text', opts.xLabel, { x: (f.x0 + f.x1) / 2, y: height - 8, 'text-anchor': 'middle' }));
+  // Labels of points at (nearly) the same place are stacked instead of drawn over each other.
+  const placed: { x: number; y: number }[] = [];
   opts.points.forEach((p, i) => {
     if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) return;
     const color = PALETTE[i % PALETTE.length]!;
+    let ly = sy(p.y) - 8;
+    while (placed.some((q) => Math.abs(q.x - sx(p.x)) < 150 && Math.abs(q.y - ly) < 13)) ly -= 14;
+    placed.push({ x: sx(p.x), y: ly });
     if (p.xCi && p.xCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.xCi[0]), y1: sy(p.y), x2: sx(p.xCi[1]), y2: sy(p.y), stroke: color, 'stroke-width': 1.5 }));
     if (p.yCi && p.yCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.x), y1: sy(p.yCi[0]), x2: sx(p.x), y2: sy(p.yCi[1]), stroke: color, 'stroke-width': 1.5 }));
     children.push(el('circle', { cx: sx(p.x), cy: sy(p.y), r: 6, fill: color }, [txt('title', `${p.label}: ${opts.xLabel} ${opts.xPercent ? pctLabel(p.x) : p.x.toFixed(1)}, ${opts.yLabel} ${opts.yPercent ?? true ? pctLabel(p.y) : p.y.toFixed(1)}`)]));
-    children.push(txt('text', p.label.length > 24 ? `${p.label.slice(0, 23)}…` : p.label, { x: sx(p.x) + 9, y: sy(p.y) - 8 }));
+    children.push(txt('text', p.label.length > 24 ? `${p.label.slice(0, 23)}…` : p.label, { x: sx(p.x) + 9, y: ly }));
   });
   return svg(opts.title, height, children);
 }

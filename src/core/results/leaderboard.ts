@@ -28,6 +28,8 @@ export interface LeaderboardRow {
   readonly runName: string;
   readonly modelId: string;
   readonly variant: string;
+  /** Model and variant: `model` or `model [variant]`. */
+  readonly arm: string;
   /** Model (and variant) as shown; the run name is added when two runs hold the same model. */
   readonly label: string;
   readonly responses: number;
@@ -69,7 +71,7 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
         }
       }
       rows.push({
-        id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, label: arm.key,
+        id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, arm: arm.key, label: arm.key,
         responses: arm.responses, failed: arm.failed, metrics, medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
         scoreVersion: set.version, judge: set.config.judge, encoder: set.config.encoder,
       });

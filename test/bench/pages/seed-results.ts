@@ -11,11 +11,11 @@ import { largeRun } from '../fixtures/large-run.ts';
 
 declare global {
   interface Window {
-    seedResults(count: number): Promise<{ benchmarkId: string; runId: string; ms: number }>;
+    seedResults(count: number, options?: { runName?: string }): Promise<{ benchmarkId: string; runId: string; ms: number }>;
   }
 }
 
-window.seedResults = async (count: number) => {
+window.seedResults = async (count: number, options: { runName?: string } = {}) => {
   const t0 = performance.now();
   const runId = 'bench-results-run';
   const benchmarkId = 'bench-results';
@@ -24,12 +24,12 @@ window.seedResults = async (count: number) => {
   await repos.settings.set('demo.loadedOnce', true); // keep the first-start demo import out of the measurement
   const hash = 'b'.repeat(64);
   await repos.benchmarks.putWithContent({
-    id: benchmarkId, name: `Results bench (${count.toLocaleString('en')} answers)`, version: '1', license: 'CC0', description: 'generated', contentHash: hash, source: 'bench', synthetic: true,
+    id: benchmarkId, name: `Generated benchmark (${count.toLocaleString('en')} simulated answers)`, version: '1', license: 'CC0', description: 'generated', contentHash: hash, source: 'bench', synthetic: true,
     caseCount: cases.length, createdAt: Date.now(), files: [],
     manifest: { format: 'neuroeval-bundle', formatVersion: 1, id: benchmarkId, name: 'Results bench', version: '1', license: 'CC0', contentHash: hash, caseCount: cases.length, imageCount: 0 },
   }, cases);
   await repos.runs.put({
-    id: runId, benchmarkId, name: 'Results bench run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(),
+    id: runId, benchmarkId, name: options.runName ?? 'Results bench run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(),
     provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} }, benchmark: { id: benchmarkId, contentHash: hash } },
     plan: { cases: cases.length, models: 4, variants: 1, samples: 1, items: responses.length },
   });

@@ -6,13 +6,9 @@
  * script bundled from test/bench/pages/seed-results.ts and served from the
  * app's origin (the production build, service worker and all).
  */
-import { build } from 'esbuild';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer } from '../../../scripts/serve.mjs';
 import { type BenchResult, type BenchSuite, median } from '../harness.ts';
 import { LONG_TASK_MS, readMainThreadLog, startMainThreadCollectors } from '../main-thread.ts';
+import { startSeededServer } from '../seed-server.ts';
 
 const ANSWERS = 100_000;
 const SAMPLES = 5;
@@ -22,11 +18,7 @@ export const resultsPageSuite: BenchSuite = {
   title: 'Results page with 100,000 answers',
   description: 'Opening a benchmark\'s results (leaderboard, charts, answer table) and filtering or sorting the answer table, with 100,000 scored answers stored in IndexedDB.',
   async run(ctx) {
-    const root = mkdtempSync(join(tmpdir(), 'neuroeval-results-bench-'));
-    cpSync(ctx.dist, root, { recursive: true });
-    await build({ entryPoints: [join(ctx.root, 'test/bench/pages/seed-results.ts')], bundle: true, format: 'esm', outfile: join(root, 'bench-seed.js'), platform: 'browser', logLevel: 'warning' });
-    writeFileSync(join(root, 'bench-seed.html'), '<!doctype html><meta charset="utf-8"><title>seed</title><script type="module" src="./bench-seed.js"></script>');
-    const server = await startServer({ root });
+    const server = await startSeededServer(ctx.dist, ctx.root);
     const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const page = await context.newPage();
@@ -80,7 +72,7 @@ export const resultsPageSuite: BenchSuite = {
       const sorts: number[] = [];
       const total = page.getByTestId('answers-total');
       for (let i = 0; i < SAMPLES; i++) {
-        filters.push(await timeUntil(() => page.getByTestId('answers-outcome').selectOption('wrong'), async () => {
+        filters.push(await timeUntil(async () => void (await page.getByTestId('answers-outcome').selectOption('wrong')), async () => {
           await page.waitForFunction(() => /^[\d,]+ answers$/.test(document.querySelector('[data-testid="answers-total"]')?.textContent ?? '') && !document.querySelector('[data-testid="answers-total"]')!.textContent!.startsWith('100,000'));
           await page.getByTestId('answers-table').locator('tbody td a').first().waitFor();
         }));
@@ -88,10 +80,12 @@ export const resultsPageSuite: BenchSuite = {
         await total.filter({ hasText: '100,000 answers' }).waitFor();
         const header = page.getByTestId('answers-table').getByRole('button', { name: /^Confidence/ });
         const before = await page.getByTestId('answers-table').locator('tbody tr[data-index="0"]').textContent();
-        sorts.push(await timeUntil(() => header.click(), () => page.waitForFunction((prev) => {
-          const row = document.querySelector('[data-testid="answers-table"] tbody tr[data-index="0"]');
-          return !!row && row.textContent !== prev && !!row.querySelector('a');
-        }, before)));
+        sorts.push(await timeUntil(() => header.click(), async () => {
+          await page.waitForFunction((prev) => {
+            const row = document.querySelector('[data-testid="answers-table"] tbody tr[data-index="0"]');
+            return !!row && row.textContent !== prev && !!row.querySelector('a');
+          }, before);
+        }));
       }
       return [
         { name: `Open the results page (${ANSWERS.toLocaleString('en')} answers), median`, value: median(opens), unit: 'ms', how: `${SAMPLES} freshly loaded apps, each navigated from Settings until the leaderboard's four rows, "100,000 answers" and the first table rows are on screen; a new results worker reads all 100,000 score rows from IndexedDB each time`, samples: opens, digits: 0 },
@@ -104,7 +98,6 @@ export const resultsPageSuite: BenchSuite = {
     } finally {
       await context.close();
       await server.close();
-      rmSync(root, { recursive: true, force: true });
     }
   },
 };
