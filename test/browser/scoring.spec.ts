@@ -13,11 +13,11 @@ const RUN_ID = 'seeded-run';
 interface SeedCase {
   id: string;
   taskFamily: string;
-  questions: { id: string; reference?: { diagnosis?: string; rationale?: string } }[];
+  questions: { id: string; reference?: { diagnosis?: string; rationale?: string; rubric?: { id: string }[] } }[];
 }
 
 /** Adds a finished run with hand-written answers to the demo benchmark; returns what the scores must be. */
-async function seedRun(page: Page): Promise<{ differential: number; correct: number; rationale: number }> {
+async function seedRun(page: Page): Promise<{ differential: number; correct: number; rationale: number; rubricItems: number }> {
   return page.evaluate(async (runId) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const req = indexedDB.open('neuroeval');
@@ -34,6 +34,7 @@ async function seedRun(page: Page): Promise<{ differential: number; correct: num
     const cases = (await all<SeedCase & { benchmarkId: string }>('cases')).filter((c) => c.benchmarkId === benchmark.id);
     const differential = cases.filter((c) => c.taskFamily === 'differential-diagnosis' && c.questions[0]?.reference?.diagnosis).slice(0, 4);
     const rationale = cases.filter((c) => c.taskFamily === 'rationale-generation' && c.questions[0]?.reference?.rationale).slice(0, 2);
+    const rubric = cases.find((c) => c.id === 'rubric-hemorrhage-01')!;
     const usage = { promptTokens: 50, completionTokens: 20, ttftMs: 10, prefillTps: 500, decodeTps: 40 };
     const row = (c: SeedCase, parsed: unknown) => {
       const itemKey = `${c.id}#${c.questions[0]!.id}|self-test|none|s0`;
@@ -43,6 +44,7 @@ async function seedRun(page: Page): Promise<{ differential: number; correct: num
     const responses = [
       ...differential.map((c, i) => row(c, { hypotheses: [{ rank: 1, diagnosis: i % 2 === 0 ? c.questions[0]!.reference!.diagnosis! : 'Vestibular migraine', confidence: 0.8, evidence: null }] })),
       ...rationale.map((c) => row(c, { text: c.questions[0]!.reference!.rationale! })),
+      row(rubric, { text: 'Non-contrast CT now; reverse the anticoagulant; no thrombolysis.' }),
     ];
     const run = {
       id: runId, benchmarkId: benchmark.id, name: 'Seeded scoring run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(),
@@ -57,7 +59,7 @@ async function seedRun(page: Page): Promise<{ differential: number; correct: num
       tx.onerror = () => reject(tx.error);
     });
     db.close();
-    return { differential: differential.length, correct: Math.ceil(differential.length / 2), rationale: rationale.length };
+    return { differential: differential.length, correct: Math.ceil(differential.length / 2), rationale: rationale.length, rubricItems: rubric.questions[0]!.reference!.rubric!.length };
   }, RUN_ID);
 }
 
@@ -124,5 +126,27 @@ test('a run is scored in the worker, re-scored with the local judge and encoder,
   await versions.getByRole('radio').nth(1).check();
   await expect(summary).toHaveAttribute('data-version', '1');
   await expect(pass1.locator('td').first()).toHaveText('50.0%');
+  await expect(summary.locator('tr[data-metric="rubric"]')).toHaveCount(0); // rules only: nobody marked the rubric
   await page.screenshot({ path: test.info().outputPath('scores.png'), fullPage: true });
+
+  // A reviewer marks the rubric answer's items; the next score takes the reviewer's marks.
+  await page.goto(`${server.url}#/review`);
+  await page.getByTestId('reviewer-name').fill('dr-rubric');
+  await page.getByTestId('reviewer-name').press('Tab');
+  await page.getByRole('link', { name: 'Start reviewing →' }).click();
+  await expect(page.getByTestId('review-form')).toBeVisible();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  for (let i = 0; i < 10 && !(await page.getByTestId('review-rubric').isVisible()); i++) await page.keyboard.press('j');
+  const items = page.getByTestId('review-rubric').locator('select');
+  await expect(items).toHaveCount(expected.rubricItems);
+  for (let i = 0; i < expected.rubricItems; i++) await items.nth(i).selectOption(i === 0 ? 'met' : 'not-met');
+  await page.getByTestId('review-form').getByLabel('Correct (c)').check();
+  await page.getByTestId('review-save').click();
+  await expect(page.getByTestId('review-message')).toContainText('Saved');
+  await page.goto(`${server.url}#/results/run/${RUN_ID}`);
+  await page.getByTestId('score-judge').selectOption('');
+  await page.getByTestId('score-encoder').selectOption('');
+  await page.getByTestId('score-run').click();
+  await expect(summary).toHaveAttribute('data-version', '3', { timeout: 60_000 });
+  await expect(summary.locator('tr[data-metric="rubric"]')).toContainText('reviewer 1');
 });

@@ -183,6 +183,12 @@ export interface ReviewState {
   errorClasses: string[];
   /** Quality of the model's stated reasoning, e.g. 1–5; `null` when not rated. */
   rationaleRating: number | null;
+  /**
+   * Rubric-protocol answers: the reviewer's met / not-met mark per rubric item
+   * id; they replace the judge's marks when the run is re-scored. Absent on
+   * other answers (and on reviews written before this field existed).
+   */
+  rubricMet?: Readonly<Record<string, boolean>> | null;
   reason: string;
   reviewerId: string;
   createdAt: Timestamp;

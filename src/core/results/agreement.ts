@@ -8,6 +8,7 @@
  * similarity score. Only `correct` / `incorrect` verdicts count as verdicts.
  */
 import type { ReviewRecord, ScoreRecord } from '../db/types.ts';
+import { CONTINUOUS_METRICS } from '../scoring/run/summary.ts';
 import { pearson } from '../scoring/stats/correlation.ts';
 import { cohenKappa } from '../scoring/stats/kappa.ts';
 import { krippendorffAlpha } from '../scoring/stats/krippendorff.ts';
@@ -49,7 +50,8 @@ const VERDICTS = new Set(['correct', 'incorrect']);
 
 /** The machine's verdict on an item before any override: the last rule/judge verdict on its primary metric, else the metric itself. */
 export function machineVerdict(item: ScoreRecord): { correct: boolean; source: 'rule' | 'judge' } | null {
-  if (!item.primary) return null;
+  // Rubric points and similarity are not right-or-wrong: the machine gives no verdict on them.
+  if (!item.primary || CONTINUOUS_METRICS.has(item.primary)) return null;
   for (let i = item.verdicts.length - 1; i >= 0; i--) {
     const v = item.verdicts[i]!;
     if (v.for === item.primary && v.source !== 'reviewer' && v.equivalent !== null) return { correct: v.equivalent, source: v.source };

@@ -88,8 +88,11 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
   };
 }
 
-/** Sorts rows by a metric (missing values last); ties keep leaderboard order. */
-export function sortRows(rows: readonly LeaderboardRow[], metric: string, descending = true): LeaderboardRow[] {
+/** Metrics where less is better (the leader has the lowest value). */
+export const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['mcq.invalid']);
+
+/** Sorts rows by a metric, best first unless told otherwise (missing values last); ties keep leaderboard order. */
+export function sortRows(rows: readonly LeaderboardRow[], metric: string, descending = !LOWER_IS_BETTER.has(metric)): LeaderboardRow[] {
   const v = (r: LeaderboardRow) => r.metrics[metric]?.mean;
   return [...rows].sort((a, b) => {
     const x = v(a);

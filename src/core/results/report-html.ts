@@ -9,7 +9,7 @@ import { metricLabel } from '../scoring/run/summary.ts';
 import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
 import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure, speedFigure, taxonomyFigure, twoAxisFigure } from './figures.ts';
-import { comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
+import { LOWER_IS_BETTER, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
 
@@ -64,7 +64,8 @@ export function buildHtmlReport(input: ReportInput): string {
   const head = metrics.map((k) => `<th class="num">${esc(metricLabel(k))}</th>`).join('');
   const body = rows.map((r) => {
     const c = leader && r.id !== leader.id ? comparisonOf(input.comparisons, r.id, leader.id) : undefined;
-    const sig = c ? (c.pValue < 0.05 ? `<span title="p=${c.pValue.toPrecision(2)}">${c.difference < 0 ? '▼' : '▲'} p=${esc(c.pValue.toPrecision(2))}</span>` : `≈ p=${esc(c.pValue.toPrecision(2))}`) : r.id === leader?.id ? 'leader' : '–';
+    const worse = c ? (LOWER_IS_BETTER.has(metric) ? c.difference > 0 : c.difference < 0) : false;
+    const sig = c ? (c.pValue < 0.05 ? `<span title="p=${c.pValue.toPrecision(2)}">${worse ? '▼' : '▲'} p=${esc(c.pValue.toPrecision(2))}</span>` : `≈ p=${esc(c.pValue.toPrecision(2))}`) : r.id === leader?.id ? 'leader' : '–';
     return `<tr><th scope="row">${esc(r.label)}<br><span class="muted">${esc(r.runName)} · v${r.scoreVersion}</span></th>${metrics.map((k) => value(r.metrics[k])).join('')}<td>${sig}</td></tr>`;
   }).join('\n');
   const twoAxis = twoAxisFigure(overview.leaderboard.rows);

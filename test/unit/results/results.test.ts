@@ -58,6 +58,9 @@ describe('leaderboard and model-vs-model tests', () => {
     expect(board.defaultMetric).toBe('pass@1');
     expect(board.rows[0]!.metrics['pass@1']).toMatchObject({ n: 12, mean: 11 / 12 });
     expect(sortRows(board.rows, 'pass@1', false).map((r) => r.label)).toEqual(['weak', 'good']);
+    // Less is better for invalid multiple-choice answers: the default order puts the lowest first.
+    const invalid = (label: string, mean: number) => ({ ...board.rows[0]!, id: label, label, metrics: { 'mcq.invalid': { ...board.rows[0]!.metrics['pass@1']!, metric: 'mcq.invalid', mean } } });
+    expect(sortRows([invalid('often', 0.3), invalid('rarely', 0.01)], 'mcq.invalid').map((r) => r.label)).toEqual(['rarely', 'often']);
   });
 
   it('tests two models on the same items with McNemar (8 discordant pairs, all one way)', async () => {

@@ -32,6 +32,12 @@ export interface ReviewsRepo {
   delete(id: string): Promise<void>;
 }
 
+/** The reviewable state of a review, as kept in its audit trail. */
+function stateOf(r: ReviewRecord): ReviewState {
+  const { verdict, errorClasses, rationaleRating, rubricMet, reason, reviewerId, createdAt } = r;
+  return { verdict, errorClasses, rationaleRating, ...(rubricMet ? { rubricMet } : {}), reason, reviewerId, createdAt };
+}
+
 /** A reviewer's review of an answer has a fixed id, so each reviewer has one review (with history) per answer. */
 export function reviewIdOf(responseId: string, reviewerId: string): string {
   return `${responseId}::${reviewerId}`;
@@ -58,12 +64,11 @@ export function createReviewsRepo({ db, now }: RepoContext): ReviewsRepo {
         db.transaction('rw', t, async () => {
           const current = await t.get(id);
           if (!current) throw notFound('review', id);
-          const { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt } = current;
           const next: ReviewRecord = {
             ...current,
             ...change,
             createdAt: now(),
-            previous: [...current.previous, { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt }],
+            previous: [...current.previous, stateOf(current)],
           };
           await t.put(next);
           return next;
@@ -74,14 +79,17 @@ export function createReviewsRepo({ db, now }: RepoContext): ReviewsRepo {
         db.transaction('rw', t, async () => {
           const id = reviewIdOf(input.responseId, input.reviewerId);
           const current = await t.get(id);
-          const state: ReviewState = { verdict: input.verdict, errorClasses: [...input.errorClasses], rationaleRating: input.rationaleRating, reason: input.reason, reviewerId: input.reviewerId, createdAt: now() };
+          const state: ReviewState = {
+            verdict: input.verdict, errorClasses: [...input.errorClasses], rationaleRating: input.rationaleRating,
+            ...(input.rubricMet ? { rubricMet: { ...input.rubricMet } } : {}), reason: input.reason, reviewerId: input.reviewerId, createdAt: now(),
+          };
           if (!current) {
             const created: ReviewRecord = { ...state, id, responseId: input.responseId, runId: input.runId, previous: [] };
             await t.put(created);
             return created;
           }
-          const { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt } = current;
-          const next: ReviewRecord = { ...current, ...state, previous: [...current.previous, { verdict, errorClasses, rationaleRating, reason, reviewerId, createdAt }] };
+          const { rubricMet: _dropped, ...rest } = current;
+          const next: ReviewRecord = { ...rest, ...state, previous: [...current.previous, stateOf(current)] };
           await t.put(next);
           return next;
         }),

@@ -32,13 +32,17 @@ import { ABSTAIN, NEUROVLM_SCORED_FIELDS, normaliseField } from '../neurovlm/nor
 import type { ScorableResponse } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, RUBRIC_ITEM_VERSION, type JudgeService } from './judge-service.ts';
 import type { SimilarityService } from './similarity.ts';
+import { CONTINUOUS_METRICS } from './summary.ts';
 import type { ItemMetric, ItemScore, TaxonomyProposal, VerdictNote } from './types.ts';
 
-/** A clinician's verdict on an answer, reduced from the reviews of it. */
+/** Clinicians' verdict on an answer, reduced from the reviews of it. */
 export interface Adjudication {
-  readonly correct: boolean;
+  /** null: the reviews give no correct / incorrect verdict (only rubric marks, say). */
+  readonly correct: boolean | null;
   readonly reviewerId: string;
   readonly note: string;
+  /** Rubric answers: met / not met per rubric item id, and who decided it. */
+  readonly rubric?: Readonly<Record<string, { readonly met: boolean; readonly by: string }>>;
 }
 
 export interface ItemContext {
@@ -233,12 +237,24 @@ async function scoreRubric(it: Item, ctx: ItemContext, parsed: unknown): Promise
     it.primary = null;
     return;
   }
-  if (!ctx.judge) {
-    it.notes.push('Rubric items are marked by a judge: choose a local judge model to score them.');
+  const marks = ctx.adjudication?.rubric ?? {};
+  if (!ctx.judge && !items.every((r) => marks[r.id])) {
+    it.notes.push('Rubric items are marked by a judge or by reviewers: choose a local judge model, or mark every item in review.');
     return;
   }
   const met: { points: number; met: boolean | null }[] = [];
+  const reviewers = new Set<string>();
+  let reviewerMarked = 0;
   for (const r of items) {
+    const mark = marks[r.id];
+    if (mark) {
+      met.push({ points: r.points, met: mark.met });
+      reviewerMarked++;
+      for (const who of mark.by.split(', ')) reviewers.add(who);
+      it.verdicts.push({ hypothesis: r.text, for: `rubric:${r.id}`, equivalent: mark.met, source: 'reviewer', decidedBy: mark.by });
+      continue;
+    }
+    if (!ctx.judge) continue;
     const reply = await ctx.judge.rubricItem({ question: q?.text ?? '', answer: text, criterion: r.text, points: r.points });
     met.push({ points: r.points, met: reply.parsed.met });
     it.verdicts.push({
@@ -247,7 +263,8 @@ async function scoreRubric(it: Item, ctx: ItemContext, parsed: unknown): Promise
     });
   }
   const score = rubricScore(met);
-  it.metrics.rubric = m(score ? score.score : null, 'judge', ctx.judge.id);
+  const judged = met.length > reviewerMarked && !!ctx.judge;
+  it.metrics.rubric = judged ? m(score ? score.score : null, 'judge', ctx.judge!.id) : m(score ? score.score : null, 'reviewer', [...reviewers].join(', '));
   if (met.some((x) => x.met === null)) it.notes.push('Some rubric items were undecided (counted as not met): review them.');
 }
 
@@ -288,7 +305,8 @@ function scoreNeuroVlm(it: Item, ctx: ItemContext, parsed: unknown, parseError: 
 
 /** The reviewers' verdict replaces the machine's on the primary metric. */
 function applyAdjudication(it: Item, a: Adjudication): void {
-  if (!it.primary) return;
+  // A correct/incorrect verdict replaces 0/1 metrics only; rubric points and similarity keep their value.
+  if (!it.primary || a.correct === null || CONTINUOUS_METRICS.has(it.primary)) return;
   // Keep what the machine said, so agreement between machine and clinicians can still be measured.
   const before = it.metrics[it.primary];
   const primary = it.primary;

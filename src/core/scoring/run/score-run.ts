@@ -54,28 +54,45 @@ export interface RunScoringResult {
 
 /**
  * The reviewers' verdict on each answer: the majority of `correct` /
- * `incorrect`, a tie going to the latest review. Reviews with other verdicts
- * are ignored here (they still count in agreement statistics).
+ * `incorrect`, a tie going to the latest review; and, for rubric answers,
+ * each rubric item's mark by the same rule. Other verdicts (e.g. `unsure`)
+ * decide nothing here (they still count in agreement statistics).
  */
 export function adjudications(reviews: readonly ReviewRecord[]): Map<string, Adjudication> {
   const byResponse = new Map<string, ReviewRecord[]>();
   for (const r of reviews) {
-    if (!(REVIEW_VERDICTS as readonly string[]).includes(r.verdict)) continue;
     const list = byResponse.get(r.responseId);
     if (list) list.push(r);
     else byResponse.set(r.responseId, [r]);
   }
   const out = new Map<string, Adjudication>();
-  for (const [responseId, list] of byResponse) {
-    const sorted = [...list].sort((a, b) => a.createdAt - b.createdAt);
-    const yes = sorted.filter((r) => r.verdict === 'correct').length;
-    const no = sorted.length - yes;
-    const correct = yes === no ? sorted.at(-1)!.verdict === 'correct' : yes > no;
-    const deciding = sorted.filter((r) => (r.verdict === 'correct') === correct);
+  for (const [responseId, all] of byResponse) {
+    const sorted = [...all].sort((a, b) => a.createdAt - b.createdAt);
+    const majority = <T,>(votes: readonly { value: T; by: string }[]): { value: T; by: string[] } | null => {
+      if (votes.length === 0) return null;
+      const counts = new Map<T, number>();
+      for (const v of votes) counts.set(v.value, (counts.get(v.value) ?? 0) + 1);
+      const best = Math.max(...counts.values());
+      const leaders = [...counts].filter(([, n]) => n === best).map(([v]) => v);
+      const value = leaders.length === 1 ? leaders[0]! : [...votes].reverse().find((v) => leaders.includes(v.value))!.value;
+      return { value, by: [...new Set(votes.filter((v) => v.value === value).map((v) => v.by))] };
+    };
+    const verdictVotes = sorted.filter((r) => (REVIEW_VERDICTS as readonly string[]).includes(r.verdict)).map((r) => ({ value: r.verdict === 'correct', by: r.reviewerId }));
+    const verdict = majority(verdictVotes);
+    const itemIds = [...new Set(sorted.flatMap((r) => Object.keys(r.rubricMet ?? {})))];
+    const rubric: Record<string, { met: boolean; by: string }> = {};
+    for (const id of itemIds) {
+      const m = majority(sorted.filter((r) => r.rubricMet && id in r.rubricMet).map((r) => ({ value: r.rubricMet![id]!, by: r.reviewerId })));
+      if (m) rubric[id] = { met: m.value, by: m.by.join(', ') };
+    }
+    if (!verdict && itemIds.length === 0) continue;
+    const yes = verdictVotes.filter((v) => v.value).length;
+    const deciding = verdict ? sorted.filter((r) => (REVIEW_VERDICTS as readonly string[]).includes(r.verdict) && (r.verdict === 'correct') === verdict.value) : [];
     out.set(responseId, {
-      correct,
-      reviewerId: [...new Set(deciding.map((r) => r.reviewerId))].join(', '),
-      note: sorted.length > 1 ? `${yes} of ${sorted.length} reviewers: correct. ${deciding.at(-1)!.reason}`.trim() : deciding.at(-1)!.reason,
+      correct: verdict ? verdict.value : null,
+      reviewerId: verdict ? verdict.by.join(', ') : [...new Set(sorted.map((r) => r.reviewerId))].join(', '),
+      note: verdictVotes.length > 1 ? `${yes} of ${verdictVotes.length} reviewers: correct. ${deciding.at(-1)?.reason ?? ''}`.trim() : (deciding.at(-1)?.reason ?? ''),
+      ...(itemIds.length ? { rubric } : {}),
     });
   }
   return out;

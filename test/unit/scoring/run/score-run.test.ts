@@ -193,6 +193,20 @@ describe('scoreRun: reviews, re-scoring and aggregates', () => {
     expect(majority.get('x')).toMatchObject({ correct: true, reviewerId: 'dr-a, dr-c' });
   });
 
+  it('lets reviewers mark rubric items: their marks replace the judge, and a verdict leaves rubric points alone', async () => {
+    const a = answer('rub', 'm', { text: 'Urgent CT; reverse anticoagulation.' });
+    const marks = (reviewerId: string, rubricMet: Record<string, boolean>, createdAt: number, verdict = 'correct'): ReviewRecord => ({ ...review(a.id, verdict, reviewerId, createdAt), rubricMet });
+    // Every item marked by reviewers: no judge needed. r2 is a 1–1 tie between reviewers, so the later mark (met) counts.
+    const reviews = [marks('dr-a', { r1: true, r2: false, r3: false }, 1), marks('dr-b', { r1: true, r2: true, r3: false }, 2, 'incorrect')];
+    const r = await scoreRun(base([a], { reviews }));
+    expect(r.items[0]!.metrics.rubric).toEqual({ value: 1, source: 'reviewer', sourceId: 'dr-a, dr-b' });
+    expect(r.items[0]!.verdicts.map((v) => [v.for, v.equivalent, v.decidedBy])).toEqual([['rubric:r1', true, 'dr-a, dr-b'], ['rubric:r2', true, 'dr-b'], ['rubric:r3', false, 'dr-a, dr-b']]);
+    // One item left to the judge: the judge decides it and the metric is judge-dependent.
+    const judge = scriptedJudge({ 'CRITERION (-5 points)': '{"met": true, "rationale": "yes"}' });
+    const partial = await scoreRun(base([a], { reviews: [marks('dr-a', { r1: true, r2: true }, 1)] }), { judge, taxonomy: false });
+    expect(partial.items[0]!.metrics.rubric).toEqual({ value: 0.5, source: 'judge', sourceId: 'judge/test-llm' });
+  });
+
   it('reuses the judge replies of a previous score set with the same judge', async () => {
     const log: string[] = [];
     const judge = scriptedJudge({ 'CANDIDATE diagnosis: Brain abscess': '{"equivalent": true, "confidence": 0.9, "rationale": "same"}' }, log);
