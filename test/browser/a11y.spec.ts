@@ -6,6 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { createRequire } from 'node:module';
+import { putRows, readStore } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -29,43 +30,25 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
-/** A finished run of the demo's differential cases with known answers, scored through the UI. */
+/** A finished run of the demo's differential cases with known answers by two models, scored through the UI. */
 async function seedScoredRun(page: Page, url: string): Promise<{ runId: string; benchmarkId: string; caseId: string }> {
-  const seeded = await page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('neuroeval');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const all = <T,>(store: string) => new Promise<T[]>((resolve) => {
-      const req = db.transaction(store).objectStore(store).getAll();
-      req.onsuccess = () => resolve(req.result as T[]);
-    });
-    type C = { id: string; benchmarkId: string; taskFamily: string; questions: { id: string; reference?: { diagnosis?: string } }[] };
-    const cases = (await all<C>('cases')).filter((c) => c.taskFamily === 'differential-diagnosis' && c.questions[0]?.reference?.diagnosis);
-    const runId = 'a11y-run';
-    const usage = { promptTokens: 50, completionTokens: 20, ttftMs: 10, prefillTps: 500, decodeTps: 40 };
-    const responses = cases.flatMap((c, i) => ['model-x', 'model-y'].map((m, k) => {
-      const itemKey = `${c.id}#${c.questions[0]!.id}|${m}|none|s0`;
-      const dx = (i + k) % 3 === 0 ? 'Migraine' : c.questions[0]!.reference!.diagnosis!;
-      const parsed = { hypotheses: [{ rank: 1, diagnosis: dx, confidence: 0.7, evidence: null }] };
-      return { id: `${runId}/${itemKey}`, runId, itemKey, cacheKey: '', modelId: m, variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 100, finishReason: 'stop', createdAt: Date.now() };
-    }));
-    const run = { id: runId, benchmarkId: cases[0]!.benchmarkId, name: 'Accessibility run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(), provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} } }, plan: { cases: cases.length, models: 2, variants: 1, samples: 1, items: responses.length } };
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction(['runs', 'responses'], 'readwrite');
-      tx.objectStore('runs').put(run);
-      for (const r of responses) tx.objectStore('responses').put(r);
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-    return { runId, benchmarkId: cases[0]!.benchmarkId, caseId: cases[0]!.id };
-  });
-  await page.goto(`${url}#/results/run/${seeded.runId}`);
+  type C = { id: string; benchmarkId: string; taskFamily: string; questions: { id: string; reference?: { diagnosis?: string } }[] };
+  const cases = (await readStore<C>(page, 'cases')).filter((c) => c.taskFamily === 'differential-diagnosis' && c.questions[0]?.reference?.diagnosis);
+  const runId = 'a11y-run';
+  const usage = { promptTokens: 50, completionTokens: 20, ttftMs: 10, prefillTps: 500, decodeTps: 40 };
+  const responses = cases.flatMap((c, i) => ['model-x', 'model-y'].map((m, k) => {
+    const itemKey = `${c.id}#${c.questions[0]!.id}|${m}|none|s0`;
+    const dx = (i + k) % 3 === 0 ? 'Migraine' : c.questions[0]!.reference!.diagnosis!;
+    const parsed = { hypotheses: [{ rank: 1, diagnosis: dx, confidence: 0.7, evidence: null }] };
+    return { id: `${runId}/${itemKey}`, runId, itemKey, cacheKey: '', modelId: m, variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 100, finishReason: 'stop', createdAt: Date.now() };
+  }));
+  const run = { id: runId, benchmarkId: cases[0]!.benchmarkId, name: 'Accessibility run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(), provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} } }, plan: { cases: cases.length, models: 2, variants: 1, samples: 1, items: responses.length } };
+  // A reviewer name too, so the review page opens the queue.
+  await putRows(page, { runs: [run], responses, settings: [{ key: 'reviewer.name', value: 'dr-a11y', updatedAt: Date.now() }] });
+  await page.goto(`${url}#/results/run/${runId}`);
   await page.getByTestId('score-run').click();
   await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
-  return seeded;
+  return { runId, benchmarkId: cases[0]!.benchmarkId, caseId: cases[0]!.id };
 }
 
 test('the main pages have no serious or critical accessibility violations', async ({ sharedBrowser, server }) => {
@@ -77,20 +60,6 @@ test('the main pages have no serious or critical accessibility violations', asyn
     await openApp(page, server.url, '#/benchmarks');
     await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
     const { runId, benchmarkId, caseId } = await seedScoredRun(page, server.url);
-    await page.evaluate(async () => {
-      // A reviewer name, so the review page opens the queue.
-      const db = await new Promise<IDBDatabase>((resolve) => {
-        const req = indexedDB.open('neuroeval');
-        req.onsuccess = () => resolve(req.result);
-      });
-      await new Promise<void>((resolve) => {
-        const tx = db.transaction('settings', 'readwrite');
-        tx.objectStore('settings').put({ key: 'reviewer.name', value: 'dr-a11y', updatedAt: Date.now() });
-        tx.oncomplete = () => resolve();
-      });
-      db.close();
-    });
-
     const pages: { hash: string; ready: (p: Page) => Promise<void> }[] = [
       { hash: '#/', ready: (p) => expect(p.locator('[data-check="offline"]')).toBeVisible() },
       { hash: '#/benchmarks', ready: (p) => expect(p.getByTestId('benchmark-list')).toBeVisible() },

@@ -5,26 +5,9 @@
  * override, export the HTML report and open it with the network blocked,
  * and export the run and import it on a fresh profile.
  */
-import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { readStore } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
-
-async function readStore<T>(page: Page, store: string): Promise<T[]> {
-  return page.evaluate(async (name) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('neuroeval');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const rows = await new Promise<unknown[]>((resolve, reject) => {
-      const req = db.transaction(name).objectStore(name).getAll();
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    db.close();
-    return rows;
-  }, store) as Promise<T[]>;
-}
 
 test('run, score, results, drill-down, review with an override, offline HTML report, export and re-import', async ({ page, server, sharedBrowser }) => {
   test.setTimeout(300_000);

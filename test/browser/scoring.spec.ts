@@ -6,78 +6,47 @@
  * version 1, still viewable.
  */
 import type { Page } from '@playwright/test';
+import { putRows, readStore } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 
 const RUN_ID = 'seeded-run';
 
 interface SeedCase {
   id: string;
+  benchmarkId: string;
   taskFamily: string;
   questions: { id: string; reference?: { diagnosis?: string; rationale?: string; rubric?: { id: string }[] } }[];
 }
 
 /** Adds a finished run with hand-written answers to the demo benchmark; returns what the scores must be. */
 async function seedRun(page: Page): Promise<{ differential: number; correct: number; rationale: number; rubricItems: number }> {
-  return page.evaluate(async (runId) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('neuroeval');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const all = <T,>(store: string) =>
-      new Promise<T[]>((resolve, reject) => {
-        const req = db.transaction(store).objectStore(store).getAll();
-        req.onsuccess = () => resolve(req.result as T[]);
-        req.onerror = () => reject(req.error);
-      });
-    const benchmark = (await all<{ id: string; name: string }>('benchmarks')).find((b) => b.name.includes('demo'))!;
-    const cases = (await all<SeedCase & { benchmarkId: string }>('cases')).filter((c) => c.benchmarkId === benchmark.id);
-    const differential = cases.filter((c) => c.taskFamily === 'differential-diagnosis' && c.questions[0]?.reference?.diagnosis).slice(0, 4);
-    const rationale = cases.filter((c) => c.taskFamily === 'rationale-generation' && c.questions[0]?.reference?.rationale).slice(0, 2);
-    const rubric = cases.find((c) => c.id === 'rubric-hemorrhage-01')!;
-    const usage = { promptTokens: 50, completionTokens: 20, ttftMs: 10, prefillTps: 500, decodeTps: 40 };
-    const row = (c: SeedCase, parsed: unknown) => {
-      const itemKey = `${c.id}#${c.questions[0]!.id}|self-test|none|s0`;
-      return { id: `${runId}/${itemKey}`, runId, itemKey, cacheKey: '', modelId: 'self-test', variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 120, finishReason: 'stop', createdAt: Date.now() };
-    };
-    // Half the differentials name the reference first; the rest a diagnosis no reference uses.
-    const responses = [
-      ...differential.map((c, i) => row(c, { hypotheses: [{ rank: 1, diagnosis: i % 2 === 0 ? c.questions[0]!.reference!.diagnosis! : 'Vestibular migraine', confidence: 0.8, evidence: null }] })),
-      ...rationale.map((c) => row(c, { text: c.questions[0]!.reference!.rationale! })),
-      row(rubric, { text: 'Non-contrast CT now; reverse the anticoagulant; no thrombolysis.' }),
-    ];
-    const run = {
-      id: runId, benchmarkId: benchmark.id, name: 'Seeded scoring run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(),
-      provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} } },
-      plan: { cases: responses.length, models: 1, variants: 1, samples: 1, items: responses.length },
-    };
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction(['runs', 'responses'], 'readwrite');
-      tx.objectStore('runs').put(run);
-      for (const r of responses) tx.objectStore('responses').put(r);
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-    return { differential: differential.length, correct: Math.ceil(differential.length / 2), rationale: rationale.length, rubricItems: rubric.questions[0]!.reference!.rubric!.length };
-  }, RUN_ID);
+  const benchmark = (await readStore<{ id: string; name: string }>(page, 'benchmarks')).find((b) => b.name.includes('demo'))!;
+  const cases = (await readStore<SeedCase>(page, 'cases')).filter((c) => c.benchmarkId === benchmark.id);
+  const differential = cases.filter((c) => c.taskFamily === 'differential-diagnosis' && c.questions[0]?.reference?.diagnosis).slice(0, 4);
+  const rationale = cases.filter((c) => c.taskFamily === 'rationale-generation' && c.questions[0]?.reference?.rationale).slice(0, 2);
+  const rubric = cases.find((c) => c.id === 'rubric-hemorrhage-01')!;
+  const usage = { promptTokens: 50, completionTokens: 20, ttftMs: 10, prefillTps: 500, decodeTps: 40 };
+  const row = (c: SeedCase, parsed: unknown) => {
+    const itemKey = `${c.id}#${c.questions[0]!.id}|self-test|none|s0`;
+    return { id: `${RUN_ID}/${itemKey}`, runId: RUN_ID, itemKey, cacheKey: '', modelId: 'self-test', variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 120, finishReason: 'stop', createdAt: Date.now() };
+  };
+  // Half the differentials name the reference first; the rest a diagnosis no reference uses.
+  const responses = [
+    ...differential.map((c, i) => row(c, { hypotheses: [{ rank: 1, diagnosis: i % 2 === 0 ? c.questions[0]!.reference!.diagnosis! : 'Vestibular migraine', confidence: 0.8, evidence: null }] })),
+    ...rationale.map((c) => row(c, { text: c.questions[0]!.reference!.rationale! })),
+    row(rubric, { text: 'Non-contrast CT now; reverse the anticoagulant; no thrombolysis.' }),
+  ];
+  const run = {
+    id: RUN_ID, benchmarkId: benchmark.id, name: 'Seeded scoring run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(),
+    provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} } },
+    plan: { cases: responses.length, models: 1, variants: 1, samples: 1, items: responses.length },
+  };
+  await putRows(page, { runs: [run], responses });
+  return { differential: differential.length, correct: Math.ceil(differential.length / 2), rationale: rationale.length, rubricItems: rubric.questions[0]!.reference!.rubric!.length };
 }
 
 async function scoreSetCount(page: Page): Promise<number> {
-  return page.evaluate(async (runId) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('neuroeval');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const n = await new Promise<number>((resolve, reject) => {
-      const req = db.transaction('scoreSets').objectStore('scoreSets').index('runId').count(runId);
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    db.close();
-    return n;
-  }, RUN_ID);
+  return (await readStore<{ runId: string }>(page, 'scoreSets')).filter((s) => s.runId === RUN_ID).length;
 }
 
 test('a run is scored in the worker, re-scored with the local judge and encoder, and keeps its previous version', async ({ page, server }) => {
