@@ -29,6 +29,8 @@ export interface ScoreRunInput {
   /** An encoder for BERTScore and cosine; lexical metrics only without one. */
   readonly encoder?: ScoringModelChoice | null;
   readonly idf?: boolean;
+  /** bert_score rescale baseline (P, R, F) for the encoder, or none for raw scores. */
+  readonly baseline?: { readonly precision: number; readonly recall: number; readonly f: number } | null;
   /** Judge proposes error classes for wrong answers (default on with a judge). */
   readonly taxonomy?: boolean;
   readonly seed?: number;
@@ -99,6 +101,7 @@ export const scoringApi = {
         ...(judge ? { judge } : {}),
         ...(encoder ? { encoder } : {}),
         ...(input.idf !== undefined ? { idf: input.idf } : {}),
+        ...(input.baseline ? { baseline: input.baseline } : {}),
         ...(input.taxonomy !== undefined ? { taxonomy: input.taxonomy } : {}),
         signal: ctx.signal,
         onProgress: (done, total) => ctx.progress({ phase: 'score', done, total }),

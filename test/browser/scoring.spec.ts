@@ -75,12 +75,14 @@ test('a run is scored in the worker, re-scored with the local judge and encoder,
   // Re-score with the bundled judge and encoder (random weights) on WASM.
   await panel.getByTestId('score-judge').selectOption('self-test-text');
   await panel.getByTestId('score-encoder').selectOption('self-test-embed');
+  await panel.getByTestId('score-rescale').check();
+  await panel.getByLabel('F', { exact: true }).fill('0.42');
   await expect(panel.getByTestId('score-run')).toHaveText('Re-score (keeps version 1)');
   await panel.getByTestId('score-run').click();
   await expect(summary).toHaveAttribute('data-version', '2', { timeout: 120_000 });
   const bert = summary.locator('tr[data-metric="bertscore.f"]');
   await expect(bert).toContainText('encoder self-test-embed');
-  await expect(bert.locator('td').first()).toHaveText('1.000'); // each answer is its reference, word for word
+  await expect(bert.locator('td').first()).toHaveText('1.000'); // each answer is its reference, word for word (rescaling keeps 1 at 1)
   // The random judge cannot be read: its two verdicts are undecided, so the rule-decided pair remains.
   await expect(pass1).toContainText('pass@1 †');
   await expect(pass1.locator('td').nth(3)).toHaveText('2'); // not scorable
@@ -90,6 +92,7 @@ test('a run is scored in the worker, re-scored with the local judge and encoder,
   await expect(versions).toContainText('Version 2 (current)');
   await expect(versions).toContainText('Version 1 (previous)');
   await expect(versions).toContainText('judge: self-test-text');
+  await expect(versions).toContainText('rescaled (P 0, R 0, F 0.42)');
   expect(await scoreSetCount(page)).toBe(2);
 
   await versions.getByRole('radio').nth(1).check();

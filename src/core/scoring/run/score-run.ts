@@ -14,6 +14,7 @@ import { TAXONOMY_VERSION } from '../equivalence/taxonomy.ts';
 import { findQuestion, splitItemKey } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, JudgeService, type LocalJudge } from './judge-service.ts';
 import { scoreItem, type Adjudication } from './score-item.ts';
+import type { BertScore } from '../metrics/bertscore.ts';
 import { SimilarityService, type SimilarityEncoder } from './similarity.ts';
 import { summariseArms } from './summary.ts';
 import { RUN_SCORER_VERSION, type ItemScore, type RunScoreSummary, type ScoringConfig } from './types.ts';
@@ -40,6 +41,8 @@ export interface RunScoringOptions {
   readonly encoder?: SimilarityEncoder;
   /** IDF-weighted BERTScore over the run's references (bert_score `idf=True`). */
   readonly idf?: boolean;
+  /** Rescale BERTScore with this baseline (bert_score `rescale_with_baseline`, the encoder's P/R/F row). */
+  readonly baseline?: BertScore;
   /** Ask the judge for error classes of wrong answers (default: on when there is a judge). */
   readonly taxonomy?: boolean;
   readonly signal?: AbortSignal;
@@ -115,7 +118,10 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
   if (input.protocolId !== 'auto' && !getProtocol(input.protocolId)) throw new InvalidInputError(`The run's protocol "${input.protocolId}" is not one this version knows, so its answers cannot be scored.`, { field: 'protocol' });
   const caseMap = new Map(input.cases.map((c) => [c.id, c]));
   const judge = options.judge ? new JudgeService(options.judge, previousReplies(input.previous ?? [], options.judge.id), options.signal) : undefined;
-  const similarity = options.encoder ? new SimilarityService(options.encoder) : undefined;
+  if (options.baseline && [options.baseline.precision, options.baseline.recall, options.baseline.f].some((b) => !Number.isFinite(b) || b >= 1)) {
+    throw new InvalidInputError('A BERTScore baseline needs three numbers below 1 (precision, recall, F).', { field: 'baseline' });
+  }
+  const similarity = options.encoder ? new SimilarityService(options.encoder, options.baseline) : undefined;
   const adjudicated = adjudications(input.reviews ?? []);
   const proposeTaxonomy = options.taxonomy ?? true;
 
@@ -179,6 +185,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
       judge: options.judge?.id ?? null,
       judgeRubricVersion: options.judge ? EQUIVALENCE_RUBRIC_VERSION : null,
       encoder: options.encoder?.id ?? null,
+      ...(options.encoder ? { bertscore: { idf: !!options.idf, baseline: options.baseline ?? null } } : {}),
       taxonomy: !!options.judge && proposeTaxonomy,
       taxonomyVersion: TAXONOMY_VERSION,
       reviewsUpTo: latestReview,

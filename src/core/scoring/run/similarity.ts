@@ -33,7 +33,14 @@ export class SimilarityService {
   readonly #tokens = new Map<string, Promise<EmbeddedText>>();
   #idf: IdfWeights | undefined;
 
-  constructor(readonly encoder: SimilarityEncoder) {}
+  /**
+   * @param baseline bert_score's rescale baseline for this encoder and layer
+   *   (P, R, F): scores become (raw − b) ÷ (1 − b). Without one, raw scores.
+   */
+  constructor(
+    readonly encoder: SimilarityEncoder,
+    private readonly baseline?: BertScore,
+  ) {}
 
   get id(): string {
     return this.encoder.id;
@@ -69,7 +76,7 @@ export class SimilarityService {
     const [c, r] = await Promise.all([this.#embedSentence(candidate, false), this.#embedSentence(reference, true)]);
     const [ct, rt] = await Promise.all([this.#embedTokens(candidate, false), this.#embedTokens(reference, true)]);
     this.pairs++;
-    return { cosine: dot(c, r), bert: bertScore(ct, rt, this.#idf ? { idf: this.#idf } : {}) };
+    return { cosine: dot(c, r), bert: bertScore(ct, rt, { ...(this.#idf ? { idf: this.#idf } : {}), ...(this.baseline ? { baseline: this.baseline } : {}) }) };
   }
 }
 

@@ -147,6 +147,8 @@ export interface ScoringConfig {
   readonly judgeRubricVersion: string | null;
   /** Similarity encoder id, or null for lexical metrics only. */
   readonly encoder: string | null;
+  /** How BERTScore was computed, when an encoder was used. */
+  readonly bertscore?: { readonly idf: boolean; readonly baseline: { readonly precision: number; readonly recall: number; readonly f: number } | null };
   readonly taxonomy: boolean;
   readonly taxonomyVersion: string;
   /** Reviews taken into account (latest review time), so a set can tell it is stale. */

@@ -63,6 +63,19 @@ describe('run scoring with the self-test encoder and judge (wasm, Node)', () => 
     expect(r.config.encoder).toBe('neuroeval/self-test-embed');
   }, TIMEOUT_MS);
 
+  it('rescales BERTScore with a baseline exactly as (raw − b) ÷ (1 − b), and refuses a baseline of 1', async () => {
+    const encoder = encoderFromEmbedder(embedder, 'neuroeval/self-test-embed');
+    const input = { protocolId: 'auto', cases, responses: [answer('rat', 0, { text: 'Normal scan; no lesion.' })] };
+    const raw = await scoreRun(input, { encoder });
+    const baseline = { precision: 0.3, recall: 0.4, f: 0.35 };
+    const rescaled = await scoreRun(input, { encoder, baseline });
+    const rawF = raw.items[0]!.metrics['bertscore.f']!.value!;
+    expect(rescaled.items[0]!.metrics['bertscore.f']!.value).toBeCloseTo((rawF - 0.35) / 0.65, 10);
+    expect(rescaled.items[0]!.metrics['bertscore.p']!.value).toBeCloseTo((raw.items[0]!.metrics['bertscore.p']!.value! - 0.3) / 0.7, 10);
+    expect(rescaled.config.bertscore).toEqual({ idf: false, baseline });
+    await expect(scoreRun(input, { encoder, baseline: { precision: 1, recall: 0, f: 0 } })).rejects.toMatchObject({ code: 'INVALID_INPUT', location: { field: 'baseline' } });
+  }, TIMEOUT_MS);
+
   it('asks the self-test text model as judge; its unreadable reply is recorded and stays undecided', async () => {
     const engine = new TransformersEngine({ runtime: { wasmPaths: ORT_WEB_DIST_URL, ort }, source: { kind: 'folder', location: modelDir('self-test-text') }, task: 'text-generation', modelId: 'neuroeval/self-test-text' });
     await engine.load();
