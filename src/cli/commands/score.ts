@@ -19,15 +19,22 @@ interface ScoreArgs {
   resamples: number;
   judge?: string;
   encoder?: string;
+  idf: boolean;
+  baseline?: { precision: number; recall: number; f: number };
   problem?: string;
 }
 
 function parseArgs(args: readonly string[]): ScoreArgs {
-  const out: ScoreArgs = { json: false, seed: 0, resamples: 1000 };
+  const out: ScoreArgs = { json: false, seed: 0, resamples: 1000, idf: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') out.json = true;
-    else if (a === '--judge' || a === '--encoder') {
+    else if (a === '--idf') out.idf = true;
+    else if (a === '--baseline') {
+      const parts = (args[++i] ?? '').split(',').map(Number);
+      if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x) || x >= 1)) return { ...out, problem: '--baseline needs three numbers below 1: P,R,F (bert_score\'s rescale row for the encoder)' };
+      out.baseline = { precision: parts[0]!, recall: parts[1]!, f: parts[2]! };
+    } else if (a === '--judge' || a === '--encoder') {
       const v = args[++i];
       if (v === undefined || v.startsWith('-')) return { ...out, problem: `${a} needs a model folder` };
       if (a === '--judge') out.judge = v;
@@ -232,6 +239,8 @@ export const scoreCommand: CliCommand = {
     '  --judge <folder>  Run exports: a local text model (transformers.js layout) as',
     '                    judge for diagnosis equivalence, rubric items and error classes',
     '  --encoder <folder> Run exports: a local encoder for BERTScore and cosine',
+    '  --idf             With --encoder: IDF-weighted BERTScore over the references',
+    '  --baseline P,R,F  With --encoder: rescale BERTScore with this baseline',
     '',
     'A run export is also scored answer by answer under its own protocols (pass@1/5,',
     'lesion fields, multiple choice and paired sets, rubric points, ROUGE, token F1,',
@@ -277,7 +286,7 @@ export const scoreCommand: CliCommand = {
         const e = input.exported;
         run = await scoreRun(
           { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [] },
-          { seed, resamples, ...(judge ? { judge } : {}), ...(encoder ? { encoder } : {}) },
+          { seed, resamples, idf: parsed.idf, ...(parsed.baseline ? { baseline: parsed.baseline } : {}), ...(judge ? { judge } : {}), ...(encoder ? { encoder } : {}) },
         );
       } catch (error) {
         io.err.write(`neuroeval score: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -52,7 +52,7 @@ writeFileSync(file, serializeRunExport(toRunExport(run, responses, cases)));
 
 interface Json {
   groups: unknown[];
-  run: { config: { judge: string | null; encoder: string | null }; summary: { arms: { key: string; metrics: { metric: string; mean: number; n: number; notScorable: number; encoder?: string }[] }[] } };
+  run: { config: { judge: string | null; encoder: string | null; bertscore?: unknown }; summary: { arms: { key: string; metrics: { metric: string; mean: number; n: number; notScorable: number; encoder?: string }[] }[] } };
 }
 
 describe('neuroeval score: protocol-aware scoring of a run export', () => {
@@ -76,7 +76,7 @@ describe('neuroeval score: protocol-aware scoring of a run export', () => {
 
   it('loads a local encoder and judge from their folders', async () => {
     const c = capture();
-    const code = await main(['score', file, '--json', '--resamples', '50', '--encoder', models('self-test-embed'), '--judge', models('self-test-text')], c.io);
+    const code = await main(['score', file, '--json', '--resamples', '50', '--encoder', models('self-test-embed'), '--judge', models('self-test-text'), '--idf', '--baseline', '0.2,0.2,0.2'], c.io);
     expect(c.err()).toBe('');
     expect(code).toBe(0);
     const out = JSON.parse(c.out()) as Json;
@@ -85,7 +85,7 @@ describe('neuroeval score: protocol-aware scoring of a run export', () => {
     expect(m['bertscore.f']!.mean).toBeCloseTo(1, 5);
     // The random judge's replies cannot be read: the rule-rejected hypotheses become undecided.
     expect(m['pass@1']!.notScorable).toBeGreaterThan(0);
-    expect(out.run.config).toMatchObject({ judge: 'self-test-text', encoder: 'self-test-embed' });
+    expect(out.run.config).toMatchObject({ judge: 'self-test-text', encoder: 'self-test-embed', bertscore: { idf: true, baseline: { precision: 0.2, recall: 0.2, f: 0.2 } } });
   }, 60_000);
 
   it('names a folder that is not a model', async () => {
@@ -93,5 +93,8 @@ describe('neuroeval score: protocol-aware scoring of a run export', () => {
     expect(await main(['score', file, '--encoder', dir], c.io)).toBe(1);
     expect(c.err()).toContain(`--encoder ${dir}: not a model folder`);
     expect(await main(['score', file, '--judge'], capture().io)).toBe(2);
+    const bad = capture();
+    expect(await main(['score', file, '--baseline', '0.3,1.2,0.4'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('--baseline needs three numbers below 1');
   });
 });
