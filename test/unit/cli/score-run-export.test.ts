@@ -76,7 +76,7 @@ describe('neuroeval score: protocol-aware scoring of a run export', () => {
 
   it('loads a local encoder and judge from their folders', async () => {
     const c = capture();
-    const code = await main(['score', file, '--json', '--resamples', '50', '--encoder', models('self-test-embed'), '--judge', models('self-test-text'), '--idf', '--baseline', '0.2,0.2,0.2'], c.io);
+    const code = await main(['score', file, '--json', '--resamples', '50', '--encoder', models('self-test-embed'), '--judge', models('self-test-text'), '--baseline', '0.2,0.2,0.2'], c.io);
     expect(c.err()).toBe('');
     expect(code).toBe(0);
     const out = JSON.parse(c.out()) as Json;
@@ -85,7 +85,13 @@ describe('neuroeval score: protocol-aware scoring of a run export', () => {
     expect(m['bertscore.f']!.mean).toBeCloseTo(1, 5);
     // The random judge's replies cannot be read: the rule-rejected hypotheses become undecided.
     expect(m['pass@1']!.notScorable).toBeGreaterThan(0);
-    expect(out.run.config).toMatchObject({ judge: 'self-test-text', encoder: 'self-test-embed', bertscore: { idf: true, baseline: { precision: 0.2, recall: 0.2, f: 0.2 } } });
+    expect(out.run.config).toMatchObject({ judge: 'self-test-text', encoder: 'self-test-embed', bertscore: { idf: false, baseline: { precision: 0.2, recall: 0.2, f: 0.2 } } });
+    // With one reference every token's idf is ln(2/2) = 0, so IDF-weighted BERTScore is 0 (bert_score behaves the same).
+    const withIdf = capture();
+    expect(await main(['score', file, '--json', '--resamples', '20', '--encoder', models('self-test-embed'), '--idf'], withIdf.io)).toBe(0);
+    const idfOut = JSON.parse(withIdf.out()) as Json;
+    expect(idfOut.run.config.bertscore).toEqual({ idf: true, baseline: null });
+    expect(idfOut.run.summary.arms[0]!.metrics.find((x) => x.metric === 'bertscore.f')!.mean).toBe(0);
   }, 60_000);
 
   it('names a folder that is not a model', async () => {

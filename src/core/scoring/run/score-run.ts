@@ -133,10 +133,15 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
   }
   const responses = [...latest.values()];
 
+  const protocolOf = (found: ReturnType<typeof findQuestion>): string =>
+    input.protocolId !== 'auto' ? input.protocolId : found ? protocolFor(found.kase, input.defaults).id : 'unknown';
+
   if (similarity && options.idf) {
+    // bert_score's idf is over the references of the texts it scores: the free-text answers' targets only.
     const refs = responses.flatMap((r) => {
-      const q = findQuestion(caseMap, r)?.question;
-      const t = q?.reference?.rationale ?? q?.reference?.diagnosis;
+      const found = findQuestion(caseMap, r);
+      if (!['nmb-rationale', 'open-question'].includes(protocolOf(found))) return [];
+      const t = found?.question?.reference?.rationale ?? found?.question?.reference?.diagnosis;
       return t ? [t] : [];
     });
     await similarity.useIdf(refs);
@@ -149,7 +154,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
     throwIfAborted(options.signal);
     const { caseId, questionId } = splitItemKey(r);
     const found = findQuestion(caseMap, r);
-    const protocolId = input.protocolId !== 'auto' ? input.protocolId : found ? protocolFor(found.kase, input.defaults).id : 'unknown';
+    const protocolId = protocolOf(found);
     items.push(
       await scoreItem({
         response: r,
