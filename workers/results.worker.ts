@@ -26,47 +26,61 @@ const database = (): Promise<Repositories> => (reposPromise ??= openDatabase().t
 let cache: { benchmarkId: string; data: LoadedResults } | null = null;
 const comparisons = new Map<string, Comparison[]>();
 
-/** The benchmark's results, reloaded only when a score set, run or review changed. */
-async function results(benchmarkId: string): Promise<LoadedResults> {
+/**
+ * The benchmark's results, reloaded only when a score set, run or review
+ * changed. A caller that passes the signature it watches (`revision`) skips
+ * the storage check when it matches, which keeps scrolling the answer table
+ * free of IndexedDB reads.
+ */
+async function results(benchmarkId: string, revision?: string): Promise<LoadedResults> {
   const repos = await database();
-  if (cache?.benchmarkId === benchmarkId && cache.data.signature === (await resultsSignature(repos, benchmarkId))) return cache.data;
+  if (cache?.benchmarkId === benchmarkId) {
+    if (revision !== undefined && revision === cache.data.signature) return cache.data;
+    if (cache.data.signature === (await resultsSignature(repos, benchmarkId))) return cache.data;
+  }
   const data = await loadResults(repos, benchmarkId);
   cache = { benchmarkId, data };
   comparisons.clear();
   return data;
 }
 
-async function comparisonsFor(benchmarkId: string, metric: string): Promise<Comparison[]> {
-  const data = await results(benchmarkId);
+async function comparisonsFor(benchmarkId: string, metric: string, revision?: string): Promise<Comparison[]> {
+  const data = await results(benchmarkId, revision);
   const key = `${data.signature}|${metric}`;
   let c = comparisons.get(key);
   if (!c) comparisons.set(key, (c = compareRows(data.scored, metric)));
   return c;
 }
 
+/** A benchmark, and optionally the results signature the caller watches (`resultsSignature`). */
+export interface Revisioned {
+  readonly benchmarkId: string;
+  readonly revision?: string;
+}
+
 const HEADLINE_BREAKDOWNS: readonly Dimension[] = ['taskFamily', 'diseaseGroup'];
 
 export const resultsApi = {
-  async overview(input: { benchmarkId: string }): Promise<ResultsOverview> {
-    return overviewOf(await results(input.benchmarkId));
+  async overview(input: Revisioned): Promise<ResultsOverview> {
+    return overviewOf(await results(input.benchmarkId, input.revision));
   },
 
   /** Every pair of leaderboard rows tested on one metric. */
-  async compare(input: { benchmarkId: string; metric: string }): Promise<Comparison[]> {
-    return comparisonsFor(input.benchmarkId, input.metric);
+  async compare(input: Revisioned & { metric: string }): Promise<Comparison[]> {
+    return comparisonsFor(input.benchmarkId, input.metric, input.revision);
   },
 
-  async breakdown(input: { benchmarkId: string; dimension: Dimension; metric: string }): Promise<Breakdown> {
-    const data = await results(input.benchmarkId);
+  async breakdown(input: Revisioned & { dimension: Dimension; metric: string }): Promise<Breakdown> {
+    const data = await results(input.benchmarkId, input.revision);
     return breakdown(data.scored, data.cases, input.dimension, input.metric);
   },
 
-  async answers(input: { benchmarkId: string; query: AnswerQuery }): Promise<AnswerPage> {
-    return queryAnswers((await results(input.benchmarkId)).answers, input.query);
+  async answers(input: Revisioned & { query: AnswerQuery }): Promise<AnswerPage> {
+    return queryAnswers((await results(input.benchmarkId, input.revision)).answers, input.query);
   },
 
-  async agreement(input: { benchmarkId: string }): Promise<AgreementReport> {
-    const data = await results(input.benchmarkId);
+  async agreement(input: Revisioned): Promise<AgreementReport> {
+    const data = await results(input.benchmarkId, input.revision);
     return agreementReport(data.reviews, data.scored.flatMap((s) => s.items));
   },
 

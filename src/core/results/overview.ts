@@ -60,23 +60,29 @@ export interface LoadedResults {
   readonly signature: string;
 }
 
-/** The cheap part: which score sets are current, for deciding whether a cached load is still valid. */
+/**
+ * What identifies the state of a benchmark's results: each run with its
+ * update time and current score set, and the reviews. The page watches it
+ * (a Dexie liveQuery) and hands it to the results worker, which reloads only
+ * when it changes.
+ */
+function signatureOf(runs: readonly { id: string; updatedAt: number; setId: string | null }[], reviews: readonly { createdAt: number }[]): string {
+  const latest = reviews.reduce((a, r) => Math.max(a, r.createdAt), 0);
+  return `${runs.map((r) => `${r.id}:${r.setId ?? '-'}:${r.updatedAt}`).join(',')}|${reviews.length}:${latest}`;
+}
+
+/** The signature read from storage (runs, their current score sets, their reviews). */
 export async function resultsSignature(repos: Repositories, benchmarkId: string): Promise<string> {
   const runs = await repos.runs.listByBenchmark(benchmarkId);
-  const parts: string[] = [];
-  for (const r of runs) {
-    const set = await repos.scores.latestSet(r.id);
-    parts.push(`${r.id}:${set?.id ?? '-'}:${r.updatedAt}`);
-  }
-  const reviews = await Promise.all(runs.map((r) => repos.reviews.listByRun(r.id)));
-  const latest = reviews.flat().reduce((a, r) => Math.max(a, r.createdAt), 0);
-  return `${parts.join(',')}|${reviews.flat().length}:${latest}`;
+  const withSets = await Promise.all(runs.map(async (r) => ({ id: r.id, updatedAt: r.updatedAt, setId: (await repos.scores.latestSet(r.id))?.id ?? null })));
+  const reviews = (await Promise.all(runs.map((r) => repos.reviews.listByRun(r.id)))).flat();
+  return signatureOf(withSets, reviews);
 }
 
 export async function loadResults(repos: Repositories, benchmarkId: string): Promise<LoadedResults> {
   const benchmark = await repos.benchmarks.require(benchmarkId);
-  const signature = await resultsSignature(repos, benchmarkId);
   const runs = await repos.runs.listByBenchmark(benchmarkId);
+  const signed: { id: string; updatedAt: number; setId: string | null }[] = [];
   const scored: ScoredRun[] = [];
   const overviews: RunOverview[] = [];
   const reviews: ReviewRecord[] = [];
@@ -84,6 +90,7 @@ export async function loadResults(repos: Repositories, benchmarkId: string): Pro
     const set = await repos.scores.latestSet(run.id);
     const runReviews = await repos.reviews.listByRun(run.id);
     reviews.push(...runReviews);
+    signed.push({ id: run.id, updatedAt: run.updatedAt, setId: set?.id ?? null });
     overviews.push({
       id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers: await repos.responses.countByRun(run.id),
       scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ?? null,
@@ -93,7 +100,7 @@ export async function loadResults(repos: Repositories, benchmarkId: string): Pro
   }
   const cases = new Map((await repos.cases.listByBenchmark(benchmarkId)).map(({ benchmarkId: _b, ...c }) => [c.id, c as BenchCase]));
   const answers = scored.flatMap((s) => s.items.map(answerRow));
-  return { benchmark, runs: overviews, scored, cases, reviews, answers, signature };
+  return { benchmark, runs: overviews, scored, cases, reviews, answers, signature: signatureOf(signed, reviews) };
 }
 
 export function overviewOf(data: LoadedResults): ResultsOverview {

@@ -14,7 +14,7 @@ import { csvCell, toCsv } from '../../../src/core/results/csv.ts';
 import { importRunExport, mergeCandidates } from '../../../src/core/results/import-run.ts';
 import { breakdown, buildLeaderboard, compareRows, comparisonOf, sortRows, type ScoredRun } from '../../../src/core/results/leaderboard.ts';
 import { buildHtmlReport } from '../../../src/core/results/report-html.ts';
-import { overviewOf, loadResults } from '../../../src/core/results/overview.ts';
+import { overviewOf, loadResults, resultsSignature } from '../../../src/core/results/overview.ts';
 import { toSvgString, el, txt } from '../../../src/core/results/svg.ts';
 import { toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';
@@ -152,6 +152,11 @@ describe('SVG and the HTML report', () => {
     }, cases);
     await repos.runs.put({ id: 'r1', benchmarkId: 'b', name: 'Run <one>', status: 'done', createdAt: 1, updatedAt: 1, provenance: {}, plan: { cases: 12, models: 2, variants: 1, samples: 1, items: 24 } });
     await repos.scores.saveVersion('r1', { durationMs: 1, config: run.set.config, summary: run.set.summary }, run.items);
+    const loaded = await loadResults(repos, 'b');
+    // The page watches resultsSignature and the worker skips its reload when they match: they must agree.
+    expect(loaded.signature).toBe(await resultsSignature(repos, 'b'));
+    await repos.reviews.record({ responseId: run.items[0]!.responseId, runId: 'r1', reviewerId: 'dr-x', verdict: 'correct', errorClasses: [], rationaleRating: null, reason: '' });
+    expect(await resultsSignature(repos, 'b')).not.toBe(loaded.signature);
     const overview = overviewOf(await loadResults(repos, 'b'));
     const html = buildHtmlReport({ overview, metric: 'pass@1', comparisons: compareRows((await loadResults(repos, 'b')).scored, 'pass@1'), breakdowns: [], agreement: agreementReport([], []), generatedAt: new Date(0), appVersion: 'test' });
     db.close();
