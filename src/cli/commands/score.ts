@@ -4,9 +4,9 @@ import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
 import { isRunExport, parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { groupNeuroVlmItems, neuroVlmItemsFromRun, splitItemKey } from '../../core/scoring/neurovlm/items.ts';
 import { protocolFor } from '../../core/protocols/registry.ts';
+import { decimal, metricInterval, metricNumber, percent } from '../../core/results/format.ts';
 import { JUDGE_CAVEAT } from '../../core/scoring/equivalence/chain.ts';
 import { scoreRun, type RunScoringResult } from '../../core/scoring/run/score-run.ts';
-import type { MetricSummary } from '../../core/scoring/run/types.ts';
 import { loadEncoder, loadJudge, type Disposable } from '../local-models.ts';
 import { scoreNeuroVlm, type FieldReport, type Interval, type NeuroVlmReport, type Proportion } from '../../core/scoring/neurovlm/score.ts';
 import type { NeuroVlmItem } from '../../core/scoring/neurovlm/types.ts';
@@ -98,8 +98,8 @@ function load(text: string, file: string): LoadedInput {
   return { format: 'neurovlm-jsonl', items, warnings };
 }
 
-const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
-const dec = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+const pct = (x: number): string => percent(x);
+const dec = decimal;
 const ci = (i: Interval, f: (x: number) => string = pct): string => (Number.isFinite(i.lower) ? `[${f(i.lower)}–${f(i.upper)}]` : '[–]');
 const prop = (p: Proportion): string => `${p.count}/${p.n} = ${pct(p.rate)} ${ci(p.wilson)}`;
 
@@ -178,14 +178,6 @@ function human(key: string, r: NeuroVlmReport): string[] {
   ];
 }
 
-function metricValue(m: MetricSummary): string {
-  return m.ciMethod === 'wilson' ? pct(m.mean) : dec(m.mean);
-}
-
-function metricCi(m: MetricSummary): string {
-  return ci(m.ci, m.ciMethod === 'wilson' ? pct : dec);
-}
-
 /** Every metric of every arm (protocol-aware scoring of a run export). */
 function allMetrics(result: RunScoringResult): string[] {
   const out = [`All metrics per model (scorer v${result.config.scorerVersion}; judge: ${result.config.judge ?? 'none, rules only'}; encoder: ${result.config.encoder ?? 'none'}):`, ''];
@@ -195,8 +187,8 @@ function allMetrics(result: RunScoringResult): string[] {
       ['  Metric', 'Value', '95% CI', 'n', 'Not scorable', 'Decided by'],
       ...arm.metrics.map((m) => [
         `  ${m.label}${m.dependsOnJudge ? ' †' : ''}${m.encoder ? ` (encoder ${m.encoder})` : ''}`,
-        metricValue(m),
-        metricCi(m),
+        metricNumber(m, m.mean),
+        `[${metricInterval(m)}]`,
         String(m.n),
         String(m.notScorable),
         Object.entries(m.sources).map(([k, n]) => `${k} ${n}`).join(', ') || '–',

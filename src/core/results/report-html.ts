@@ -8,6 +8,7 @@ import { JUDGE_CAVEAT } from '../scoring/equivalence/chain.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
+import { decimal, metricInterval, metricNumber, percent } from './format.ts';
 import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure, speedFigure, taxonomyFigure, twoAxisFigure } from './figures.ts';
 import { LOWER_IS_BETTER, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
@@ -35,13 +36,12 @@ figure{margin:1rem 0;break-inside:avoid}svg{max-width:100%;height:auto}.badge{di
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,figure{break-inside:avoid}a{color:inherit}}
 `;
 
-const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
-const dec = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
+const pct = (x: number) => percent(x);
+const dec = (x: number) => decimal(x);
 
 function value(m: MetricSummary | undefined): string {
   if (!m) return '<td class="num muted">–</td>';
-  const f = m.ciMethod === 'wilson' ? pct : dec;
-  return `<td class="num">${esc(f(m.mean))}${m.dependsOnJudge ? ' †' : ''}<br><span class="muted">${Number.isFinite(m.ci.lower) ? `${esc(f(m.ci.lower))}–${esc(f(m.ci.upper))}` : '–'} · n=${m.n}</span></td>`;
+  return `<td class="num">${esc(metricNumber(m, m.mean))}${m.dependsOnJudge ? ' †' : ''}<br><span class="muted">${esc(metricInterval(m))} · n=${m.n}</span></td>`;
 }
 
 function figure(svg: string, caption: string): string {

@@ -211,3 +211,13 @@ describe('importing exported runs', () => {
     db.close();
   });
 });
+
+describe('formatting', () => {
+  it('reads proportions as percent, other metrics as decimals, and answers as right / wrong', async () => {
+    const { metricInterval, metricNumber, itemValue } = await import('../../../src/core/results/format.ts');
+    expect(metricNumber({ ciMethod: 'wilson' }, 0.4567)).toBe('45.7%');
+    expect(metricInterval({ ciMethod: 'bootstrap', ci: { lower: 0.12, upper: 0.3456 } })).toBe('0.120–0.346');
+    expect(metricInterval({ ciMethod: 'wilson', ci: { lower: NaN, upper: NaN } })).toBe('–');
+    expect([itemValue('pass@1', 1), itemValue('pass@1', 0), itemValue('rubric', 0), itemValue('rougeL', null)]).toEqual(['right', 'wrong', '0.000', 'not scorable']);
+  });
+});

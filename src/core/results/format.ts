@@ -1,0 +1,27 @@
+/**
+ * How scores read wherever they are shown (pages, the HTML report, the CLI):
+ * proportions as percentages, other metrics as three decimals, a missing
+ * number as an en dash.
+ */
+import { CONTINUOUS_METRICS } from '../scoring/run/summary.ts';
+import type { Interval, MetricSummary } from '../scoring/run/types.ts';
+
+export const percent = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)}%` : '–');
+export const decimal = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+
+/** A number of a metric summary: percent for proportions (Wilson intervals), decimals otherwise. */
+export function metricNumber(m: Pick<MetricSummary, 'ciMethod'>, x: number): string {
+  return m.ciMethod === 'wilson' ? percent(x) : decimal(x);
+}
+
+/** `lower–upper` of a summary's 95 % interval, or an en dash when there is none. */
+export function metricInterval(m: Pick<MetricSummary, 'ciMethod'> & { readonly ci: Interval }): string {
+  return Number.isFinite(m.ci.lower) ? `${metricNumber(m, m.ci.lower)}–${metricNumber(m, m.ci.upper)}` : '–';
+}
+
+/** One answer's value of a metric: right / wrong for 0/1 metrics, decimals for the others. */
+export function itemValue(metric: string | null, v: number | null): string {
+  if (v === null) return 'not scorable';
+  if (metric && CONTINUOUS_METRICS.has(metric)) return decimal(v);
+  return v === 1 ? 'right' : 'wrong';
+}
