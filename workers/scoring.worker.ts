@@ -113,11 +113,6 @@ export const scoringApi = {
     const set = await repos.scores.saveVersion(run.id, { durationMs, config: result.config, summary: result.summary }, result.items);
     return { scoreSetId: set.id, version: set.version, items: result.items.length, durationMs, judgeCalls: result.summary.judgeCalls, judgeReused: result.summary.judgeReused };
   },
-
-  /** Frees the judge and encoder (wasm and GPU memory). */
-  async unload(): Promise<void> {
-    await models.unload(undefined);
-  },
 };
 
 export type ScoringApi = typeof scoringApi;

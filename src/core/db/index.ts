@@ -33,7 +33,6 @@ export type { BenchmarksRepo, CasesRepo, AssetsRepo, ModelsRepo, RunsRepo, Respo
 export type { CaseFacet } from './repos/cases.repo.ts';
 export type { DeletedRunResults } from './repos/runs.repo.ts';
 export type { ReviewChange } from './repos/reviews.repo.ts';
-export { reviewIdOf } from './repos/reviews.repo.ts';
 
 export interface Repositories {
   benchmarks: BenchmarksRepo;

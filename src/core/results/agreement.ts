@@ -8,6 +8,7 @@
  * similarity score. Only `correct` / `incorrect` verdicts count as verdicts.
  */
 import type { ReviewRecord, ScoreRecord } from '../db/types.ts';
+import { isReviewVerdict } from '../scoring/run/types.ts';
 import { CONTINUOUS_METRICS } from '../scoring/run/summary.ts';
 import { pearson } from '../scoring/stats/correlation.ts';
 import { cohenKappa } from '../scoring/stats/kappa.ts';
@@ -46,7 +47,6 @@ export interface AgreementReport {
   readonly ratingVsSimilarity: { readonly n: number; readonly r: number; readonly metric: string | null };
 }
 
-const VERDICTS = new Set(['correct', 'incorrect']);
 
 /** The machine's verdict on an item before any override: the last rule/judge verdict on its primary metric, else the metric itself. */
 export function machineVerdict(item: ScoreRecord): { correct: boolean; source: 'rule' | 'judge' } | null {
@@ -94,7 +94,7 @@ export function agreementReport(reviews: readonly ReviewRecord[], items: readonl
   const reviewers: string[] = [];
   for (const r of reviews) {
     if (!reviewers.includes(r.reviewerId)) reviewers.push(r.reviewerId);
-    if (VERDICTS.has(r.verdict)) {
+    if (isReviewVerdict(r.verdict)) {
       const m = verdicts.get(r.responseId) ?? new Map<string, string>();
       m.set(r.reviewerId, r.verdict);
       verdicts.set(r.responseId, m);

@@ -42,7 +42,7 @@ export interface AnswerPage {
   readonly rows: readonly AnswerRow[];
 }
 
-export function answerRow(it: ScoreRecord): AnswerRow {
+export function answerTableRow(it: ScoreRecord): AnswerRow {
   const m = it.primary ? it.metrics[it.primary] : undefined;
   return {
     responseId: it.responseId, runId: it.runId, caseId: it.caseId, questionId: it.questionId, modelId: it.modelId, variant: it.variant, sample: it.sample,

@@ -225,7 +225,7 @@ function dimensionValue(dim: Dimension, it: ScoreRecord, kase: BenchCase | undef
   }
 }
 
-export function cellOf(values: readonly number[], continuous: boolean, seed = 0, resamples = 1000): Cell | null {
+function cellOf(values: readonly number[], continuous: boolean, seed = 0, resamples = 1000): Cell | null {
   if (values.length === 0) return null;
   const sum = values.reduce((a, b) => a + b, 0);
   if (continuous) {

@@ -7,7 +7,7 @@ import type { BenchCase } from '../bundle/types.ts';
 import type { Repositories } from '../db/index.ts';
 import type { BenchmarkRecord, ReviewRecord } from '../db/types.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
-import { answerRow, type AnswerRow } from './answers.ts';
+import { answerTableRow, type AnswerRow } from './answers.ts';
 import { buildLeaderboard, degradationCurves, rowReliability, type DegradationCurve, type Leaderboard, type ScoredRun } from './leaderboard.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
@@ -99,7 +99,7 @@ export async function loadResults(repos: Repositories, benchmarkId: string): Pro
     if (set) scored.push({ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: await repos.scores.listBySet(set.id) });
   }
   const cases = new Map((await repos.cases.listByBenchmark(benchmarkId)).map(({ benchmarkId: _b, ...c }) => [c.id, c as BenchCase]));
-  const answers = scored.flatMap((s) => s.items.map(answerRow));
+  const answers = scored.flatMap((s) => s.items.map(answerTableRow));
   return { benchmark, runs: overviews, scored, cases, reviews, answers, signature: signatureOf(signed, reviews) };
 }
 

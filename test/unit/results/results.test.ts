@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type ReviewRecord, type RunRecord, type ScoreRecord } from '../../../src/core/db/index.ts';
 import { agreementReport, machineVerdict } from '../../../src/core/results/agreement.ts';
-import { queryAnswers, answerRow } from '../../../src/core/results/answers.ts';
+import { queryAnswers, answerTableRow } from '../../../src/core/results/answers.ts';
 import { csvCell, toCsv } from '../../../src/core/results/csv.ts';
 import { importRunExport, mergeCandidates } from '../../../src/core/results/import-run.ts';
 import { breakdown, buildLeaderboard, compareRows, comparisonOf, sortRows, type ScoredRun } from '../../../src/core/results/leaderboard.ts';
@@ -88,7 +88,7 @@ describe('leaderboard and model-vs-model tests', () => {
 
 describe('answers table', () => {
   it('filters, sorts with missing values last, and pages', async () => {
-    const rows = (await scored()).items.map(answerRow);
+    const rows = (await scored()).items.map(answerTableRow);
     const wrong = queryAnswers(rows, { outcome: 'wrong', sort: { key: 'caseId' }, limit: 3 });
     expect(wrong.total).toBe(10);
     expect(wrong.rows.map((r) => `${r.modelId}:${r.caseId}`)).toEqual(['weak:c3', 'weak:c4', 'good:c5']);

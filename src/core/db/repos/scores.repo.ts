@@ -18,17 +18,12 @@ export interface ScoresRepo {
   listSets(runId: string): Promise<ScoreSetRecord[]>;
   /** The run's current scores: its newest set. */
   latestSet(runId: string): Promise<ScoreSetRecord | undefined>;
-  getSet(id: string): Promise<ScoreSetRecord | undefined>;
   /** Every answer's scores in one set. */
   listBySet(scoreSetId: string): Promise<ScoreRecord[]>;
-  /** One answer's scores in one set. */
-  getItem(scoreSetId: string, responseId: string): Promise<ScoreRecord | undefined>;
   /** One case's answers in one set (drill-down). */
   listBySetAndCase(scoreSetId: string, caseId: string): Promise<ScoreRecord[]>;
   /** Stores a new version (previous max + 1) with its rows, all or nothing. */
   saveVersion(runId: string, draft: ScoreSetDraft, items: readonly ItemScore[]): Promise<ScoreSetRecord>;
-  /** Deletes one version and its rows. */
-  deleteSet(id: string): Promise<void>;
 }
 
 export function createScoresRepo({ db, meter, now }: RepoContext): ScoresRepo {
@@ -39,9 +34,7 @@ export function createScoresRepo({ db, meter, now }: RepoContext): ScoresRepo {
     count: () => guard('count scores', () => t.count()),
     listSets: (runId) => guard('list score versions', () => listSets(runId)),
     latestSet: (runId) => guard('read the scores', async () => (await listSets(runId))[0]),
-    getSet: (id) => guard('read the scores', () => sets.get(id)),
     listBySet: (scoreSetId) => guard('list scores', () => t.where('scoreSetId').equals(scoreSetId).toArray()),
-    getItem: (scoreSetId, responseId) => guard('read the score', () => t.get(`${scoreSetId}|${responseId}`)),
     listBySetAndCase: (scoreSetId, caseId) => guard('list scores', () => t.where('[scoreSetId+caseId]').equals([scoreSetId, caseId]).toArray()),
     saveVersion: (runId, draft, items) =>
       guard('save scores', () =>
@@ -54,13 +47,6 @@ export function createScoresRepo({ db, meter, now }: RepoContext): ScoresRepo {
           meter.record(approxBytes(rows));
           await t.bulkAdd(rows);
           return set;
-        }),
-      ),
-    deleteSet: (id) =>
-      guard('delete the score version', () =>
-        db.transaction('rw', [t, sets], async () => {
-          await t.where('scoreSetId').equals(id).delete();
-          await sets.delete(id);
         }),
       ),
   };

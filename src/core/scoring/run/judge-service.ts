@@ -33,8 +33,6 @@ export function requestHash(request: GenerateRequest): string {
 export class JudgeService {
   calls = 0;
   reused = 0;
-  /** Calls the engine failed (each counted once; the verdict is undecided). */
-  failures = 0;
   readonly #known = new Map<string, string>();
   readonly #asked = new Map<string, Promise<string>>();
 
@@ -65,10 +63,9 @@ export class JudgeService {
         this.signal?.throwIfAborted();
         // An engine that stopped early gives an unreadable reply, which parses as undecided.
         return r.finishReason === 'error' ? '' : r.text;
-      }, (err: unknown) => {
+      }, () => {
+        // A failed call is an unreadable reply: the verdict is undecided. An abort stays an abort.
         this.signal?.throwIfAborted();
-        this.failures++;
-        void err;
         return '';
       });
       this.#asked.set(promptHash, pending);

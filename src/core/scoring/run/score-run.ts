@@ -17,10 +17,8 @@ import { scoreItem, type Adjudication } from './score-item.ts';
 import type { BertScore } from '../metrics/bertscore.ts';
 import { SimilarityService, type SimilarityEncoder } from './similarity.ts';
 import { summariseArms } from './summary.ts';
-import { RUN_SCORER_VERSION, type ItemScore, type RunScoreSummary, type ScoringConfig } from './types.ts';
+import { RUN_SCORER_VERSION, isReviewVerdict, type ItemScore, type RunScoreSummary, type ScoringConfig } from './types.ts';
 
-/** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
-export const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
 
 export interface RunScoringInput {
   /** The run's protocol id, or `auto`. */
@@ -80,7 +78,7 @@ export function adjudications(reviews: readonly ReviewRecord[]): Map<string, Adj
       const value = leaders.length === 1 ? leaders[0]! : [...votes].reverse().find((v) => leaders.includes(v.value))!.value;
       return { value, by: [...new Set(votes.filter((v) => v.value === value).map((v) => v.by))] };
     };
-    const verdictVotes = sorted.filter((r) => (REVIEW_VERDICTS as readonly string[]).includes(r.verdict)).map((r) => ({ value: r.verdict === 'correct', by: r.reviewerId }));
+    const verdictVotes = sorted.filter((r) => isReviewVerdict(r.verdict)).map((r) => ({ value: r.verdict === 'correct', by: r.reviewerId }));
     const verdict = majority(verdictVotes);
     const itemIds = [...new Set(sorted.flatMap((r) => Object.keys(r.rubricMet ?? {})))];
     const rubric: Record<string, { met: boolean; by: string }> = {};
@@ -90,7 +88,7 @@ export function adjudications(reviews: readonly ReviewRecord[]): Map<string, Adj
     }
     if (!verdict && itemIds.length === 0) continue;
     const yes = verdictVotes.filter((v) => v.value).length;
-    const deciding = verdict ? sorted.filter((r) => (REVIEW_VERDICTS as readonly string[]).includes(r.verdict) && (r.verdict === 'correct') === verdict.value) : [];
+    const deciding = verdict ? sorted.filter((r) => isReviewVerdict(r.verdict) && (r.verdict === 'correct') === verdict.value) : [];
     out.set(responseId, {
       correct: verdict ? verdict.value : null,
       reviewerId: verdict ? verdict.by.join(', ') : [...new Set(sorted.map((r) => r.reviewerId))].join(', '),

@@ -27,8 +27,6 @@ function dot(a: Float32Array, b: Float32Array): number {
 }
 
 export class SimilarityService {
-  /** Text pairs scored (for the summary and the bench). */
-  pairs = 0;
   readonly #sentences = new Map<string, Promise<Float32Array>>();
   readonly #tokens = new Map<string, Promise<EmbeddedText>>();
   #idf: IdfWeights | undefined;
@@ -75,7 +73,6 @@ export class SimilarityService {
   async score(candidate: string, reference: string): Promise<SimilarityScore> {
     const [c, r] = await Promise.all([this.#embedSentence(candidate, false), this.#embedSentence(reference, true)]);
     const [ct, rt] = await Promise.all([this.#embedTokens(candidate, false), this.#embedTokens(reference, true)]);
-    this.pairs++;
     return { cosine: dot(c, r), bert: bertScore(ct, rt, { ...(this.#idf ? { idf: this.#idf } : {}), ...(this.baseline ? { baseline: this.baseline } : {}) }) };
   }
 }

@@ -10,6 +10,13 @@ import type { SeverityShift } from '../metrics/calibration-shift.ts';
 /** Bump when an item metric or an aggregation rule changes: stored sets carry it. */
 export const RUN_SCORER_VERSION = '1';
 
+/** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
+export const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
+
+export function isReviewVerdict(v: string): v is (typeof REVIEW_VERDICTS)[number] {
+  return (REVIEW_VERDICTS as readonly string[]).includes(v);
+}
+
 /**
  * Who decided a value: a deterministic `rule`, the local `judge` model, a
  * clinician `reviewer`, or the similarity `encoder` (BERTScore, cosine).
