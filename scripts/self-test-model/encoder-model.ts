@@ -10,7 +10,7 @@
  */
 import { GraphBuilder, floatTensor, int64Tensor } from '../onnx/onnx-writer.ts';
 import { DISCLAIMER, json, utf8, withManifest, type ModelFile } from './build.ts';
-import { FLOAT, OPSET, PRODUCER, ints, scalar, weights } from './graphs.ts';
+import { OPSET, PRODUCER, attention, ints, paddingBias, scalar, splitIntoHeads, weights } from './graphs.ts';
 import { buildWordPieceVocabulary, wordPieceTokenizerConfigJson, wordPieceTokenizerJson } from './wordpiece.ts';
 
 export const SELF_TEST_EMBED_MODEL_ID = 'self-test-embed';
@@ -58,13 +58,8 @@ export function bertEncoder(d: EncoderDims): Uint8Array {
   let x = layerNorm(summed);
 
   // Additive attention bias [batch, 1, 1, seq]: -1e4 for padding keys.
-  const maskF = g.op('Cast', [attentionMask], { to: FLOAT });
-  const bias = g.op('Unsqueeze', [
-    g.op('Mul', [g.op('Sub', [g.constant(scalar(1)), maskF]), g.constant(scalar(-1e4))]),
-    g.constant(ints([1, 2])),
-  ]);
-  const splitHeads = (t: string) =>
-    g.op('Transpose', [g.op('Reshape', [t, g.constant(ints([0, 0, d.heads, d.headDim]))])], { perm: { ints: [0, 2, 1, 3] } });
+  const bias = paddingBias(g, attentionMask);
+  const splitHeads = (t: string) => splitIntoHeads(g, t, d);
   const gelu = (t: string) =>
     g.op('Mul', [
       g.op('Mul', [t, g.constant(scalar(0.5))]),
@@ -76,15 +71,7 @@ export function bertEncoder(d: EncoderDims): Uint8Array {
     const q = splitHeads(linear(x, `${p}.attention.query`, h, h));
     const k = splitHeads(linear(x, `${p}.attention.key`, h, h));
     const v = splitHeads(linear(x, `${p}.attention.value`, h, h));
-    const scores = g.op('Mul', [
-      g.op('MatMul', [q, g.op('Transpose', [k], { perm: { ints: [0, 1, 3, 2] } })]),
-      g.constant(scalar(1 / Math.sqrt(d.headDim))),
-    ]);
-    const probs = g.op('Softmax', [g.op('Add', [scores, bias])], { axis: { int: -1 } });
-    const context = g.op('Reshape', [
-      g.op('Transpose', [g.op('MatMul', [probs, v])], { perm: { ints: [0, 2, 1, 3] } }),
-      g.constant(ints([0, 0, h])),
-    ]);
+    const context = attention(g, q, k, v, bias, d);
     x = layerNorm(g.op('Add', [x, linear(context, `${p}.attention.output`, h, h)]));
     const ffn = linear(gelu(linear(x, `${p}.intermediate`, h, d.intermediate)), `${p}.output`, d.intermediate, h);
     x = g.op('LayerNormalization', [g.op('Add', [x, ffn]), ones, zeros], { axis: { int: -1 }, epsilon: { float: LAYER_NORM_EPS } }, l === d.layers - 1 ? 'last_hidden_state' : undefined);

@@ -141,6 +141,37 @@ export function decoderModelMerged(d: ModelDims, outputBias: Float32Array): Uint
  * layers, and the outputs logits + present.N.{key,value}. `seed` names the
  * weight streams (see {@link weights}).
  */
+// ── Pieces shared by the decoder (Llama layout) and the encoder (BERT layout) ──
+// Node order matters: the generated files must stay byte-identical, so each
+// helper creates its nodes in the order the inline expressions did.
+
+/** Additive attention bias [batch, 1, 1, keys] from a 0/1 mask: -1e4 for padded keys. */
+export function paddingBias(g: GraphBuilder, attentionMask: string): string {
+  const maskF = g.op('Cast', [attentionMask], { to: FLOAT });
+  return g.op('Unsqueeze', [
+    g.op('Mul', [g.op('Sub', [g.constant(scalar(1)), maskF]), g.constant(scalar(-1e4))]),
+    g.constant(ints([1, 2])),
+  ]);
+}
+
+/** [batch, seq, hidden] → [batch, heads, seq, headDim]. */
+export function splitIntoHeads(g: GraphBuilder, t: string, d: { readonly heads: number; readonly headDim: number }): string {
+  return g.op('Transpose', [g.op('Reshape', [t, g.constant(ints([0, 0, d.heads, d.headDim]))])], { perm: { ints: [0, 2, 1, 3] } });
+}
+
+/** Scaled dot-product attention with an additive bias; heads merged back to [batch, seq, hidden]. */
+export function attention(g: GraphBuilder, q: string, k: string, v: string, bias: string, d: { readonly headDim: number; readonly hidden: number }): string {
+  const scores = g.op('Mul', [
+    g.op('MatMul', [q, g.op('Transpose', [k], { perm: { ints: [0, 1, 3, 2] } })]),
+    g.constant(scalar(1 / Math.sqrt(d.headDim))),
+  ]);
+  const probs = g.op('Softmax', [g.op('Add', [scores, bias])], { axis: { int: -1 } });
+  return g.op('Reshape', [
+    g.op('Transpose', [g.op('MatMul', [probs, v])], { perm: { ints: [0, 2, 1, 3] } }),
+    g.constant(ints([0, 0, d.hidden])),
+  ]);
+}
+
 export function causalDecoder(g: GraphBuilder, d: DecoderDims, embeds: string, outputBias: Float32Array, seed?: string): void {
   const h = d.hidden;
   const w = (name: string, dims: readonly number[], scale: number) => weights(name, dims, scale, seed);
@@ -161,19 +192,14 @@ export function causalDecoder(g: GraphBuilder, d: DecoderDims, embeds: string, o
   let x = g.op('Add', [embeds, g.op('Mul', [signal, g.constant(scalar(0.1))])]);
 
   // Additive attention bias: -1e4 for padded keys and for keys after the query's position (causal).
-  const maskF = g.op('Cast', [attentionMask], { to: FLOAT });
-  const padBias = g.op('Unsqueeze', [
-    g.op('Mul', [g.op('Sub', [g.constant(scalar(1)), maskF]), g.constant(scalar(-1e4))]),
-    g.constant(ints([1, 2])),
-  ]);
+  const padBias = paddingBias(g, attentionMask);
   const total = g.op('Squeeze', [g.op('Shape', [attentionMask], { start: { int: 1 }, end: { int: 2 } }), g.constant(ints([0]))]);
   const keyPos = g.op('Range', [g.constant(int64Tensor([], [0])), total, g.constant(int64Tensor([], [1]))]);
   const queryPos = g.op('Unsqueeze', [positionIds, g.constant(ints([1, 3]))]);
   const causal = g.op('Where', [g.op('LessOrEqual', [keyPos, queryPos]), g.constant(scalar(0)), g.constant(scalar(-1e4))]);
   const bias = g.op('Add', [causal, padBias]); // [batch, 1, seq, total]
 
-  const splitHeads = (t: string) =>
-    g.op('Transpose', [g.op('Reshape', [t, g.constant(ints([0, 0, d.heads, d.headDim]))])], { perm: { ints: [0, 2, 1, 3] } });
+  const splitHeads = (t: string) => splitIntoHeads(g, t, d);
   const linear = (t: string, name: string, rows: number, cols: number) =>
     g.op('MatMul', [t, g.constant(w(name, [rows, cols], Math.sqrt(3 / rows)))]);
 
@@ -187,15 +213,7 @@ export function causalDecoder(g: GraphBuilder, d: DecoderDims, embeds: string, o
     const values = g.op('Concat', [layer.value, v], { axis: { int: 2 } }, `present.${l}.value`);
     presents.push(keys, values);
 
-    const scores = g.op('Mul', [
-      g.op('MatMul', [q, g.op('Transpose', [keys], { perm: { ints: [0, 1, 3, 2] } })]),
-      g.constant(scalar(1 / Math.sqrt(d.headDim))),
-    ]);
-    const probs = g.op('Softmax', [g.op('Add', [scores, bias])], { axis: { int: -1 } });
-    const context = g.op('Reshape', [
-      g.op('Transpose', [g.op('MatMul', [probs, values])], { perm: { ints: [0, 2, 1, 3] } }),
-      g.constant(ints([0, 0, h])),
-    ]);
+    const context = attention(g, q, keys, values, bias, d);
     x = g.op('Add', [x, linear(context, `layers.${l}.o_proj`, h, h)]);
     const mlp = linear(g.op('Tanh', [linear(x, `layers.${l}.up_proj`, h, d.intermediate)]), `layers.${l}.down_proj`, d.intermediate, h);
     x = g.op('Add', [x, mlp]);

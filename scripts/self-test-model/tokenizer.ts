@@ -64,6 +64,11 @@ export function buildVocabulary(trailing: readonly string[] = TRAILING_SPECIAL_T
   return { ids, size: ids.size, byteIds: symbols.map((s) => ids.get(s)!) };
 }
 
+/** One `added_tokens` entry of tokenizer.json for a special token, as the `tokenizers` library writes it. */
+export function addedSpecialToken(id: number, content: string): Record<string, unknown> {
+  return { id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true };
+}
+
 export function tokenId(vocab: Vocabulary, token: string): number {
   const id = vocab.ids.get(token);
   if (id === undefined) throw new Error(`token ${token} is not in the vocabulary`);
@@ -79,15 +84,7 @@ export function tokenizerJson(vocab: Vocabulary, trailing: readonly string[] = T
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: special.map((content) => ({
-      id: tokenId(vocab, content),
-      content,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-      special: true,
-    })),
+    added_tokens: special.map((content) => addedSpecialToken(tokenId(vocab, content), content)),
     normalizer: null,
     pre_tokenizer: {
       type: 'Sequence',

@@ -8,6 +8,8 @@
  * Face format that transformers.js reads.
  */
 
+import { addedSpecialToken } from './tokenizer.ts';
+
 export const WORDPIECE_SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -56,15 +58,7 @@ export function wordPieceTokenizerJson(vocab: WordPieceVocabulary): unknown {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: WORDPIECE_SPECIAL_TOKENS.map((content) => ({
-      id: idOf(vocab, content),
-      content,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-      special: true,
-    })),
+    added_tokens: WORDPIECE_SPECIAL_TOKENS.map((content) => addedSpecialToken(idOf(vocab, content), content)),
     normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
