@@ -99,6 +99,24 @@ export async function readMainThreadLog(page: Page): Promise<MainThreadLog> {
   return log;
 }
 
+export interface PhaseSummary {
+  count: number;
+  longestMs: number;
+  totalMs: number;
+}
+
+/** Long tasks counted per phase of the measured action (count, longest, total). */
+export function tasksByPhase(tasks: readonly { readonly phase: string; readonly duration: number }[]): Record<string, PhaseSummary> {
+  const byPhase: Record<string, PhaseSummary> = {};
+  for (const t of tasks) {
+    const p = (byPhase[t.phase] ??= { count: 0, longestMs: 0, totalMs: 0 });
+    p.count++;
+    p.longestMs = Math.max(p.longestMs, t.duration);
+    p.totalMs += t.duration;
+  }
+  return byPhase;
+}
+
 /** The long animation frame a task ran in, if any overlaps it. */
 export function loafOf(loafs: readonly Loaf[], t: { startTime: number; duration: number }): Loaf | undefined {
   return loafs.find((f) => f.startTime < t.startTime + t.duration && f.startTime + f.duration > t.startTime);

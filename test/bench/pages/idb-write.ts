@@ -7,6 +7,7 @@
  * the rows is not.
  */
 import { createRepositories, openDatabase, type ResponseRecord } from '../../../src/core/db/index.ts';
+import { mulberry32 } from '../../../src/core/random/mulberry32.ts';
 
 export interface IdbWriteResult {
   rows: number;
@@ -38,17 +39,6 @@ declare global {
   }
 }
 
-/** Small deterministic PRNG (mulberry32), so every run writes the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FINDINGS = [
   'a T2/FLAIR hyperintense lesion in the left periventricular white matter',
@@ -164,7 +154,8 @@ async function run(): Promise<IdbWriteResult> {
   let deleted = false;
   try {
     const repos = createRepositories(db);
-    const rand = prng(0x5eed);
+    // Seeded, so every run writes the same data.
+    const rand = mulberry32(0x5eed);
     const runId = `bench-${batchSize}`;
     const createdAt = Date.UTC(2025, 0, 1);
     let jsonBytes = 0;

@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { startServer } from '../../../scripts/serve.mjs';
 import { LARGE_BUNDLE_NAME, type LargeBundle, writeLargeBundle } from '../fixtures/large-bundle.ts';
 import { type BenchResult, type BenchSuite, diskProfile } from '../harness.ts';
-import { LONG_TASK_MS, describeLoaf, loafOf, readMainThreadLog, startMainThreadCollectors } from '../main-thread.ts';
+import { LONG_TASK_MS, describeLoaf, loafOf, readMainThreadLog, startMainThreadCollectors, tasksByPhase } from '../main-thread.ts';
 
 const PROFILE_PREFIX = 'neuroeval-bench-import-profile-';
 /** Longest wait for one phase before the suite gives up and says where it stopped. */
@@ -285,13 +285,7 @@ export const importThroughputSuite: BenchSuite = {
         .map((f) => ({ at: f.startTime - marks.chosen, duration: f.duration, blockingDuration: f.blockingDuration, phase: phaseOf(f, marks), cause: describeLoaf(f) }));
       for (const f of frames) ctx.log(`    long animation frame ${f.duration.toFixed(0)} ms (blocking ${f.blockingDuration.toFixed(0)} ms) at +${(f.at / 1000).toFixed(2)} s [${f.phase}]: ${f.cause}`);
       const longest = tasks.reduce((n, t) => Math.max(n, t.duration), 0);
-      const byPhase: Record<string, { count: number; longestMs: number; totalMs: number }> = {};
-      for (const t of tasks) {
-        const p = (byPhase[t.phase] ??= { count: 0, longestMs: 0, totalMs: 0 });
-        p.count++;
-        p.longestMs = Math.max(p.longestMs, t.duration);
-        p.totalMs += t.duration;
-      }
+      const byPhase = tasksByPhase(tasks);
       for (const t of tasks) ctx.log(`    long task ${t.duration.toFixed(0)} ms at +${(t.at / 1000).toFixed(2)} s [${t.phase}]: ${t.cause}`);
 
       const peak = rss.reduce((a, s) => (s.total > a.total ? s : a), rss[0]!);

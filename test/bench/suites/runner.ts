@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../../../scripts/serve.mjs';
 import { type BenchContext, type BenchResult, type BenchSuite, diskProfile, median, startBenchVite } from '../harness.ts';
-import { LONG_TASK_MS, type MainThreadLog, describeLoaf, loafOf, readMainThreadLog, startMainThreadCollectors } from '../main-thread.ts';
+import { LONG_TASK_MS, type MainThreadLog, describeLoaf, loafOf, readMainThreadLog, startMainThreadCollectors, tasksByPhase } from '../main-thread.ts';
 import type { OverheadResult, RunTiming } from '../pages/runner-overhead.ts';
 
 const PAGE = 'test/bench/pages/runner-overhead.html';
@@ -374,13 +374,7 @@ function uiRows(ctx: BenchContext, log: UiLog, mainThread: MainThreadLog, marks:
       };
     });
   const frames = mainThread.loafs.filter(inWindow).map((f) => ({ at: f.startTime - marks.click, duration: f.duration, blockingDuration: f.blockingDuration, phase: phaseOf(f, marks), cause: describeLoaf(f) }));
-  const byPhase: Record<string, { count: number; longestMs: number; totalMs: number }> = {};
-  for (const t of tasks) {
-    const p = (byPhase[t.phase] ??= { count: 0, longestMs: 0, totalMs: 0 });
-    p.count++;
-    p.longestMs = Math.max(p.longestMs, t.duration);
-    p.totalMs += t.duration;
-  }
+  const byPhase = tasksByPhase(tasks);
   for (const f of frames) ctx.log(`    long animation frame ${f.duration.toFixed(0)} ms (blocking ${f.blockingDuration.toFixed(0)} ms) at +${(f.at / 1000).toFixed(2)} s [${f.phase}]: ${f.cause}`);
   for (const t of tasks) ctx.log(`    long task ${t.duration.toFixed(0)} ms at +${(t.at / 1000).toFixed(2)} s [${t.phase}]: ${t.cause}${t.code ? ` — code: ${t.code}` : ''}`);
   const longest = tasks.reduce((n, t) => Math.max(n, t.duration), 0);
