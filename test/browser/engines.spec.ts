@@ -5,7 +5,7 @@
  * cancelled; nothing leaves the app's origin while it runs.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, openApp, test } from '../support/fixtures.ts';
+import { blockOtherOrigins, expect, foreignRequests, openApp, test } from '../support/fixtures.ts';
 
 /** SwiftShader WebGPU is slow: a few tokens are enough to prove generation works. */
 const MAX_TOKENS = 8;
@@ -107,14 +107,7 @@ test('a run can be cancelled mid-generation on WASM and on WebGPU; the next run 
 
 test('no request leaves the app origin while a model loads and runs', async ({ page, server, context, requests }) => {
   const origin = new URL(server.url).origin;
-  const blocked: string[] = [];
-  await context.route(
-    (url) => url.origin !== origin,
-    async (route) => {
-      blocked.push(route.request().url());
-      await route.abort();
-    },
-  );
+  const blocked = await blockOtherOrigins(context, origin);
   const box = await openTryModel(page, server.url);
   await runSelfTest(box, 'wasm');
   await expectUsage(box, 'wasm');
@@ -122,7 +115,7 @@ test('no request leaves the app origin while a model loads and runs', async ({ p
   await expectUsage(box, 'webgpu');
 
   expect(blocked).toEqual([]);
-  const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  const foreign = foreignRequests(requests, origin);
   expect(foreign).toEqual([]);
   // The model and the self-hosted ORT wasm pair came from the app itself (the worker's own fetches).
   expect(requests.some((u) => u.startsWith(`${origin}/models/self-test/onnx/decoder_model_merged.onnx`))).toBe(true);

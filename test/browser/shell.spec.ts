@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, openApp, test } from '../support/fixtures.ts';
+import { blockOtherOrigins, expect, foreignRequests, openApp, test } from '../support/fixtures.ts';
 
 const PAGES = [
   ['Home', 'Home'],
@@ -57,15 +57,7 @@ test('the environment check reports the WebGPU adapter, a worker compute pass an
 
 test('no request leaves the app origin while the shell loads and runs', async ({ page, server, context, requests }) => {
   const origin = new URL(server.url).origin;
-  const blocked: string[] = [];
-  // Anything not for our origin is recorded and refused, so an attempt fails the test even if it would fail anyway.
-  await context.route(
-    (url) => url.origin !== origin,
-    async (route) => {
-      blocked.push(route.request().url());
-      await route.abort();
-    },
-  );
+  const blocked = await blockOtherOrigins(context, origin);
   await openApp(page, server.url);
   await expect(page.locator('[data-check="worker-gpu"]')).toHaveAttribute('data-verdict', 'ok');
   await expect(page.locator('[data-check="offline"]')).toHaveAttribute('data-verdict', 'ok', { timeout: 30_000 });
@@ -76,7 +68,7 @@ test('no request leaves the app origin while the shell loads and runs', async ({
   await page.waitForSelector('html[data-ready="true"]');
 
   expect(blocked).toEqual([]);
-  const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  const foreign = foreignRequests(requests, origin);
   expect(foreign).toEqual([]);
   expect(requests.length).toBeGreaterThan(5);
   // The log includes the service worker's own traffic: only its precache fetches the hash worker here.

@@ -56,6 +56,27 @@ export const test = base.extend<Fixtures, { sharedBrowser: Browser }>({
 
 export const expect = test.expect;
 
+/**
+ * Refuses every request not for `origin` and records it, so an attempt fails
+ * a test even where the request would have failed anyway. Returns the list.
+ */
+export async function blockOtherOrigins(context: BrowserContext, origin: string): Promise<string[]> {
+  const blocked: string[] = [];
+  await context.route(
+    (url) => url.origin !== origin,
+    async (route) => {
+      blocked.push(route.request().url());
+      await route.abort();
+    },
+  );
+  return blocked;
+}
+
+/** Requests that went (or tried to go) beyond `origin`; data: and blob: URLs never leave the page. */
+export function foreignRequests(requests: readonly string[], origin: string): string[] {
+  return requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
+}
+
 /** Opens the app and waits for the shell to be interactive. */
 export async function openApp(page: Page, url: string, hash = ''): Promise<void> {
   await page.goto(url + hash);
