@@ -24,8 +24,8 @@ function frame(height: number, left = 56, bottom = 46): Frame {
   return { x0: left, x1: W - 16, y0: height - bottom, y1: 28 };
 }
 
-function svg(title: string, height: number, children: SvgNode[]): SvgNode {
-  return el('svg', { viewBox: `0 0 ${W} ${height}`, width: W, height, role: 'img', 'aria-label': title, ...FONT }, [
+function svg(title: string, height: number, children: SvgNode[], width = W): SvgNode {
+  return el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': title, ...FONT }, [
     txt('title', title),
     txt('text', title, { x: 8, y: 16, 'font-weight': 'bold' }),
     ...children,
@@ -184,7 +184,7 @@ export function confusionHeatmap(title: string, rows: readonly string[], cols: r
     });
   });
   children.push(txt('text', 'rows: ground truth · columns: answer', { x: left, y: height - 8 }));
-  return el('svg', { viewBox: `0 0 ${Math.max(W, left + cell * cols.length + 20)} ${height}`, width: Math.max(W, left + cell * cols.length + 20), height, role: 'img', 'aria-label': title, ...FONT }, [txt('title', title), txt('text', title, { x: 8, y: 16, 'font-weight': 'bold' }), ...children]);
+  return svg(title, height, children, Math.max(W, left + cell * cols.length + 20));
 }
 
 export interface LineSeries {

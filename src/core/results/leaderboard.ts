@@ -9,7 +9,7 @@ import type { BenchCase } from '../bundle/types.ts';
 import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { CONTINUOUS_METRICS, metricLabel } from '../scoring/run/summary.ts';
-import type { ArmSummary, Interval, MetricSummary } from '../scoring/run/types.ts';
+import { armKey, type ArmSummary, type Interval, type MetricSummary } from '../scoring/run/types.ts';
 import { bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { mcnemar } from '../scoring/stats/mcnemar.ts';
 import { wilsonInterval } from '../scoring/stats/wilson.ts';
@@ -131,7 +131,7 @@ function valuesByRow(runs: readonly ScoredRun[], metric: string): Map<string, Ma
     for (const it of items) {
       const v = it.metrics[metric]?.value;
       if (v === null || v === undefined) continue;
-      const key = rowId(run.id, { key: it.variant && it.variant !== 'none' ? `${it.modelId} [${it.variant}]` : it.modelId });
+      const key = rowId(run.id, { key: armKey(it.modelId, it.variant) });
       let m = out.get(key);
       if (!m) out.set(key, (m = new Map()));
       m.set(pairKey(it), v);
@@ -247,11 +247,11 @@ export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string,
     for (const it of items) {
       const v = it.metrics[metric]?.value;
       if (v === null || v === undefined) continue;
-      const armKey = it.variant && it.variant !== 'none' ? `${it.modelId} [${it.variant}]` : it.modelId;
-      const sid = dimension === 'variant' ? `${run.id}|${it.modelId}` : rowId(run.id, { key: armKey });
+      const arm = armKey(it.modelId, it.variant);
+      const sid = dimension === 'variant' ? `${run.id}|${it.modelId}` : rowId(run.id, { key: arm });
       if (!seriesLabels.has(sid)) {
         seriesIds.push(sid);
-        seriesLabels.set(sid, dimension === 'variant' ? it.modelId : armKey);
+        seriesLabels.set(sid, dimension === 'variant' ? it.modelId : arm);
       }
       const g = dimensionValue(dimension, it, cases.get(it.caseId));
       if (!groups.includes(g)) groups.push(g);

@@ -8,7 +8,8 @@ import type { Repositories } from '../db/index.ts';
 import type { BenchmarkRecord, ReviewRecord } from '../db/types.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { answerTableRow, type AnswerRow } from './answers.ts';
-import { buildLeaderboard, degradationCurves, rowReliability, type DegradationCurve, type Leaderboard, type ScoredRun } from './leaderboard.ts';
+import { armKey } from '../scoring/run/types.ts';
+import { buildLeaderboard, degradationCurves, rowId, rowReliability, type DegradationCurve, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
 export interface RunOverview {
@@ -110,23 +111,21 @@ export function overviewOf(data: LoadedResults): ResultsOverview {
   for (const r of data.reviews) {
     const found = itemsByResponse.get(r.responseId);
     if (!found || r.errorClasses.length === 0) continue;
-    const key = `${found.runId}|${found.it.variant && found.it.variant !== 'none' ? `${found.it.modelId} [${found.it.variant}]` : found.it.modelId}`;
+    const key = rowId(found.runId, { key: armKey(found.it.modelId, found.it.variant) });
     const counts = confirmed.get(key) ?? {};
     for (const c of r.errorClasses) counts[c] = (counts[c] ?? 0) + 1;
     confirmed.set(key, counts);
   }
-  const armOf = (rowId: string) => {
-    const s = data.scored.find((x) => rowId.startsWith(`${x.run.id}|`));
-    return s ? { s, arm: s.set.summary.arms.find((a) => `${s.run.id}|${a.key}` === rowId) } : undefined;
-  };
-  const taxonomy: TaxonomyCounts[] = leaderboard.rows.map((row) => ({ rowLabel: row.label, proposed: armOf(row.id)?.arm?.proposedErrorClasses ?? {}, confirmed: confirmed.get(row.id) ?? {} }))
+  const runOf = (row: LeaderboardRow) => data.scored.find((x) => x.run.id === row.runId);
+  const armOf = (row: LeaderboardRow) => runOf(row)?.set.summary.arms.find((a) => a.key === row.arm);
+  const taxonomy: TaxonomyCounts[] = leaderboard.rows.map((row) => ({ rowLabel: row.label, proposed: armOf(row)?.proposedErrorClasses ?? {}, confirmed: confirmed.get(row.id) ?? {} }))
     .filter((t) => Object.keys(t.proposed).length + Object.keys(t.confirmed).length > 0);
   const confusion: ConfusionData[] = leaderboard.rows.flatMap((row) => {
-    const c = armOf(row.id)?.arm?.neurovlm?.fields.diagnosis_name.confusion;
+    const c = armOf(row)?.neurovlm?.fields.diagnosis_name.confusion;
     return c && c.labels.length ? [{ rowId: row.id, label: row.label, labels: c.labels, matrix: c.matrix, abstained: c.abstained, other: c.other }] : [];
   });
   const reliability = leaderboard.rows.flatMap((row) => {
-    const s = armOf(row.id)?.s;
+    const s = runOf(row);
     const points = s ? rowReliability(s, row) : [];
     return points.length ? [{ rowId: row.id, label: row.label, points }] : [];
   });

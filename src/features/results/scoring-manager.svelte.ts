@@ -24,20 +24,19 @@ export interface ScoringModelOption {
 
 const bundled = (id: string) => new URL(`models/${id}/`, document.baseURI).href;
 
-/** Local judges: the bundled self-test text model and every stored transformers.js model. */
-export function judgeOptions(stored: readonly ModelRecord[]): ScoringModelOption[] {
-  return [
-    { id: 'self-test-text', label: 'Self-test text model (random weights: wiring check only)', location: bundled('self-test-text') },
-    ...stored.filter((m) => m.runtime === 'transformers').map((m) => ({ id: m.id, label: m.label, location: modelLocation(m.id) })),
-  ];
+/** A bundled self-test model first, then every stored transformers.js model (the user knows which can judge or embed). */
+function options(selfTest: ScoringModelOption, stored: readonly ModelRecord[]): ScoringModelOption[] {
+  return [selfTest, ...stored.filter((m) => m.runtime === 'transformers').map((m) => ({ id: m.id, label: m.label, location: modelLocation(m.id) }))];
 }
 
-/** Similarity encoders: the bundled self-test encoder and every stored transformers.js model. */
+/** Local judges: text LLMs. */
+export function judgeOptions(stored: readonly ModelRecord[]): ScoringModelOption[] {
+  return options({ id: 'self-test-text', label: 'Self-test text model (random weights: wiring check only)', location: bundled('self-test-text') }, stored);
+}
+
+/** Similarity encoders. */
 export function encoderOptions(stored: readonly ModelRecord[]): ScoringModelOption[] {
-  return [
-    { id: 'self-test-embed', label: 'Self-test encoder (random weights: wiring check only)', location: bundled('self-test-embed') },
-    ...stored.filter((m) => m.runtime === 'transformers').map((m) => ({ id: m.id, label: m.label, location: modelLocation(m.id) })),
-  ];
+  return options({ id: 'self-test-embed', label: 'Self-test encoder (random weights: wiring check only)', location: bundled('self-test-embed') }, stored);
 }
 
 export function choiceOf(option: ScoringModelOption | undefined, device: 'webgpu' | 'wasm'): ScoringModelChoice | null {

@@ -6,6 +6,7 @@
 import type { BenchCase, Question } from '../../bundle/types.ts';
 import type { ResponseRecord } from '../../db/types.ts';
 import { NEUROVLM_SCORED_FIELDS, type NeuroVlmScoredField } from './normalise.ts';
+import { armKey } from '../run/types.ts';
 import type { NeuroVlmAnswerOutcome, NeuroVlmItem } from './types.ts';
 
 /** A stored response as the runner writes it (`RunResponse`), reduced to what scoring reads. */
@@ -66,7 +67,7 @@ export function neuroVlmItemsFromRun(responses: readonly ScorableResponse[], cas
 export function groupNeuroVlmItems(items: readonly NeuroVlmItem[]): Map<string, NeuroVlmItem[]> {
   const groups = new Map<string, NeuroVlmItem[]>();
   for (const item of items) {
-    const key = item.variant && item.variant !== 'none' ? `${item.modelId} [${item.variant}]` : item.modelId;
+    const key = armKey(item.modelId, item.variant);
     let list = groups.get(key);
     if (!list) groups.set(key, (list = []));
     list.push(item);

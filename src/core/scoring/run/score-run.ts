@@ -53,6 +53,17 @@ export interface RunScoringResult {
   readonly config: ScoringConfig;
 }
 
+/** The most frequent value of votes given oldest first; a tie goes to the latest of the tied values. Null for no votes. */
+function majority<T>(votes: readonly { value: T; by: string }[]): { value: T; by: string[] } | null {
+  if (votes.length === 0) return null;
+  const counts = new Map<T, number>();
+  for (const v of votes) counts.set(v.value, (counts.get(v.value) ?? 0) + 1);
+  const best = Math.max(...counts.values());
+  const leaders = [...counts].filter(([, n]) => n === best).map(([v]) => v);
+  const value = leaders.length === 1 ? leaders[0]! : [...votes].reverse().find((v) => leaders.includes(v.value))!.value;
+  return { value, by: [...new Set(votes.filter((v) => v.value === value).map((v) => v.by))] };
+}
+
 /**
  * The reviewers' verdict on each answer: the majority of `correct` /
  * `incorrect`, a tie going to the latest review; and, for rubric answers,
@@ -69,15 +80,6 @@ export function adjudications(reviews: readonly ReviewRecord[]): Map<string, Adj
   const out = new Map<string, Adjudication>();
   for (const [responseId, all] of byResponse) {
     const sorted = [...all].sort((a, b) => a.createdAt - b.createdAt);
-    const majority = <T,>(votes: readonly { value: T; by: string }[]): { value: T; by: string[] } | null => {
-      if (votes.length === 0) return null;
-      const counts = new Map<T, number>();
-      for (const v of votes) counts.set(v.value, (counts.get(v.value) ?? 0) + 1);
-      const best = Math.max(...counts.values());
-      const leaders = [...counts].filter(([, n]) => n === best).map(([v]) => v);
-      const value = leaders.length === 1 ? leaders[0]! : [...votes].reverse().find((v) => leaders.includes(v.value))!.value;
-      return { value, by: [...new Set(votes.filter((v) => v.value === value).map((v) => v.by))] };
-    };
     const verdictVotes = sorted.filter((r) => isReviewVerdict(r.verdict)).map((r) => ({ value: r.verdict === 'correct', by: r.reviewerId }));
     const verdict = majority(verdictVotes);
     const itemIds = [...new Set(sorted.flatMap((r) => Object.keys(r.rubricMet ?? {})))];

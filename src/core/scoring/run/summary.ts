@@ -13,7 +13,7 @@ import { neuroVlmItemsFromRun, type ScorableResponse } from '../neurovlm/items.t
 import { scoreNeuroVlm } from '../neurovlm/score.ts';
 import { bootstrapCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
 import { wilsonInterval } from '../stats/wilson.ts';
-import type { ArmSummary, CalibrationShiftSummary, ItemScore, MetricSource, MetricSummary } from './types.ts';
+import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary } from './types.ts';
 
 /** Human labels, in the order summaries list metrics. */
 export const METRIC_LABELS: Readonly<Record<string, string>> = {
@@ -68,10 +68,6 @@ function orderOf(key: string): number {
 export interface SummaryOptions {
   readonly seed: number;
   readonly resamples: number;
-}
-
-export function armKey(modelId: string, variant: string): string {
-  return variant && variant !== 'none' ? `${modelId} [${variant}]` : modelId;
 }
 
 function median(xs: number[]): number {

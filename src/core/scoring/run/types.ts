@@ -13,6 +13,11 @@ export const RUN_SCORER_VERSION = '1';
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 export const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
 
+/** An arm's key and label: `model`, or `model [variant]` for any variant but the original images. */
+export function armKey(modelId: string, variant: string | undefined): string {
+  return variant && variant !== 'none' ? `${modelId} [${variant}]` : modelId;
+}
+
 export function isReviewVerdict(v: string): v is (typeof REVIEW_VERDICTS)[number] {
   return (REVIEW_VERDICTS as readonly string[]).includes(v);
 }
