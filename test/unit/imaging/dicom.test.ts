@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src/core/errors.ts';
 import { parseDicom } from '../../../src/core/imaging/dicom/parse.ts';
 import { defaultDicomPixel, type DicomSyntax, makeDicom, type MakeDicomOptions } from '../../support/fixtures-imaging/index.ts';
+import { thrown } from '../../support/errors.ts';
 
 /** Stored values the fixture wrote, in frame/row/column/sample order. */
 function expected(o: MakeDicomOptions, frame = 0): number[] {
@@ -14,15 +15,6 @@ function expected(o: MakeDicomOptions, frame = 0): number[] {
   return out;
 }
 
-function thrown(fn: () => unknown): InvalidInputError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidInputError);
-    return error as InvalidInputError;
-  }
-  throw new Error('expected an InvalidInputError');
-}
 
 const SYNTAXES: DicomSyntax[] = ['explicit-le', 'implicit-le', 'explicit-be', 'deflated'];
 

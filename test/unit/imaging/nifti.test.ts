@@ -3,6 +3,7 @@ import type { Plane } from '../../../src/core/bundle/types.ts';
 import { InvalidInputError } from '../../../src/core/errors.ts';
 import { parseNifti } from '../../../src/core/imaging/nifti/parse.ts';
 import { makeNifti, type NiftiFixtureType, niftiPattern } from '../../support/fixtures-imaging/index.ts';
+import { thrown } from '../../support/errors.ts';
 
 const DIMS = [4, 3, 2] as const; // nx, ny, nz
 
@@ -30,15 +31,6 @@ function expectedRas(plane: Plane, index: number, f: (i: number, j: number, k: n
   }
 }
 
-function thrown(fn: () => unknown): InvalidInputError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidInputError);
-    return error as InvalidInputError;
-  }
-  throw new Error('expected an InvalidInputError');
-}
 
 const PLANES: Plane[] = ['axial', 'coronal', 'sagittal'];
 

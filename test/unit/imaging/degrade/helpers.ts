@@ -1,6 +1,7 @@
 /** Test images, a hand-rolled PNG writer (any filter, colour type, bit depth) and image statistics. */
 import { zlibSync } from 'fflate';
 import { paeth, type RawImage, rawImage } from '../../../../src/core/imaging/degrade/pixels.ts';
+import { concatBytes, pngChunk } from '../../../../src/core/imaging/png-encode.ts';
 
 /**
  * A 64×64 (by default) test picture with smooth shading, sharp edges and fine
@@ -31,23 +32,6 @@ export function flatImage(width: number, height: number, value: number): RawImag
   return rawImage(width, height, 1, new Uint8Array(width * height).fill(value));
 }
 
-const CRC = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  let c = 0xffffffff;
-  for (let i = 4; i < 8 + data.length; i++) c = CRC[(c ^ out[i]!) & 0xff]! ^ (c >>> 8);
-  view.setUint32(8 + data.length, (c ^ 0xffffffff) >>> 0);
-  return out;
-}
 
 export interface PngSpec {
   width: number;
@@ -91,20 +75,14 @@ export function writePng(spec: PngSpec): Uint8Array {
   new DataView(ihdr.buffer).setUint32(4, height);
   ihdr.set([depth, colorType, 0, 0, spec.interlace ?? 0], 8);
   const z = zlibSync(raw);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr)];
-  if (spec.palette) parts.push(chunk('PLTE', spec.palette));
-  if (spec.trns) parts.push(chunk('tRNS', spec.trns));
+  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr)];
+  if (spec.palette) parts.push(pngChunk('PLTE', spec.palette));
+  if (spec.trns) parts.push(pngChunk('tRNS', spec.trns));
   const pieces = spec.idatChunks ?? 1;
   const step = Math.ceil(z.length / pieces);
-  for (let i = 0; i < z.length; i += step) parts.push(chunk('IDAT', z.subarray(i, i + step)));
-  parts.push(chunk('IEND', new Uint8Array(0)));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  for (let i = 0; i < z.length; i += step) parts.push(pngChunk('IDAT', z.subarray(i, i + step)));
+  parts.push(pngChunk('IEND', new Uint8Array(0)));
+  return concatBytes(parts);
 }
 
 /** Mean and standard deviation of one channel. */
