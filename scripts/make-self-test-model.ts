@@ -18,8 +18,7 @@ import { SELF_TEST_EMBED_MODEL_ID, buildSelfTestEmbedModel } from './self-test-m
 import { SELF_TEST_TEXT_MODEL_ID, buildSelfTestTextModel } from './self-test-model/text-model.ts';
 
 /** public/models/: each self-test model is a folder in here. */
-export const DEFAULT_MODELS_DIR = fileURLToPath(new URL('../public/models/', import.meta.url));
-export const DEFAULT_OUT_DIR = join(DEFAULT_MODELS_DIR, SELF_TEST_MODEL_ID);
+const DEFAULT_MODELS_DIR = fileURLToPath(new URL('../public/models/', import.meta.url));
 
 /** Every self-test model, by folder name. */
 export const SELF_TEST_MODELS: Readonly<Record<string, () => ModelFile[]>> = {
@@ -46,7 +45,7 @@ export function writeSelfTestModel(dir: string): ModelFile[] {
 }
 
 /** Writes every self-test model to `<modelsDir>/<id>/`; returns the files by model id. */
-export function writeSelfTestModels(modelsDir: string): Record<string, ModelFile[]> {
+function writeSelfTestModels(modelsDir: string): Record<string, ModelFile[]> {
   const written: Record<string, ModelFile[]> = {};
   for (const [id, build] of Object.entries(SELF_TEST_MODELS)) {
     const files = build();

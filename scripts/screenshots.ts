@@ -3,7 +3,7 @@
  * Chromium: `npm run screenshots` (builds first). Output: docs/screenshots/.
  */
 import { chromium } from '@playwright/test';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +168,7 @@ try {
     console.log('wrote docs/screenshots/models.png, model-download.png');
   } finally {
     await mirror.close();
+    rmSync(mirrorRoot, { recursive: true, force: true });
   }
 } finally {
   await browser.close();

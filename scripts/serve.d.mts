@@ -1,4 +1,3 @@
-export declare const MIME: Record<string, string>;
 export interface StaticServer {
   readonly url: string;
   close(): Promise<void>;

@@ -7,7 +7,7 @@ import { hashBlob } from '../src/core/hash/hash-blob.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import { exposeApi } from './runtime/expose.ts';
 
-export const hashApi = {
+const hashApi = {
   /** SHA-256 (hex) of one Blob or File. */
   async sha256(input: { blob: Blob }, ctx: CallContext): Promise<string> {
     if (!(input?.blob instanceof Blob)) throw new InvalidInputError('Expected a file or Blob to hash.', { field: 'blob' });

@@ -49,7 +49,7 @@ function toInputFiles(files: readonly PickedFile[]): InputFile[] {
   }));
 }
 
-export const importApi = {
+const importApi = {
   /** Which importers can read these files, most likely first. */
   async detect(input: { files: PickedFile[] }): Promise<Detection[]> {
     return detectFormats(toInputFiles(input.files));

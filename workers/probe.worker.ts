@@ -8,7 +8,7 @@ import { throwIfAborted } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import { exposeApi } from './runtime/expose.ts';
 
-export interface WorkerGpuProbe extends GpuFacts {
+interface WorkerGpuProbe extends GpuFacts {
   /** A compute shader doubled 4,096 floats and the result was checked. */
   readonly computeOk: boolean;
   readonly computeMs?: number;
@@ -54,7 +54,7 @@ async function runCompute(device: GPUDevice): Promise<boolean> {
   return out.every((v, i) => v === i * 2);
 }
 
-export const probeApi = {
+const probeApi = {
   /** Checks WebGPU from inside a worker, including a real compute pass. */
   async probeGpu(_input: void, ctx: CallContext): Promise<WorkerGpuProbe> {
     ctx.progress({ phase: 'adapter', done: 0, total: 2 });

@@ -6,9 +6,9 @@
  */
 import { ProtoWriter } from './protobuf.ts';
 
-export type ElemType = 'float32' | 'int64' | 'bool';
+type ElemType = 'float32' | 'int64' | 'bool';
 /** A dimension: a fixed size, or a symbolic name such as `batch_size`. */
-export type Dim = number | string;
+type Dim = number | string;
 
 const ELEM_TYPE_CODE: Record<ElemType, number> = { float32: 1, int64: 7, bool: 9 };
 
@@ -18,14 +18,14 @@ export interface TensorData {
   readonly data: Float32Array | BigInt64Array | Uint8Array;
 }
 
-export type Attribute =
+type Attribute =
   | { readonly int: number }
   | { readonly ints: readonly number[] }
   | { readonly float: number }
   | { readonly string: string }
   | { readonly tensor: TensorData };
 
-export interface ValueInfo {
+interface ValueInfo {
   readonly name: string;
   readonly type: ElemType;
   readonly shape: readonly Dim[];

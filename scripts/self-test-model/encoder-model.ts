@@ -14,12 +14,12 @@ import { OPSET, PRODUCER, attention, ints, paddingBias, scalar, splitIntoHeads, 
 import { buildWordPieceVocabulary, wordPieceTokenizerConfigJson, wordPieceTokenizerJson } from './wordpiece.ts';
 
 export const SELF_TEST_EMBED_MODEL_ID = 'self-test-embed';
-export const SELF_TEST_EMBED_MODEL_NAME = 'Self-test encoder (random weights)';
+const SELF_TEST_EMBED_MODEL_NAME = 'Self-test encoder (random weights)';
 const ARCHITECTURE = 'BertModel';
 const SEED = 'neuroeval-self-test-embed';
 const LAYER_NORM_EPS = 1e-12;
 
-export interface EncoderDims {
+interface EncoderDims {
   readonly vocabSize: number;
   readonly hidden: number;
   readonly heads: number;
@@ -32,7 +32,7 @@ export interface EncoderDims {
 }
 
 /** `model`: input_ids + attention_mask + token_type_ids → last_hidden_state. */
-export function bertEncoder(d: EncoderDims): Uint8Array {
+function bertEncoder(d: EncoderDims): Uint8Array {
   const g = new GraphBuilder('main_graph');
   const h = d.hidden;
   const w = (name: string, shape: readonly number[], scale: number) => g.constant(weights(name, shape, scale, SEED));

@@ -54,7 +54,7 @@ export function llamaDecoderConfig(d: DecoderDims, tokens: { bos: number; eos: n
 
 export const OPSET = 17;
 export const PRODUCER = 'neuroeval scripts/make-self-test-model.ts';
-export const FLOAT = { int: 1 }; // TensorProto.DataType.FLOAT, for Cast
+const FLOAT = { int: 1 }; // TensorProto.DataType.FLOAT, for Cast
 
 export function imageTokensPerFrame(d: ModelDims): number {
   return (d.imageSize / (d.patchSize * d.scaleFactor)) ** 2;

@@ -13,7 +13,7 @@ import { OPSET, PRODUCER, causalDecoder, llamaDecoderConfig, weights, type Decod
 import { LEADING_SPECIAL_TOKENS, buildVocabulary, tokenId, tokenizerJson, type Vocabulary } from './tokenizer.ts';
 
 export const SELF_TEST_TEXT_MODEL_ID = 'self-test-text';
-export const SELF_TEST_TEXT_MODEL_NAME = 'Self-test text model (random weights)';
+const SELF_TEST_TEXT_MODEL_NAME = 'Self-test text model (random weights)';
 const ARCHITECTURE = 'LlamaForCausalLM';
 /** Seeds this model's weight streams apart from the VLM's. */
 const SEED = 'neuroeval-self-test-text';
@@ -21,7 +21,7 @@ const SEED = 'neuroeval-self-test-text';
 const NO_TRAILING: readonly string[] = [];
 
 /** ChatML, the template of SmolLM2-Instruct (without its default system prompt). */
-export const TEXT_CHAT_TEMPLATE = [
+const TEXT_CHAT_TEMPLATE = [
   '{% for message in messages %}',
   "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}",
   '{% endfor %}',

@@ -28,7 +28,7 @@ const MERGES: readonly (readonly [string, string])[] = [
  * GPT-2's byte-to-symbol table: printable bytes map to themselves, the rest to
  * code points from U+0100 up, so every byte is one visible symbol.
  */
-export function byteSymbols(): string[] {
+function byteSymbols(): string[] {
   const printable: number[] = [];
   for (let b = 0x21; b <= 0x7e; b++) printable.push(b);
   for (let b = 0xa1; b <= 0xac; b++) printable.push(b);
@@ -114,7 +114,7 @@ export function tokenizerJson(vocab: Vocabulary, trailing: readonly string[] = T
  * The chat template, in the shape SmolVLM's uses: "User:<image>question<end_of_utterance>\nAssistant:".
  * Message content may be a string or a list of `{type: 'text'|'image'}` parts.
  */
-export const CHAT_TEMPLATE = [
+const CHAT_TEMPLATE = [
   '<|im_start|>',
   '{% for message in messages %}',
   "{{ message['role'] | capitalize }}",

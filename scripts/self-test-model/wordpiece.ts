@@ -10,7 +10,7 @@
 
 import { addedSpecialToken } from './tokenizer.ts';
 
-export const WORDPIECE_SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
+const WORDPIECE_SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const DIGITS = '0123456789';
@@ -25,7 +25,7 @@ const WORDS = (
   'acute chronic small large multiple single yes answer question correct wrong'
 ).split(' ');
 
-export interface WordPieceVocabulary {
+interface WordPieceVocabulary {
   /** token → id, special tokens first. */
   readonly ids: ReadonlyMap<string, number>;
   readonly size: number;

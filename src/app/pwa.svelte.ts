@@ -3,7 +3,7 @@
  * whether the app is ready to work offline, and whether an update waits.
  */
 
-export interface OfflineStatus {
+interface OfflineStatus {
   readonly buildId: string;
   readonly version: string;
   readonly commit: string;

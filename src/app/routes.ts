@@ -9,7 +9,6 @@ export const ROUTES = [
   { id: 'settings', path: '/settings', label: 'Settings', hint: 'Storage, network policy and about' },
 ] as const;
 
-export type RouteId = (typeof ROUTES)[number]['id'];
 export type Route = (typeof ROUTES)[number];
 
 /** Maps a location hash (`#/runs?x=1`) to a route; unknown paths fall back to Home. */

@@ -3,11 +3,11 @@
  * the network gone, isolate the page for WASM threads, and offer an update
  * when a new version is deployed.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { DIST, expect, openApp, test, waitForOfflineReady } from '../support/fixtures.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 test('after the first visit the app works with the network off', async ({ page, server, context }) => {
   await openApp(page, server.url);
@@ -55,7 +55,7 @@ test('the app is served from a sub-path without a rebuild (GitHub Pages project 
 
 test('a newly deployed version is offered with an update prompt', async ({ page }) => {
   // Deploy "version A" to a folder we can overwrite.
-  const root = mkdtempSync(join(tmpdir(), 'neuroeval-deploy-'));
+  const root = makeTempDir('deploy');
   cpSync(DIST, root, { recursive: true });
   const server = await startServer({ root });
   try {

@@ -3,10 +3,10 @@
  * a real (SwiftShader) WebGPU adapter, real workers, and the network policy.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blockOtherOrigins, expect, foreignRequests, openApp, test } from '../support/fixtures.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 const PAGES = [
   ['Home', 'Home'],
@@ -95,7 +95,7 @@ test('the CSP blocks a request to another origin', async ({ page, server }) => {
 });
 
 test('a file is hashed in a worker with progress, matching Node; cancel stops it', async ({ page, server }) => {
-  const dir = mkdtempSync(join(tmpdir(), 'neuroeval-hash-'));
+  const dir = makeTempDir('hash');
   const small = join(dir, 'tokenizer.json');
   const bytes = Buffer.alloc(9 * 1024 * 1024 + 3, 0x5a);
   writeFileSync(small, bytes);

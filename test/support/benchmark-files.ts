@@ -2,20 +2,18 @@
  * Benchmark inputs generated on disk for browser tests: the real NeuroVLM-Bench
  * index with stand-in images, a Neural-MedBench-shaped JSON with an answer key,
  * a VLMEvalKit TSV with multi-image rows, DICOM/NIfTI cases, and bad archives.
+ * Each lives in a folder from makeTempDir, deleted when the test ends.
  */
 import { strToU8, zipSync } from 'fflate';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { encodePng } from '../../src/core/imaging/png-encode.ts';
 import { parseDelimited } from '../../src/core/text/delimited.ts';
 import { makeDicom, makeNifti } from './fixtures-imaging/index.ts';
+import { makeTempDir } from './temp-dir.ts';
 
+/** Files of the public ChatMED/neurovlm-bench repository, kept beside this repository (never copied into it). */
 export const REFERENCE = new URL('../../../shared/reference/neurovlm-bench/', import.meta.url);
-
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `neuroeval-${prefix}-`));
-}
 
 function write(path: string, data: Uint8Array | string): string {
   mkdirSync(dirname(path), { recursive: true });
@@ -29,7 +27,7 @@ export function grayPng(seed: number, w = 48, h = 48): Uint8Array {
 
 /** A folder holding subset_sample.csv, the few-shot list, the prompt, and a stand-in PNG per listed image. */
 export function neuroVlmFolder(): string {
-  const dir = join(tempDir('nvb'), 'neurovlm');
+  const dir = join(makeTempDir('nvb'), 'neurovlm');
   for (const f of ['subset_sample.csv', 'few_shot_examples.csv', 'prompt_5classes_refined.txt']) {
     mkdirSync(dir, { recursive: true });
     copyFileSync(new URL(f, REFERENCE), join(dir, f));
@@ -45,7 +43,7 @@ export function neuroVlmFolder(): string {
 
 /** The full image_mapping.csv with a stand-in image for every `every`-th row; returns the folder and how many rows got one. */
 export function imageMappingFolder(every: number): { dir: string; present: number; rows: number } {
-  const dir = join(tempDir('mapping'), 'neurovlm-full');
+  const dir = join(makeTempDir('mapping'), 'neurovlm-full');
   mkdirSync(dir, { recursive: true });
   copyFileSync(new URL('image_mapping.csv', REFERENCE), join(dir, 'image_mapping.csv'));
   const rows = parseDelimited(readFileSync(new URL('image_mapping.csv', REFERENCE), 'utf8'), ',', 'image_mapping.csv').rows;
@@ -60,7 +58,7 @@ export function imageMappingFolder(every: number): { dir: string; present: numbe
 
 /** Neural-MedBench-shaped JSON: PNG bytes labelled image/jpeg, Chinese questions, placeholders; plus an answer key CSV. */
 export function neuralMedBenchFiles(): { json: string; key: string } {
-  const dir = tempDir('nmb');
+  const dir = makeTempDir('nmb');
   const uri = (seed: number) => `data:image/jpeg;base64,${Buffer.from(grayPng(seed)).toString('base64')}`;
   const cases = [
     { case_id: 'case_1', text: 'A 77-year-old woman with progressive memory loss over three years.', images: [uri(2), uri(3)], questions: [{ question_number: 1, question_text: '根据患者的症状和图片,对疾病进行诊断' }] },
@@ -82,12 +80,12 @@ export function vlmEvalKitTsv(): string {
     ['1', JSON.stringify([b64(6), b64(8)]), 'Which image shows the lesion?', 'First', 'Second', 'Both', 'Neither', 'B', 'MRI', 'lesion'],
     ['2', b64(10), 'What is the modality?', 'CT', 'MRI', 'PET', 'X-ray', 'A', 'CT', 'modality'],
   ];
-  return write(join(tempDir('vlm'), 'MedBench.tsv'), rows.map((r) => r.join('\t')).join('\n') + '\n');
+  return write(join(makeTempDir('vlm'), 'MedBench.tsv'), rows.map((r) => r.join('\t')).join('\n') + '\n');
 }
 
 /** A folder with a CSV and DICOM/NIfTI files it points to. */
 export function medicalFolder(): string {
-  const dir = join(tempDir('med'), 'scans');
+  const dir = join(makeTempDir('med'), 'scans');
   write(join(dir, 'cases.csv'), 'case,prompt,file,group\nct-1,Describe the CT.,ct/head.dcm,stroke\nmr-1,Describe the MRI.,mr/brain.nii.gz,tumor\n');
   write(join(dir, 'ct/head.dcm'), makeDicom({ modality: 'CT', rows: 64, columns: 64, bitsAllocated: 16, signed: true, rescale: { slope: 1, intercept: -1024 }, window: { center: 40, width: 80 }, pixel: (_f, r, c) => 1024 + ((r * 7 + c * 5) % 120) }));
   write(join(dir, 'mr/brain.nii.gz'), makeNifti({ dims: [32, 32, 9], gzip: true, datatype: 'int16' }));
@@ -96,7 +94,7 @@ export function medicalFolder(): string {
 
 /** Archives a bundle reader must refuse. */
 export function badArchives(): Record<'traversal' | 'truncated' | 'notZip', string> {
-  const dir = tempDir('bad');
+  const dir = makeTempDir('bad');
   const manifest = strToU8(JSON.stringify({ format: 'neuroeval-bundle', formatVersion: 1, id: 'evil', name: 'Evil', version: '1', license: 'MIT' }));
   const good = zipSync({ 'manifest.json': manifest, 'cases.jsonl': strToU8('{}\n'), 'xx/evil.txt': strToU8('x') });
   const evil = good.slice();

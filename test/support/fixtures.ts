@@ -1,11 +1,13 @@
 /**
  * Playwright fixtures for browser tests: system Chromium with WebGPU flags,
- * a static server per test serving the production build, and a log of every
- * request the page, its workers and its service worker make.
+ * a static server per test serving the production build, a log of every
+ * request the page, its workers and its service worker make, and the removal
+ * of every temporary folder a test made with test/support/temp-dir.ts.
  */
 import { test as base, chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.ts';
+import { removeTempDirs } from './temp-dir.ts';
 import { startServer, type StaticServer } from '../../scripts/serve.mjs';
 
 export const DIST = new URL('../../dist/', import.meta.url).pathname;
@@ -21,6 +23,8 @@ export interface Fixtures {
   page: Page;
   /** Every URL requested in this test's context, in order. */
   requests: string[];
+  /** Deletes the test's temporary folders (makeTempDir) when it ends; automatic. */
+  tempDirs: void;
 }
 
 export const test = base.extend<Fixtures, { sharedBrowser: Browser }>({
@@ -41,6 +45,13 @@ export const test = base.extend<Fixtures, { sharedBrowser: Browser }>({
   requests: async ({}, use) => {
     await use([]);
   },
+  tempDirs: [
+    async ({}, use) => {
+      await use();
+      removeTempDirs();
+    },
+    { auto: true },
+  ],
   context: async ({ sharedBrowser, requests }, use) => {
     const context = await sharedBrowser.newContext({ viewport: { width: 1280, height: 860 } });
     context.on('request', (r) => requests.push(r.url()));

@@ -17,13 +17,13 @@ import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type BenchCase, type Bundle, type
 /** Image types a model can receive directly; DICOM and NIfTI are rendered to PNG before this step. */
 const MODEL_IMAGE_TYPES = new Set(['png', 'jpeg', 'webp', 'gif']);
 
-export interface FinalizeResult {
+interface FinalizeResult {
   readonly bundle?: Bundle;
   readonly issues: ImportIssue[];
   readonly skipped: SkippedCase[];
 }
 
-export interface FinalizeOptions {
+interface FinalizeOptions {
   readonly signal?: AbortSignal;
   readonly progress?: (p: Progress) => void;
   /** Name of the input, for locations of problems found in images. */

@@ -14,7 +14,7 @@ import { convertMedicalImages, type DroppedTagSummary } from './medical-images.t
 import type { Bundle } from './types.ts';
 
 /** Every importer, bundle first: a folder with manifest.json is a bundle whatever else it holds. */
-export const ALL_IMPORTERS: readonly Importer[] = [bundleImporter, ...IMPORTERS];
+const ALL_IMPORTERS: readonly Importer[] = [bundleImporter, ...IMPORTERS];
 
 export interface Detection {
   readonly kind: string;
@@ -29,7 +29,7 @@ export async function detectFormats(files: readonly InputFile[]): Promise<Detect
 }
 
 /** Counts for the preview and `neuroeval validate`. */
-export interface ImportSummary {
+interface ImportSummary {
   readonly cases: number;
   readonly questions: number;
   readonly images: number;
@@ -54,7 +54,7 @@ export interface ImportPreview {
   readonly bundle: Bundle | null;
 }
 
-export interface PrepareOptions {
+interface PrepareOptions {
   /** Force an importer instead of the detected one. */
   readonly kind?: string;
   readonly options?: Readonly<Record<string, unknown>>;
@@ -71,7 +71,7 @@ function count<T>(items: readonly T[], key: (t: T) => string | undefined): Recor
   return out;
 }
 
-export function summarize(bundle: Bundle): ImportSummary {
+function summarize(bundle: Bundle): ImportSummary {
   return {
     cases: bundle.cases.length,
     questions: bundle.cases.reduce((n, c) => n + c.questions.length, 0),

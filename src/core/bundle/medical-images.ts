@@ -24,7 +24,7 @@ export interface DroppedTagSummary {
 }
 
 /** Import options for medical images (from the UI or `--options`). */
-export interface MedicalImageOptions {
+interface MedicalImageOptions {
   /** Frames of multi-frame DICOM to render: the middle one (default), the first, or all. */
   readonly dicomFrames?: 'middle' | 'first' | 'all';
   /** NIfTI plane (default axial) and slices: the middle one (default) or explicit indices. */

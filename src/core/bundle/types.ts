@@ -100,7 +100,7 @@ export interface ReferenceAnswer {
 }
 
 /** A follow-up turn of a multi-round case, revealed after the model's previous answer. */
-export interface FollowUp {
+interface FollowUp {
   readonly id: string;
   readonly text: string;
   /** Indices into `images` shown with this turn (new findings revealed mid-dialogue). */

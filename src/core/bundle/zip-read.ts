@@ -8,7 +8,7 @@
 import { unzipSync, type UnzipFileInfo } from 'fflate';
 import { InvalidInputError } from '../errors.ts';
 
-export interface ZipLimits {
+interface ZipLimits {
   /** Total uncompressed bytes of all entries. */
   readonly maxTotalBytes: number;
   /** Uncompressed bytes of one entry. */
@@ -18,7 +18,7 @@ export interface ZipLimits {
   readonly maxRatio: number;
 }
 
-export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxTotalBytes: 4 * 1024 ** 3,
   maxEntryBytes: 1024 ** 3,
   maxEntries: 200_000,

@@ -10,7 +10,7 @@ import type { Bundle } from './types.ts';
 const FIXED_MTIME = new Date(1980, 0, 1, 0, 0, 0);
 
 /** Serialises cases one JSON object per line. */
-export function casesToJsonl(bundle: Pick<Bundle, 'cases'>): string {
+function casesToJsonl(bundle: Pick<Bundle, 'cases'>): string {
   return bundle.cases.map((c) => JSON.stringify(c)).join('\n') + (bundle.cases.length ? '\n' : '');
 }
 

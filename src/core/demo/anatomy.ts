@@ -27,7 +27,7 @@ export interface AnatomyOptions {
 }
 
 /** Everything the anatomy functions need besides the point. */
-export interface AnatomyContext {
+interface AnatomyContext {
   readonly seed: number;
   readonly atrophy: number;
   /** Ventricle scale. */
@@ -51,7 +51,7 @@ export function anatomyContext(seed: number, options: AnatomyOptions = {}): Anat
   };
 }
 
-export type AnatomyFn = (x: number, y: number, wx: number, wy: number, ctx: AnatomyContext) => Tissue;
+type AnatomyFn = (x: number, y: number, wx: number, wy: number, ctx: AnatomyContext) => Tissue;
 
 const GM_THICKNESS = 0.03;
 
@@ -158,7 +158,7 @@ const AX_A = 0.7;
 const AX_B = 0.84;
 
 /** Axial slice through the lateral ventricles, basal ganglia and thalami. Anterior is up. */
-export const axialVentricles: AnatomyFn = (x, y, wx, wy, ctx) => {
+const axialVentricles: AnatomyFn = (x, y, wx, wy, ctx) => {
   const skull = ellipseSd(x, y, 0, 0, AX_A, AX_B);
   if (skull >= 0) return skullAndScalp(skull, x, y, ctx);
   const depth = -ellipseSd(wx, wy, 0, 0, AX_A, AX_B) - ctx.saW;
@@ -189,7 +189,7 @@ const PF_A = 0.68;
 const PF_B = 0.84;
 
 /** Axial slice through the pons, fourth ventricle, cerebellum and temporal lobes. Anterior is up. */
-export const axialPosteriorFossa: AnatomyFn = (x, y, wx, wy, ctx) => {
+const axialPosteriorFossa: AnatomyFn = (x, y, wx, wy, ctx) => {
   const skull = ellipseSd(x, y, 0, 0.02, PF_A, PF_B);
   if (skull >= 0) return skullAndScalp(skull, x, y, ctx);
   const ax = wx < 0 ? -wx : wx;
@@ -307,7 +307,7 @@ function sagittalLowerHead(x: number, y: number): Tissue {
 }
 
 /** Midline sagittal slice: corpus callosum, brainstem, cerebellum, sella. Anterior is left. */
-export const sagittalMidline: AnatomyFn = (x, y, wx, wy, ctx) => {
+const sagittalMidline: AnatomyFn = (x, y, wx, wy, ctx) => {
   const cavitySd = (px: number, py: number): number => {
     let sd = Math.min(ellipseSd(px, py, SAG_CX, SAG_CY, SAG_A, SAG_B), ellipseSd(px, py, 0.36, 0.36, 0.36, 0.27));
     if (px < 0.1) sd = Math.max(sd, py - piecewise(SAG_FLOOR, px));
@@ -406,7 +406,7 @@ function coronalLowerHead(ax: number, y: number): Tissue {
 }
 
 /** Coronal slice through the thalami, temporal lobes and hippocampi. Patient's right is image left. */
-export const coronalHippocampal: AnatomyFn = (x, y, wx, wy, ctx) => {
+const coronalHippocampal: AnatomyFn = (x, y, wx, wy, ctx) => {
   const cavitySd = (px: number, py: number): number => {
     const a = px < 0 ? -px : px;
     let sd = Math.max(ellipseSd(px, py, 0, COR_CY, COR_A, COR_B), py - piecewise(COR_FLOOR, a));

@@ -10,7 +10,7 @@ import { DEMO_IMAGE_SIZE, type DemoSequence, type Plane, type SliceSpec } from '
 /** A slice as written in a case: the seed is derived from the case id unless given. */
 export type SliceDraft = Omit<SliceSpec, 'seed'> & { readonly seed?: number };
 
-export interface ImageDraft {
+interface ImageDraft {
   readonly slice: SliceDraft;
   readonly sequence: DemoSequence;
   /** Slice number shown with the image (fictional, like a PACS position). */
@@ -37,13 +37,13 @@ export function img(slice: SliceDraft, sequence: DemoSequence, sliceNo: number, 
 
 const PLANE_NAME: Record<Plane, string> = { axial: 'Axial', sagittal: 'Sagittal', coronal: 'Coronal' };
 
-export function modalityOf(sequences: readonly DemoSequence[]): string {
+function modalityOf(sequences: readonly DemoSequence[]): string {
   const ct = sequences.some((s) => s === 'CT');
   const mri = sequences.some((s) => s !== 'CT');
   return ct && mri ? 'CT+MRI' : ct ? 'CT' : 'MRI';
 }
 
-export interface CaseDraft {
+interface CaseDraft {
   readonly id: string;
   readonly split: string;
   readonly taskFamily: BenchCase['taskFamily'];

@@ -9,7 +9,7 @@ import { type DemoCase, type SliceDraft, img, makeCase } from './case-kit.ts';
 import * as L from './lesions.ts';
 
 export const NVB_CLASSES = ['tumor', 'stroke', 'multiple sclerosis', 'normal', 'other abnormalities'] as const;
-export type NvbClass = (typeof NVB_CLASSES)[number];
+type NvbClass = (typeof NVB_CLASSES)[number];
 export const NVB_TUMOR_SUBTYPES = [
   'glioma',
   'meningioma',

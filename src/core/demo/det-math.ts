@@ -45,7 +45,7 @@ export function rad(degrees: number): number {
   return (degrees * PI) / 180;
 }
 
-export function clamp(x: number, lo: number, hi: number): number {
+function clamp(x: number, lo: number, hi: number): number {
   return x < lo ? lo : x > hi ? hi : x;
 }
 

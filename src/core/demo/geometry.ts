@@ -14,8 +14,6 @@ export function rotation(degrees: number): Rotation {
   return { c: dcos(rad(degrees)), s: dsin(rad(degrees)) };
 }
 
-export const NO_ROTATION: Rotation = { c: 1, s: 0 };
-
 /** (x−cx)²/rx² + (y−cy)²/ry²: below 1 inside the ellipse. */
 export function ell(x: number, y: number, cx: number, cy: number, rx: number, ry: number): number {
   const dx = (x - cx) / rx;

@@ -14,9 +14,9 @@ import { DEMO_IMAGE_SIZE, type SliceSpec, renderImage, renderTissueMap } from '.
 export { demoCases } from './cases.ts';
 export { DEMO_IMAGE_SIZE, renderImage, renderSlice, renderTissueMap, type SliceSpec } from './phantom.ts';
 
-export const DEMO_BUNDLE_ID = 'neuroeval-demo';
+const DEMO_BUNDLE_ID = 'neuroeval-demo';
 
-export const DEMO_MANIFEST: DraftManifest = {
+const DEMO_MANIFEST: DraftManifest = {
   id: DEMO_BUNDLE_ID,
   name: 'NeuroEval demo (synthetic)',
   version: '1.0.0',

@@ -9,7 +9,7 @@ import { type Rotation, rotation } from './geometry.ts';
 import { fbm } from './noise.ts';
 import { PARENCHYMA, Tissue as T, type Tissue } from './tissues.ts';
 
-export interface EllipseShape {
+interface EllipseShape {
   readonly kind: 'ellipse';
   readonly cx: number;
   readonly cy: number;
@@ -24,7 +24,7 @@ export interface EllipseShape {
   readonly seed?: number;
 }
 
-export interface WedgeShape {
+interface WedgeShape {
   readonly kind: 'wedge';
   /** Apex. */
   readonly ax: number;
@@ -39,9 +39,9 @@ export interface WedgeShape {
   readonly side?: -1 | 1;
 }
 
-export type Shape = EllipseShape | WedgeShape;
+type Shape = EllipseShape | WedgeShape;
 
-export interface Paint {
+interface Paint {
   readonly shape: Shape;
   readonly tissue: Tissue;
   /** Only replace these tissues (default: anything inside the skull). */
@@ -49,7 +49,7 @@ export interface Paint {
 }
 
 /** Pushes surrounding anatomy away from a centre (midline shift, effacement). */
-export interface MassEffect {
+interface MassEffect {
   readonly cx: number;
   readonly cy: number;
   readonly r: number;
@@ -63,7 +63,7 @@ export interface Pathology {
 }
 
 /** A shape prepared for fast point tests. */
-export interface CompiledPaint {
+interface CompiledPaint {
   readonly tissue: Tissue;
   readonly on: ReadonlySet<number> | undefined;
   /** Bounding box, to skip pixels quickly. */
@@ -252,7 +252,7 @@ export function subarachnoidBlood(): Pathology {
   };
 }
 
-export interface PlaqueSpec {
+interface PlaqueSpec {
   readonly x: number;
   readonly y: number;
   /** Long semi-axis. */
@@ -377,5 +377,3 @@ export function corticalRibbon(regions: readonly { x: number; y: number; rx: num
 export function combine(...parts: readonly Pathology[]): Pathology {
   return { paints: parts.flatMap((p) => p.paints), masses: parts.flatMap((p) => p.masses ?? []) };
 }
-
-export const NO_PATHOLOGY: Pathology = { paints: [] };

@@ -50,11 +50,9 @@ export const Tissue = {
   Muscle: 26,
 } as const;
 export type Tissue = (typeof Tissue)[keyof typeof Tissue];
-export const TISSUE_COUNT = 27;
 
 /** Sequences (and CT) the phantom can render. */
 export type DemoSequence = 'T1' | 'T1C+' | 'T2' | 'FLAIR' | 'DWI' | 'ADC' | 'CT';
-export const DEMO_SEQUENCES: readonly DemoSequence[] = ['T1', 'T1C+', 'T2', 'FLAIR', 'DWI', 'ADC', 'CT'];
 
 // Order of every row: Air Scalp Bone Marrow Csf Gm Wm DeepGm Dura Choroid | Edema Tumor TumorEnh Rim Necrosis
 // Infarct Blood Plaque PlaqueActive Cyst Pus Capsule Inflamed Ribbon Calcification Pituitary Muscle
@@ -67,7 +65,7 @@ const ADC = [0, 60, 4, 40, 235, 110, 92, 102, 40, 120, 170, 130, 110, 112, 210, 
 const CT_HU = [-1000, 35, 1200, 700, 6, 38, 28, 36, 55, 95, 18, 33, 44, 40, 15, 16, 68, 26, 26, 6, 20, 40, 26, 37, 250, 42, 50];
 
 /** CT brain window: centre 40 HU, width 80 HU. */
-export const CT_WINDOW = { center: 40, width: 80 } as const;
+const CT_WINDOW = { center: 40, width: 80 } as const;
 
 function windowed(hu: readonly number[]): number[] {
   const lo = CT_WINDOW.center - CT_WINDOW.width / 2;

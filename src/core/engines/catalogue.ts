@@ -4,8 +4,8 @@
  */
 import raw from './catalogue.json' with { type: 'json' };
 
-export type Runtime = 'transformers' | 'webllm' | 'openai-compatible';
-export type ModelTask = 'image-text-to-text' | 'text-generation' | 'feature-extraction';
+type Runtime = 'transformers' | 'webllm' | 'openai-compatible';
+type ModelTask = 'image-text-to-text' | 'text-generation' | 'feature-extraction';
 
 export interface CatalogueEntry {
   readonly id: string;
@@ -51,7 +51,7 @@ export interface MachineFacts {
   readonly deviceMemoryGB?: number;
 }
 
-export interface FitVerdict {
+interface FitVerdict {
   readonly fits: boolean;
   /** Hard blockers, in words a person can act on. */
   readonly problems: string[];

@@ -16,7 +16,7 @@ export interface GpuFacts {
 }
 
 /** Limits that decide which models fit (WebLLM and onnxruntime need large storage buffers). */
-export const KEY_LIMITS = [
+const KEY_LIMITS = [
   'maxBufferSize',
   'maxStorageBufferBindingSize',
   'maxComputeWorkgroupStorageSize',

@@ -3,9 +3,9 @@ import type { Progress } from '../rpc/protocol.ts';
 import { Sha256 } from './sha256.ts';
 
 /** Bytes read per step; large enough to be fast, small enough to keep memory flat. */
-export const HASH_CHUNK_BYTES = 4 * 1024 * 1024;
+const HASH_CHUNK_BYTES = 4 * 1024 * 1024;
 
-export interface HashBlobOptions {
+interface HashBlobOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: Progress) => void;
   readonly chunkBytes?: number;

@@ -16,7 +16,7 @@ export const MAX_DECOMPRESSED_BYTES = 2 * 1024 ** 3;
  */
 const INPUT_STEP = 16 * 1024;
 
-export type CompressionFormat = 'gzip' | 'deflate' | 'zlib';
+type CompressionFormat = 'gzip' | 'deflate' | 'zlib';
 
 interface Stream {
   ondata: FlateStreamHandler;

@@ -40,9 +40,6 @@ export function parseModelManifest(raw: unknown, file = MODEL_MANIFEST): ModelMa
   return { files, ...(typeof note === 'string' ? { note } : {}) };
 }
 
-/** Files a transformers.js model folder must have to load at all. */
-export const REQUIRED_MODEL_FILES = ['config.json'] as const;
-
 /** What a model folder is, read from its config.json (`model_type`, `architectures`). */
 export function describeModelConfig(configText: string, file = 'config.json'): { modelType: string; architecture?: string } {
   let config: { model_type?: unknown; architectures?: unknown };

@@ -1,6 +1,6 @@
 /**
  * Agreement between clinicians, and between the machine and clinicians, on
- * the answers they reviewed (PRODUCT.md §3): Cohen's κ per pair of reviewers
+ * the answers they reviewed (docs/protocols.md#agreement): Cohen's κ per pair of reviewers
  * (unweighted on verdicts, quadratic on rationale ratings), Krippendorff's α
  * across all reviewers (nominal on verdicts, interval on ratings), κ between
  * the machine's verdict (rule or judge, before any override) and each
@@ -14,7 +14,7 @@ import { pearson } from '../scoring/stats/correlation.ts';
 import { cohenKappa } from '../scoring/stats/kappa.ts';
 import { krippendorffAlpha } from '../scoring/stats/krippendorff.ts';
 
-export interface PairAgreement {
+interface PairAgreement {
   readonly a: string;
   readonly b: string;
   /** Answers both rated. */

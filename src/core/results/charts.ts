@@ -7,7 +7,7 @@
 import { el, txt, type SvgNode } from './svg.ts';
 
 /** Colour-blind-safe palette (Okabe–Ito), one colour per model. */
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 
 const W = 640;
 const FONT = { 'font-family': 'system-ui, sans-serif', 'font-size': 12 };
@@ -51,14 +51,14 @@ function legend(names: readonly string[], y: number): SvgNode[] {
   ]));
 }
 
-export interface BarValue {
+interface BarValue {
   readonly value: number;
   readonly lower?: number;
   readonly upper?: number;
   readonly n?: number;
 }
 
-export interface BarGroup {
+interface BarGroup {
   readonly label: string;
   /** One value per series (model), in the order of `series`; null = no data. */
   readonly values: readonly (BarValue | null)[];
@@ -136,7 +136,7 @@ export function scatterChart(opts: { title: string; xLabel: string; yLabel: stri
   return svg(opts.title, height, children);
 }
 
-export interface ReliabilityBin {
+interface ReliabilityBin {
   readonly lower: number;
   readonly upper: number;
   readonly meanConfidence: number;
@@ -187,7 +187,7 @@ export function confusionHeatmap(title: string, rows: readonly string[], cols: r
   return svg(title, height, children, Math.max(W, left + cell * cols.length + 20));
 }
 
-export interface LineSeries {
+interface LineSeries {
   readonly name: string;
   readonly points: readonly { readonly x: number; readonly y: number }[];
 }

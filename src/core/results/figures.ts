@@ -11,10 +11,10 @@ import { DIMENSION_LABELS } from './leaderboard.ts';
 import type { SvgNode } from './svg.ts';
 
 /** Breadth (NeuroVLM-style classification) and depth (Neural-MedBench-style reasoning) metric keys. */
-export const BREADTH_METRIC = 'neurovlm.diagnosis_name';
-export const DEPTH_METRIC = 'pass@1';
+const BREADTH_METRIC = 'neurovlm.diagnosis_name';
+const DEPTH_METRIC = 'pass@1';
 
-export interface TwoAxis {
+interface TwoAxis {
   readonly figure: SvgNode;
   readonly plotted: readonly string[];
   /** Rows left out, with what they lack. */

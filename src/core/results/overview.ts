@@ -12,7 +12,7 @@ import { armKey } from '../scoring/run/types.ts';
 import { buildLeaderboard, degradationCurves, rowId, rowReliability, type DegradationCurve, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
-export interface RunOverview {
+interface RunOverview {
   readonly id: string;
   readonly name: string;
   readonly status: string;
@@ -26,7 +26,7 @@ export interface RunOverview {
   readonly newReviews: number;
 }
 
-export interface ConfusionData {
+interface ConfusionData {
   readonly rowId: string;
   readonly label: string;
   readonly labels: readonly string[];

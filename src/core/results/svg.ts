@@ -14,8 +14,8 @@ export interface SvgNode {
 }
 
 /** The only elements charts use; anything else is refused by the serialiser. */
-export const SVG_TAGS = ['svg', 'g', 'rect', 'line', 'circle', 'path', 'text', 'title', 'polyline', 'tspan'] as const;
-export type SvgTag = (typeof SVG_TAGS)[number];
+const SVG_TAGS = ['svg', 'g', 'rect', 'line', 'circle', 'path', 'text', 'title', 'polyline', 'tspan'] as const;
+type SvgTag = (typeof SVG_TAGS)[number];
 
 const ATTR_NAME = /^[a-zA-Z][a-zA-Z0-9-]*$/;
 
@@ -46,6 +46,6 @@ export function toSvgString(node: SvgNode): string {
 }
 
 /** Coordinates with at most two decimals, so charts stay small and diff cleanly. */
-export function fmt(n: number): string {
+function fmt(n: number): string {
   return Number.isFinite(n) ? String(Math.round(n * 100) / 100) : '0';
 }

@@ -7,7 +7,7 @@
  * where the user can see it.
  */
 
-export interface CspOptions {
+interface CspOptions {
   /** Extra origins the app may fetch from, e.g. `https://models.hospital.local`. */
   readonly connectSrc?: readonly string[];
 }

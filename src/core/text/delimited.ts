@@ -18,7 +18,7 @@ export interface DelimitedTable {
 }
 
 /** Splits text into records of raw cells, tracking the starting line of each. */
-export function parseRecords(text: string, delimiter: ',' | '\t', file: string): { line: number; cells: string[] }[] {
+function parseRecords(text: string, delimiter: ',' | '\t', file: string): { line: number; cells: string[] }[] {
   const records: { line: number; cells: string[] }[] = [];
   let cells: string[] = [];
   let cell = '';

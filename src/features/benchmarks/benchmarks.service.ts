@@ -11,7 +11,7 @@ const DEMO_URL = 'demo/neuroeval-demo.zip';
 const DEMO_SETTING = 'demo.loadedOnce';
 
 /** Saves bytes as a download without any network request. */
-export function download(name: string, bytes: Uint8Array, type = 'application/zip'): void {
+function download(name: string, bytes: Uint8Array, type = 'application/zip'): void {
   const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
   const a = document.createElement('a');
   a.href = url;

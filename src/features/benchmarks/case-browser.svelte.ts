@@ -5,7 +5,7 @@
 import type { CaseRecord } from '../../core/db/types.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 
-export type FacetKey = 'split' | 'taskFamily' | 'diseaseGroup' | 'modality';
+type FacetKey = 'split' | 'taskFamily' | 'diseaseGroup' | 'modality';
 export const FACETS: { key: FacetKey; label: string }[] = [
   { key: 'split', label: 'Split' },
   { key: 'taskFamily', label: 'Task' },
@@ -14,7 +14,7 @@ export const FACETS: { key: FacetKey; label: string }[] = [
 ];
 
 /** Rows shown at once; "show more" adds this many. */
-export const PAGE = 200;
+const PAGE = 200;
 
 export class CaseBrowser {
   #cases = $state.raw<CaseRecord[] | null>(null);

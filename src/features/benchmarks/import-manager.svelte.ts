@@ -13,12 +13,12 @@ import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { importWorker } from '../../lib/workers/clients.ts';
 import type { PreviewResult } from '../../../workers/import.worker.ts';
 
-export type ImportStep = 'idle' | 'detecting' | 'mapping' | 'reading' | 'preview' | 'storing' | 'done' | 'error';
+type ImportStep = 'idle' | 'detecting' | 'mapping' | 'reading' | 'preview' | 'storing' | 'done' | 'error';
 
 export const GENERIC_KIND = 'generic';
 
 /** How DICOM and NIfTI inputs become the PNGs a model receives (see core/bundle/medical-images.ts). */
-export interface ImageOptions {
+interface ImageOptions {
   dicomFrames: 'middle' | 'first' | 'all';
   niftiPlane: 'axial' | 'coronal' | 'sagittal';
   /** `middle`, or slice numbers separated by commas. */
@@ -27,13 +27,13 @@ export interface ImageOptions {
 }
 
 /** File names that may be DICOM or NIfTI (DICOM files often have no extension at all). */
-export function looksMedical(path: string): boolean {
+function looksMedical(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   return /\.(dcm|dicom|ima|nii|nii\.gz)$/.test(name) || !name.includes('.');
 }
 
 /** Parses the slice field: `middle` or `10, 12, 14`; null when it is neither. */
-export function parseSlices(text: string): 'middle' | number[] | null {
+function parseSlices(text: string): 'middle' | number[] | null {
   const t = text.trim();
   if (t === '' || t === 'middle') return 'middle';
   const parts = t.split(/[\s,]+/).filter(Boolean).map(Number);

@@ -21,7 +21,7 @@ export interface EnvironmentFacts {
   readonly offline: { readonly cached: number; readonly total: number; readonly bytes: number } | null;
 }
 
-export type Verdict = 'ok' | 'warn' | 'fail' | 'info';
+type Verdict = 'ok' | 'warn' | 'fail' | 'info';
 
 export interface Check {
   readonly id: string;

@@ -4,7 +4,7 @@
  * Files go to Cache Storage (lib/models/model-store.ts); the record with the
  * file list and hashes goes to the `models` table.
  */
-import { CATALOGUE, type CatalogueEntry } from '../../core/engines/catalogue.ts';
+import type { CatalogueEntry } from '../../core/engines/catalogue.ts';
 import { AbortedError, InvalidInputError, isAbortLike, throwIfAborted } from '../../core/errors.ts';
 import type { ModelRecord } from '../../core/db/types.ts';
 import { describeModelConfig, MODEL_MANIFEST, parseModelManifest, type ModelManifestFile } from '../../core/models/manifest.ts';
@@ -196,8 +196,3 @@ async function fetchWithProgress(url: string, signal: AbortSignal, onBytes: (n: 
 }
 
 export const modelManager = new ModelManager();
-
-/** The catalogue entry a stored model came from, if any. */
-export function catalogueEntryOf(model: ModelRecord): CatalogueEntry | undefined {
-  return CATALOGUE.models.find((m) => m.id === model.id);
-}

@@ -5,7 +5,7 @@
  * exactly like a bundled one, with the network off.
  */
 
-export const MODELS_CACHE = 'neuroeval-models';
+const MODELS_CACHE = 'neuroeval-models';
 
 /** The folder URL a stored model is loaded from. */
 export function modelLocation(id: string): string {
@@ -27,13 +27,6 @@ export async function putModelFile(id: string, path: string, blob: Blob): Promis
 export async function readModelFile(id: string, path: string): Promise<Blob | null> {
   const res = await (await caches.open(MODELS_CACHE)).match(fileUrl(id, path));
   return res ? res.blob() : null;
-}
-
-/** Paths of a model's stored files. */
-export async function listModelFiles(id: string): Promise<string[]> {
-  const prefix = modelLocation(id);
-  const keys = await (await caches.open(MODELS_CACHE)).keys();
-  return keys.filter((r) => r.url.startsWith(prefix)).map((r) => decodeURIComponent(r.url.slice(prefix.length)));
 }
 
 export async function deleteModelFiles(id: string): Promise<number> {

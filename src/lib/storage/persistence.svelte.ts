@@ -5,7 +5,7 @@
  * show the answer on Home and in Settings.
  */
 
-export type PersistState = 'unknown' | 'granted' | 'denied' | 'unsupported';
+type PersistState = 'unknown' | 'granted' | 'denied' | 'unsupported';
 
 class Persistence {
   #state = $state<PersistState>('unknown');

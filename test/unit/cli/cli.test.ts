@@ -1,10 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
+import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
+
+afterEach(removeTempDirs);
 
 function capture() {
   let out = '';
@@ -29,7 +31,7 @@ describe('neuroeval CLI', () => {
   });
 
   it('hashes files with the app\'s streaming SHA-256', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'neuroeval-cli-'));
+    const dir = makeTempDir('cli');
     const file = join(dir, 'weights.bin');
     const bytes = Buffer.alloc(5 * 1024 * 1024 + 17, 7);
     writeFileSync(file, bytes);

@@ -2,15 +2,16 @@
  * `neuroeval validate` on real NeuroVLM-Bench index files (with generated
  * stand-in images) and on bad input: the CLI shares the app's import code.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import { parseDelimited } from '../../../src/core/text/delimited.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
+import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
 
+/** Files of the public ChatMED/neurovlm-bench repository, kept beside this repository (never copied into it). */
 const REFERENCE = new URL('../../../../shared/reference/neurovlm-bench/', import.meta.url);
 
 function capture() {
@@ -21,7 +22,7 @@ function capture() {
 
 /** A folder with the reference CSV and a stand-in PNG for every listed image. */
 function standInFolder(csvName: string, every = 1): { dir: string; rows: Record<string, string>[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'neuroeval-validate-'));
+  const dir = makeTempDir('validate');
   copyFileSync(new URL(csvName, REFERENCE), join(dir, csvName));
   const table = parseDelimited(readFileSync(new URL(csvName, REFERENCE), 'utf8'), ',', csvName);
   const rows = table.rows.map((r) => r.values as Record<string, string>);
@@ -34,6 +35,8 @@ function standInFolder(csvName: string, every = 1): { dir: string; rows: Record<
   });
   return { dir, rows };
 }
+
+afterEach(removeTempDirs);
 
 describe('neuroeval validate', () => {
   it('reports what the real subset_sample.csv would import, per class', async () => {
@@ -63,7 +66,7 @@ describe('neuroeval validate', () => {
   });
 
   it('exits 1 and names file, line and field for a bad bundle', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'neuroeval-bad-'));
+    const dir = makeTempDir('bad');
     const zip = zipSync({
       'manifest.json': strToU8(JSON.stringify({ format: 'neuroeval-bundle', formatVersion: 1, id: 'bad', name: 'Bad', version: '1', license: 'MIT' })),
       'cases.jsonl': strToU8('{"id":"a","taskFamily":"classification","images":[],"questions":[{"id":"1","text":"ok"}]}\n{"id":"b","taskFamily":"guess","images":[],"questions":[{"id":"1","text":"x"}]}\n'),
@@ -85,7 +88,7 @@ describe('neuroeval validate', () => {
 describe('neuroeval validate with DICOM and NIfTI', () => {
   it('renders the chosen slices and lists the dropped tags', async () => {
     const { makeDicom, makeNifti } = await import('../../support/fixtures-imaging/index.ts');
-    const dir = mkdtempSync(join(tmpdir(), 'neuroeval-med-'));
+    const dir = makeTempDir('med');
     writeFileSync(join(dir, 'cases.csv'), 'case,prompt,file\nct,Q,head.dcm\nmr,Q,brain.nii.gz\n');
     writeFileSync(join(dir, 'head.dcm'), makeDicom({ modality: 'CT' }));
     writeFileSync(join(dir, 'brain.nii.gz'), makeNifti({ dims: [8, 8, 6], gzip: true }));

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { memoryFile, type ImportDraft, type ImportIssue, type InputFile } from '../../../src/core/bundle/importers/importer.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
 
-/** ../shared/reference/neurovlm-bench next to the repository (test/unit/importers → repo root → ..). */
+/**
+ * Files of the public ChatMED/neurovlm-bench repository (image_mapping.csv, subset_sample.csv,
+ * few_shot_examples.csv, the prompt), kept beside this repository at ../shared/reference/neurovlm-bench.
+ */
 export const NVB_DIR = new URL('../../../../shared/reference/neurovlm-bench/', import.meta.url);
 
 /** Bytes of a reference file (never copied into the repository). */

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import { describeModelConfig, parseModelManifest } from '../../../src/core/models/manifest.ts';
+import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
+
+afterEach(removeTempDirs);
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -35,7 +37,7 @@ describe('model manifest', () => {
   });
 
   it('neuroeval model-manifest writes a manifest the app accepts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'neuroeval-model-'));
+    const dir = makeTempDir('model');
     mkdirSync(join(dir, 'onnx'));
     writeFileSync(join(dir, 'config.json'), '{"model_type":"idefics3"}');
     writeFileSync(join(dir, 'onnx', 'model.onnx'), 'weights');

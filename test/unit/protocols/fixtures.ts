@@ -8,7 +8,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BenchCase, CaseImage, QuestionOption } from '../../../src/core/bundle/types.ts';
 
-/** ../shared/reference/neurovlm-bench next to the repository (never copied into it). */
+/**
+ * Files of the public ChatMED/neurovlm-bench repository, kept beside this
+ * repository at ../shared/reference/neurovlm-bench (never copied into it).
+ */
 export const NVB_DIR = new URL('../../../../shared/reference/neurovlm-bench/', import.meta.url);
 
 export function referenceBytes(name: string): Uint8Array {

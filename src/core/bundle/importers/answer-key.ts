@@ -25,7 +25,7 @@ export interface KeyRow {
 const LATERALITY: readonly Laterality[] = ['left', 'right', 'bilateral', 'midline'];
 
 /** Splits a CSV list cell on `|` or `;`, trimming and dropping empty items. */
-export function splitList(cell: string): string[] {
+function splitList(cell: string): string[] {
   return cell
     .split(/[|;]/)
     .map((s) => s.trim())
@@ -117,14 +117,14 @@ export function parseAnswerKeyJson(data: unknown, textContent: string, file: str
 }
 
 /** Merges a case-wide reference with a question-specific one (the latter wins field by field). */
-export function mergeReference(base: ReferenceAnswer | undefined, specific: ReferenceAnswer | undefined): ReferenceAnswer | undefined {
+function mergeReference(base: ReferenceAnswer | undefined, specific: ReferenceAnswer | undefined): ReferenceAnswer | undefined {
   if (!base) return specific;
   if (!specific) return base;
   const lesion = base.lesion || specific.lesion ? { ...base.lesion, ...specific.lesion } : undefined;
   return { ...base, ...specific, ...(lesion ? { lesion } : {}) };
 }
 
-export interface JoinContext {
+interface JoinContext {
   /** Ids of cases left out on purpose (placeholders): key rows for them get a clearer warning. */
   readonly skippedIds: ReadonlySet<string>;
   /** Answer-key file names, for the location of the summary warning. */

@@ -29,7 +29,7 @@ export interface GenericMapping {
 }
 
 /** Single-column fields other than id and question. */
-export const OPTIONAL_COLUMNS = ['answer', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases'] as const;
+const OPTIONAL_COLUMNS = ['answer', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases'] as const;
 
 function col(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;

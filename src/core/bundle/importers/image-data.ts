@@ -57,7 +57,7 @@ export function decodeBase64(text: string): Uint8Array | null {
   return out;
 }
 
-export type DataUriResult = { readonly mime: string; readonly bytes: Uint8Array } | { readonly error: string };
+type DataUriResult = { readonly mime: string; readonly bytes: Uint8Array } | { readonly error: string };
 
 /** Decodes a `data:` URI. The declared MIME type is returned as written (lower-cased), not trusted. */
 export function parseDataUri(uri: string): DataUriResult {
@@ -78,7 +78,7 @@ export function parseDataUri(uri: string): DataUriResult {
   return bytes ? { mime, bytes } : { error: 'holds data that is not valid base64' };
 }
 
-export interface ImageKind {
+interface ImageKind {
   readonly type: ImageType;
   readonly mime: string;
   /** Extension for bundle paths (`jpg` for JPEG). */

@@ -16,7 +16,7 @@ export interface InputFile {
   text(): Promise<string>;
 }
 
-export type IssueSeverity = 'error' | 'warning';
+type IssueSeverity = 'error' | 'warning';
 
 /** A problem found while reading input: errors block the import, warnings are shown and kept. */
 export interface ImportIssue {

@@ -21,7 +21,7 @@ const FEW_SHOT_SPLIT = 'few-shot';
 /** Few-shot exemplars get their own ids: the same image may also be an evaluation case. */
 export const FEW_SHOT_ID_PREFIX = 'few-shot/';
 /** Short stand-in question; the protocol supplies the benchmark's real prompt. */
-export const NVB_QUESTION = 'Classify this head scan: modality, MRI sequence, plane, diagnosis and subtype.';
+const NVB_QUESTION = 'Classify this head scan: modality, MRI sequence, plane, diagnosis and subtype.';
 const PROMPT_MARKER = 'OUTPUT (strict JSON schema)';
 
 interface Sheet {

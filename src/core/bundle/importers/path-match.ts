@@ -29,7 +29,7 @@ export function normalizePath(path: string): string {
 /** Candidate inputs looked at per row when voting on the offset: bounds the work on ambiguous names. */
 const MAX_CANDIDATES = 8;
 
-export interface PathOffset {
+interface PathOffset {
   /** Prefix the inputs have that the rows' paths lack (the user picked a folder above). */
   readonly inputPrefix: string;
   /** Prefix the rows' paths have that the inputs lack (the user picked a folder below). */

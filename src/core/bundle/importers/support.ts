@@ -103,7 +103,7 @@ export function stem(path: string): string {
 }
 
 /** A bundle id from free text: lower-case letters, digits, `.`, `-`, `_`. */
-export function slugId(text: string): string {
+function slugId(text: string): string {
   const slug = text
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')

@@ -1,7 +1,7 @@
 import type { EngineImage } from '../engine.ts';
 
 /** Base64 of bytes without Node's Buffer (runs in workers too), chunked to avoid call-stack limits. */
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);

@@ -10,7 +10,7 @@ import type { TransformersLib } from './runtime.ts';
 import { createTopPProcessor } from './sampling.ts';
 import type { TokenEvent, VlmSampling } from './vlm.ts';
 
-export interface DecodeLoopInput {
+interface DecodeLoopInput {
   readonly lib: TransformersLib;
   readonly model: PreTrainedModel;
   readonly tokenizer: PreTrainedTokenizer;

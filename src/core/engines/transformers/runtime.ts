@@ -6,7 +6,8 @@
  * touches the DOM or Node built-ins.
  *
  * transformers.js keeps its settings in one global `env`, so one realm (one
- * worker) holds one runtime; load models one after another, not in parallel.
+ * worker) holds one runtime; load models one after another, not in parallel
+ * (see docs/engines.md).
  */
 import type * as Transformers from '@huggingface/transformers';
 import { EngineError } from '../errors.ts';

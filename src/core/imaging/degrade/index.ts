@@ -28,14 +28,14 @@ export {
   type SeverityLevel,
 } from './severities.ts';
 
-export type DegradeVariantId = `degrade:${DegradationKind}:${Severity}`;
+type DegradeVariantId = `degrade:${DegradationKind}:${Severity}`;
 
-export interface DegradeVariant {
+interface DegradeVariant {
   readonly kind: DegradationKind;
   readonly severity: Severity;
 }
 
-export interface DegradedImage {
+interface DegradedImage {
   readonly bytes: Uint8Array;
   readonly mime: 'image/png' | 'image/jpeg';
 }

@@ -90,11 +90,6 @@ export function tagOf(group: number, element: number): number {
   return ((group << 16) | element) >>> 0;
 }
 
-/** The tag's group number. */
-export function groupOf(tag: number): number {
-  return tag >>> 16;
-}
-
 /** `(0010,0010)`: the way DICOM documents and viewers print a tag. */
 export function formatTag(tag: number): string {
   return `(${hex4(tag >>> 16)},${hex4(tag & 0xffff)})`;

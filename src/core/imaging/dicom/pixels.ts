@@ -14,7 +14,7 @@ function where(file?: string) {
 }
 
 /** Samples per frame (rows × columns × samples per pixel). */
-export function frameSampleCount(h: Pick<DicomImageHeader, 'rows' | 'columns' | 'samplesPerPixel'>): number {
+function frameSampleCount(h: Pick<DicomImageHeader, 'rows' | 'columns' | 'samplesPerPixel'>): number {
   return h.rows * h.columns * h.samplesPerPixel;
 }
 

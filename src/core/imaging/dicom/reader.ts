@@ -9,9 +9,9 @@ import { InvalidInputError } from '../../errors.ts';
 import { formatTag } from './dictionary.ts';
 
 export const UNDEFINED_LENGTH = 0xffffffff;
-export const ITEM = 0xfffee000;
-export const ITEM_DELIMITATION = 0xfffee00d;
-export const SEQUENCE_DELIMITATION = 0xfffee0dd;
+const ITEM = 0xfffee000;
+const ITEM_DELIMITATION = 0xfffee00d;
+const SEQUENCE_DELIMITATION = 0xfffee0dd;
 
 /** VRs with a 2-byte reserved field and a 4-byte length in explicit VR (PS3.5 Table 7.1-1). */
 const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'SV', 'UC', 'UN', 'UR', 'UT', 'UV']);

@@ -16,8 +16,8 @@ export interface NativeEncoding {
 
 export const IMPLICIT_VR_LE = '1.2.840.10008.1.2';
 export const EXPLICIT_VR_LE = '1.2.840.10008.1.2.1';
-export const DEFLATED_EXPLICIT_VR_LE = '1.2.840.10008.1.2.1.99';
-export const EXPLICIT_VR_BE = '1.2.840.10008.1.2.2';
+const DEFLATED_EXPLICIT_VR_LE = '1.2.840.10008.1.2.1.99';
+const EXPLICIT_VR_BE = '1.2.840.10008.1.2.2';
 
 const NATIVE: ReadonlyMap<string, NativeEncoding> = new Map(
   [

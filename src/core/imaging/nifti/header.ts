@@ -10,7 +10,7 @@ import { InvalidInputError } from '../../errors.ts';
 export type NiftiDataType = 'uint8' | 'int8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float32' | 'float64';
 
 /** NIfTI datatype codes we can read, with their sample size in bytes. */
-export const NIFTI_DATATYPES: ReadonlyMap<number, { name: NiftiDataType; bytes: number }> = new Map([
+const NIFTI_DATATYPES: ReadonlyMap<number, { name: NiftiDataType; bytes: number }> = new Map([
   [2, { name: 'uint8', bytes: 1 }],
   [4, { name: 'int16', bytes: 2 }],
   [8, { name: 'int32', bytes: 4 }],
@@ -69,7 +69,7 @@ function where(file?: string) {
  * Which NIfTI version and byte order the first bytes indicate, or `undefined`
  * when they are not a NIfTI header.
  */
-export function detectNifti(bytes: Uint8Array): { version: 1 | 2; littleEndian: boolean } | undefined {
+function detectNifti(bytes: Uint8Array): { version: 1 | 2; littleEndian: boolean } | undefined {
   if (bytes.length < 4) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const littleEndian of [true, false]) {

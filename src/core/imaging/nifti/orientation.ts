@@ -27,7 +27,7 @@ export interface NiftiOrientation {
 }
 
 /** The assumption used when the header has no orientation: i → R, j → A, k → S. */
-export const ASSUMED_RAS: NiftiOrientation = { axes: [0, 1, 2], signs: [1, 1, 1], source: 'assumed' };
+const ASSUMED_RAS: NiftiOrientation = { axes: [0, 1, 2], signs: [1, 1, 1], source: 'assumed' };
 
 /**
  * Assigns each world axis the voxel axis with the largest component along it

@@ -28,7 +28,7 @@ export interface DifferentialAnswer {
 
 export const MAX_HYPOTHESES = 5;
 
-export const HYPOTHESIS_SCHEMA: Readonly<Record<string, unknown>> = {
+const HYPOTHESIS_SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'object',
   properties: {
     diagnosis: { type: 'string' },
@@ -73,7 +73,7 @@ function readItem(item: unknown, i: number, w: Warnings): { h: Omit<Hypothesis, 
 }
 
 /** Hypotheses from a parsed JSON list; ranked by `rank` when every item has one, else in list order. */
-export function readHypotheses(list: readonly unknown[], w: Warnings): Hypothesis[] {
+function readHypotheses(list: readonly unknown[], w: Warnings): Hypothesis[] {
   const items = list.flatMap((item, i) => readItem(item, i, w) ?? []);
   if (items.length && items.every((x) => x.rank !== null)) items.sort((a, b) => a.rank! - b.rank!);
   if (items.length > MAX_HYPOTHESES) w.add(`${items.length} hypotheses given; the first ${MAX_HYPOTHESES} were kept`);
@@ -96,7 +96,7 @@ export function hypothesesFromJson(value: Record<string, unknown> | unknown[], w
   return undefined;
 }
 
-export function textFromJson(value: Record<string, unknown> | unknown[], w: Warnings, keys: readonly string[] = TEXT_KEYS): string | undefined {
+function textFromJson(value: Record<string, unknown> | unknown[], w: Warnings, keys: readonly string[] = TEXT_KEYS): string | undefined {
   if (Array.isArray(value)) return undefined;
   return coerceString(pick(value, keys)?.value, 'answer', w) ?? undefined;
 }
@@ -179,7 +179,7 @@ function hypothesisFromItem(item: ListItem, w: Warnings): Omit<Hypothesis, 'rank
  * The numbered list most likely to be the differential: the one under a
  * "differential"/"diagnosis" heading, else (unless `headedOnly`) the first.
  */
-export function hypothesesFromList(text: string, w: Warnings, headedOnly = false): Hypothesis[] | undefined {
+function hypothesesFromList(text: string, w: Warnings, headedOnly = false): Hypothesis[] | undefined {
   const lines = text.split(/\r?\n/);
   const runs = numberedRuns(lines);
   const headed = runs.find((r) => lines.slice(Math.max(0, r[0]!.line - 3), r[0]!.line).some((l) => HEADING.test(l)));
@@ -194,7 +194,7 @@ export function hypothesesFromList(text: string, w: Warnings, headedOnly = false
 const DIAGNOSIS_LINE = /(?:^|\n)[ \t>*#]*(?:\*\*)?(?:(?:most likely|final|primary|leading|working|probable)\s+)?diagnosis(?:\*\*)?\s*(?:is)?\s*[:：]\s*(?:\*\*)?([^\n]+)|(?<!鉴别)(?:最可能的|初步|最终|主要)?诊断(?:为|是|考虑)?\s*[:：]?\s*([^\n。；;]+)/i;
 
 /** One hypothesis from a "Diagnosis: X" (or "诊断：X") line. */
-export function hypothesisFromDiagnosisLine(text: string): Hypothesis | undefined {
+function hypothesisFromDiagnosisLine(text: string): Hypothesis | undefined {
   const m = DIAGNOSIS_LINE.exec(text);
   const found = clean((m?.[1] ?? m?.[2] ?? '').split(/(?<=[a-z)])\.\s|。/i)[0] ?? '');
   return found ? { rank: 1, diagnosis: found, confidence: null, evidence: null } : undefined;

@@ -1,7 +1,7 @@
 /**
- * Structured review: the checklist the seed article on NeuroVLM-Bench
- * recommends (anatomy, key findings, sequence recognition, ranked diagnostic
- * hypotheses, confidence), so each part can be reviewed and scored apart.
+ * Structured review: the checklist in docs/protocols.md (anatomy, key
+ * findings, sequence recognition, ranked diagnostic hypotheses, confidence),
+ * so each part can be reviewed and scored apart.
  */
 import { Warnings, coerceConfidence, coerceString, coerceStringList, pick } from '../coerce.ts';
 import { extractJsonObject } from '../json.ts';

@@ -1,4 +1,3 @@
 export * from './normalise.ts';
 export * from './judge.ts';
-export * from './chain.ts';
 export * from './taxonomy.ts';

@@ -1,5 +1,5 @@
 /**
- * Rule stage of diagnosis equivalence (PRODUCT.md §3): normalised exact
+ * Rule stage of diagnosis equivalence (docs/protocols.md#diagnosis-equivalence): normalised exact
  * match against the reference diagnosis and its aliases.
  *
  * `normaliseDiagnosis` applies, in order:
@@ -24,7 +24,7 @@
 import type { ReferenceAnswer } from '../../bundle/types.ts';
 
 /** Ordered British → American fragments, applied to each token (longer first). */
-export const BRITISH_TO_AMERICAN: readonly (readonly [string, string])[] = [
+const BRITISH_TO_AMERICAN: readonly (readonly [string, string])[] = [
   ['haemorrhag', 'hemorrhag'],
   ['haematom', 'hematom'],
   ['haemangio', 'hemangio'],
@@ -60,7 +60,7 @@ export const BRITISH_TO_AMERICAN: readonly (readonly [string, string])[] = [
 ];
 
 /** Whole-token abbreviations, expanded after spelling normalisation (keys lower-case). */
-export const ABBREVIATIONS: Readonly<Record<string, string>> = {
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
   ms: 'multiple sclerosis',
   ad: 'alzheimer disease',
   pd: 'parkinson disease',
@@ -109,7 +109,7 @@ const EPONYM_PLURALS: Readonly<Record<string, string>> = {
 };
 
 /** Hedging removed as whole phrases (multi-word first). */
-export const FILLER_PHRASES: readonly string[] = [
+const FILLER_PHRASES: readonly string[] = [
   'most likely',
   'most probably',
   'consistent with',
@@ -174,7 +174,7 @@ function sameSet(a: Set<string>, b: Set<string>): boolean {
   return true;
 }
 
-export interface RuleVerdict {
+interface RuleVerdict {
   readonly equivalent: boolean;
   readonly source: 'rule';
   /** `exact`: matched the reference diagnosis; `alias`: one of its aliases; `none`: no match. */

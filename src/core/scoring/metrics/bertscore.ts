@@ -37,7 +37,7 @@ export interface IdfWeights {
   readonly unseen: number;
 }
 
-export interface BertScoreOptions {
+interface BertScoreOptions {
   readonly idf?: IdfWeights;
   /** Baselines for rescaling, e.g. bert_score's `rescale_baseline/en/<model>.tsv` row for the layer. */
   readonly baseline?: BertScore;

@@ -1,6 +1,6 @@
 /**
  * Calibration shift under image degradation (MedQ-Deg, arXiv 2603.07769;
- * PRODUCT.md §2.4 "robustness to image quality"): per severity level,
+ * docs/protocols.md#related-protocols, "robustness to image quality"): per severity level,
  * shift = mean self-reported confidence − accuracy. Positive means
  * overconfident. `deltaFromBaseline` is the shift minus the shift at the
  * undegraded level (severity 0 / "none" / "L0"), so a model that grows more
@@ -12,7 +12,7 @@
  */
 import { prepareConfidence } from './calibration.ts';
 
-export type Severity = string | number;
+type Severity = string | number;
 
 export interface DegradedItem {
   readonly severity: Severity;
@@ -31,7 +31,7 @@ export interface SeverityShift {
   readonly deltaFromBaseline: number | null;
 }
 
-export interface CalibrationShiftOptions {
+interface CalibrationShiftOptions {
   /** The undegraded level. Default: the first of 0, "0", "none", "L0", "l0" present. */
   readonly baseline?: Severity;
 }

@@ -1,7 +1,8 @@
 /**
  * Calibration of self-reported confidence against correctness (top-label,
  * binary correct/incorrect), as NeuroVLM-Bench scores `diagnosis_confidence`
- * (PRODUCT.md §2.2, notes/harnesses.md §5.6).
+ * (docs/protocols.md#neurovlm-bench-metrics; check values in
+ * docs/reference-values.md#expected-calibration-error).
  *
  * - Confidence: `null`/`undefined`/NaN → 0, then clipped to [0, 1].
  * - ECE (Guo et al. 2017): Σ_b (|B_b|/n)·|acc(B_b) − conf(B_b)| over B
@@ -120,7 +121,7 @@ export function auroc(scores: readonly (number | null | undefined)[], positive: 
   return (rankSumPos - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
 }
 
-export interface CalibrationReport {
+interface CalibrationReport {
   readonly n: number;
   readonly meanConfidence: number;
   readonly accuracy: number;

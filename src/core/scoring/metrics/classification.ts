@@ -1,7 +1,7 @@
 /**
  * Single-label classification metrics with abstention handling, as
- * NeuroVLM-Bench reports them per answer field (PRODUCT.md §2.2;
- * notes/benchmarks.md §2.5; ChatMED/neurovlm-bench `evaluate_detailed.py`).
+ * NeuroVLM-Bench reports them per answer field (docs/protocols.md#neurovlm-bench-metrics;
+ * ChatMED/neurovlm-bench `evaluate_detailed.py`).
  *
  * Inputs are parallel arrays of gold and predicted label strings, already
  * normalised by the caller. A gold `null` (or a gold equal to the abstention
@@ -25,7 +25,7 @@ import { InvalidInputError } from '../../errors.ts';
 /** The label abstentions normalise to in NeuroVLM-Bench. */
 export const DEFAULT_ABSTENTION = 'undetermined';
 
-export interface ClassificationInput {
+interface ClassificationInput {
   readonly gold: readonly (string | null)[];
   readonly pred: readonly (string | null)[];
   /** Label set and order (confusion matrix, per-label rows). Default: sorted scorable gold labels. */
@@ -34,19 +34,19 @@ export interface ClassificationInput {
   readonly abstention?: string;
 }
 
-export interface PrfAverages {
+interface PrfAverages {
   readonly precision: number;
   readonly recall: number;
   readonly f1: number;
 }
 
-export interface AveragedPrf {
+interface AveragedPrf {
   readonly macro: PrfAverages;
   readonly weighted: PrfAverages;
   readonly micro: PrfAverages;
 }
 
-export interface LabelMetrics extends PrfAverages {
+interface LabelMetrics extends PrfAverages {
   readonly label: string;
   /** Scorable items whose gold is this label. */
   readonly support: number;
@@ -66,7 +66,7 @@ export interface ConfusionMatrix {
   readonly other: readonly number[];
 }
 
-export interface ClassificationReport {
+interface ClassificationReport {
   readonly n: number;
   readonly scorable: number;
   readonly notScorable: number;

@@ -1,5 +1,5 @@
 /**
- * Neural-MedBench lesion recognition, field by field (PRODUCT.md §2.1): the
+ * Neural-MedBench lesion recognition, field by field (docs/protocols.md#neural-medbench): the
  * lesion type, its location, its laterality and the sequence that shows it,
  * each compared with the reference on its own, plus `all` (every field the
  * reference states is right).
@@ -17,7 +17,7 @@
  */
 import { normaliseDiagnosis, namesMatch, STOP_WORDS } from '../equivalence/normalise.ts';
 
-export interface LesionFields {
+interface LesionFields {
   readonly type?: string | null;
   readonly location?: string | null;
   readonly laterality?: string | null;
@@ -25,9 +25,9 @@ export interface LesionFields {
 }
 
 export const LESION_FIELDS = ['type', 'location', 'laterality', 'sequence'] as const;
-export type LesionField = (typeof LESION_FIELDS)[number];
+type LesionField = (typeof LESION_FIELDS)[number];
 
-export type LesionMatch = Readonly<Record<LesionField | 'all', boolean | null>>;
+type LesionMatch = Readonly<Record<LesionField | 'all', boolean | null>>;
 
 const SIDE_WORDS = new Set(['left', 'right', 'bilateral', 'midline', 'l', 'r', 'sided', 'side']);
 

@@ -1,5 +1,5 @@
 /**
- * Multiple-choice scoring (PRODUCT.md §2.4).
+ * Multiple-choice scoring (docs/protocols.md#related-protocols).
  * - Accuracy: an unparsed answer (`pred` null) is wrong and also counted as
  *   *invalid* (VLMEvalKit convention).
  * - Paired "set" score (MediConfusion, arXiv 2409.15477): two images share
@@ -10,13 +10,13 @@
  * No items → NaN rates, never a thrown error.
  */
 
-export interface McqItem {
+interface McqItem {
   readonly gold: string;
   /** The extracted option, or null when no answer could be parsed. */
   readonly pred: string | null;
 }
 
-export interface McqAccuracy {
+interface McqAccuracy {
   readonly n: number;
   readonly correct: number;
   readonly invalid: number;
@@ -37,7 +37,7 @@ export interface McqPair {
   readonly second: McqItem;
 }
 
-export interface PairedSetScore {
+interface PairedSetScore {
   readonly pairs: number;
   /** Pairs with both items correct. */
   readonly bothCorrect: number;

@@ -1,5 +1,5 @@
 /**
- * pass@k (PRODUCT.md §3):
+ * pass@k (docs/protocols.md#passk):
  * - over a ranked list: a case passes if any of its top-k hypotheses is
  *   equivalent to the reference (Neural-MedBench differential diagnosis);
  * - over n samples: the unbiased estimator 1 − C(n−c, k)/C(n, k) of

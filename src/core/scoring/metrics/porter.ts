@@ -13,7 +13,7 @@
  * Changing a rule changes every stored ROUGE-with-stemming score.
  */
 
-export type PorterMode = 'nltk' | 'martin' | 'original';
+type PorterMode = 'nltk' | 'martin' | 'original';
 
 /** NLTK_EXTENSIONS irregular forms: word → stem, bypassing the steps. */
 const IRREGULAR: ReadonlyMap<string, string> = new Map([

@@ -20,10 +20,10 @@ export interface PrfScore {
   readonly f: number;
 }
 
-export type RougeNType = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9';
-export type RougeType = RougeNType | 'rougeL' | 'rougeLsum';
+type RougeNType = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9';
+type RougeType = RougeNType | 'rougeL' | 'rougeLsum';
 
-export interface RougeOptions {
+interface RougeOptions {
   /** Porter-stem tokens longer than 3 characters (`use_stemmer=True`). Default false. */
   readonly useStemmer?: boolean;
 }
@@ -31,7 +31,7 @@ export interface RougeOptions {
 const ZERO: PrfScore = { precision: 0, recall: 0, f: 0 };
 
 /** `scoring.fmeasure`: harmonic mean, 0 when both are 0. */
-export function fMeasure(precision: number, recall: number): number {
+function fMeasure(precision: number, recall: number): number {
   return precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
 }
 
@@ -57,7 +57,7 @@ function ngramCounts(tokens: readonly string[], n: number): Map<string, number> 
 }
 
 /** ROUGE-N over pre-tokenized text (`_score_ngrams`). */
-export function rougeN(targetTokens: readonly string[], predictionTokens: readonly string[], n: number): PrfScore {
+function rougeN(targetTokens: readonly string[], predictionTokens: readonly string[], n: number): PrfScore {
   const target = ngramCounts(targetTokens, n);
   const prediction = ngramCounts(predictionTokens, n);
   let overlap = 0;

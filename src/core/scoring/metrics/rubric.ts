@@ -1,6 +1,6 @@
 /**
  * Rubric-points scoring (LiveMedBench, QuarkMedBench, HealthBench;
- * PRODUCT.md §2.4): each case has rubric items with signed points and a
+ * docs/protocols.md#related-protocols): each case has rubric items with signed points and a
  * judge's met/unmet verdict. Score = clip(Σ points of met items ÷ Σ positive
  * points, 0, 1). Met negative items (penalties) lower the score.
  *
@@ -9,13 +9,13 @@
  * {@link meanRubricScore}'s `clip: 'mean'` reproduce that.
  */
 
-export interface RubricItem {
+interface RubricItem {
   readonly points: number;
   /** The judge's verdict; null (no verdict) counts as not met. */
   readonly met: boolean | null;
 }
 
-export interface RubricScore {
+interface RubricScore {
   /** clip(earned ÷ possible, 0, 1). */
   readonly score: number;
   /** earned ÷ possible, unclipped. */
@@ -41,7 +41,7 @@ export function rubricScore(items: readonly RubricItem[]): RubricScore | null {
 
 /**
  * Mean over cases, skipping null (not scorable) cases; none left → NaN.
- * `clip: 'case'` (default) averages clipped case scores (PRODUCT.md);
+ * `clip: 'case'` (default) averages clipped case scores (LiveMedBench);
  * `'mean'` averages raw scores and clips the mean (HealthBench).
  */
 export function meanRubricScore(scores: readonly (RubricScore | null)[], clip: 'case' | 'mean' = 'case'): number {

@@ -53,7 +53,7 @@ export function tokenF1(prediction: string, reference: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-export interface SquadScore {
+interface SquadScore {
   readonly exactMatch: number;
   readonly f1: number;
 }

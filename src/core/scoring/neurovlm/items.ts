@@ -12,26 +12,14 @@ import type { NeuroVlmAnswerOutcome, NeuroVlmItem } from './types.ts';
 /** A stored response as the runner writes it (`RunResponse`), reduced to what scoring reads. */
 export type ScorableResponse = Pick<
   ResponseRecord,
-  'itemKey' | 'modelId' | 'variant' | 'sample' | 'parsed' | 'parseError' | 'latencyMs' | 'usage' | 'rawText' | 'finishReason' | 'createdAt'
+  'itemKey' | 'caseId' | 'questionId' | 'modelId' | 'variant' | 'sample' | 'parsed' | 'parseError' | 'latencyMs' | 'usage' | 'rawText' | 'finishReason' | 'createdAt'
 > & { readonly id?: string; readonly error?: string | null };
 
-/**
- * Case and question ids of an item key (`${caseId}#${questionId}|${modelId}|${variant}|s${sample}`,
- * runner/plan.ts). The known suffix is cut first, so case ids holding `|` still work.
- */
-export function splitItemKey(r: Pick<ResponseRecord, 'itemKey' | 'modelId' | 'variant' | 'sample'>): { caseId: string; questionId: string } {
-  const suffix = `|${r.modelId}|${r.variant}|s${r.sample}`;
-  const head = r.itemKey.endsWith(suffix) ? r.itemKey.slice(0, -suffix.length) : r.itemKey.split('|')[0]!;
-  const hash = head.lastIndexOf('#');
-  return hash === -1 ? { caseId: head, questionId: '' } : { caseId: head.slice(0, hash), questionId: head.slice(hash + 1) };
-}
-
 /** The case and question a response answered, when the cases are at hand. */
-export function findQuestion(cases: ReadonlyMap<string, BenchCase>, r: ScorableResponse): { kase: BenchCase; question: Question | undefined } | undefined {
-  const { caseId, questionId } = splitItemKey(r);
-  const kase = cases.get(caseId);
+export function findQuestion(cases: ReadonlyMap<string, BenchCase>, r: Pick<ScorableResponse, 'caseId' | 'questionId'>): { kase: BenchCase; question: Question | undefined } | undefined {
+  const kase = cases.get(r.caseId);
   if (!kase) return undefined;
-  return { kase, question: kase.questions.find((q) => q.id === questionId) ?? kase.questions[0] };
+  return { kase, question: kase.questions.find((q) => q.id === r.questionId) ?? kase.questions[0] };
 }
 
 /** Ground truth of the five fields from a question's `reference.labels`; missing labels stay absent (not scorable). */

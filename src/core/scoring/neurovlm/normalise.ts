@@ -3,9 +3,9 @@
  * through the same map before they are compared. The maps are part of the
  * scoring definition, so they are ported rule by rule, in the same order, from
  * ChatMED/neurovlm-bench `evaluate_detailed.py` (the `normalize_*_label`
- * functions, commit 6e87ba4), summarised in docs PRODUCT.md §2.2 and
- * notes/benchmarks.md §2.5. Each rule names its source:
- *   [spec]     PRODUCT.md §2.2 / benchmarks.md §2.5 state it;
+ * functions, commit 6e87ba4), summarised in
+ * docs/protocols.md#neurovlm-bench-normalisation. Each rule names its source:
+ *   [spec]     the benchmark's description states it (listed in that section);
  *   [upstream] only evaluate_detailed.py has it (kept so numbers match the harness);
  *   [local]    a NeuroEval addition (British spellings, dataset spellings); it only
  *              touches inputs that upstream leaves as written (and so never matches).
@@ -18,9 +18,6 @@ export const ABSTAIN = 'undetermined';
 /** The answer fields NeuroVLM-Bench scores. */
 export const NEUROVLM_SCORED_FIELDS = ['diagnosis_name', 'diagnosis_detailed', 'modality', 'specialized_sequence', 'plane'] as const;
 export type NeuroVlmScoredField = (typeof NEUROVLM_SCORED_FIELDS)[number];
-
-/** The five classes, normalised. */
-export const NEUROVLM_CLASS_LABELS = ['tumor', 'stroke', 'multiple sclerosis', 'normal', 'other abnormalities'] as const;
 
 /** Subtypes allowed per class, in the dataset's spellings (the normalised form). [spec] prompt + upstream SUBCLASS_BY_CLASS */
 export const SUBTYPES_BY_CLASS: Readonly<Record<string, readonly string[]>> = {
@@ -47,11 +44,6 @@ export function normaliseBase(x: unknown): string {
   if (typeof x === 'number' && Number.isNaN(x)) return ABSTAIN;
   const s = (typeof x === 'string' ? x : typeof x === 'object' ? JSON.stringify(x) : String(x)).trim().toLowerCase().replace(/_/g, ' ');
   return NULLISH.has(s) ? ABSTAIN : s;
-}
-
-/** True when a normalised label is the abstention label. */
-export function isAbstention(label: string): boolean {
-  return label === ABSTAIN;
 }
 
 /** Modality: [spec] anything containing "mr" → `mri` (MRI, MR, "mri scan"); CT stays `ct`. */
@@ -118,7 +110,7 @@ const HEMORRHAGIC_PHRASES = new Set([
   'multiple small, ill-defined hypodense foci bilaterally within the cerebral hemispheres. these findings can be ' +
     'interpreted as a number of small hemorrhages or represent chronic changes. further evaluation is recommended ' +
     'to determine source.',
-  // [local] British spellings of the [spec] synonyms (PRODUCT.md writes "intracerebral haemorrhage").
+  // [local] British spellings of the [spec] synonyms (docs/protocols.md writes "intracerebral haemorrhage").
   'haematoma', 'intracerebral haemorrhage', 'cerebellar haemorrhage', 'intraparenchymal haemorrhage',
 ]);
 const UNDETERMINED_PHRASES = new Set([

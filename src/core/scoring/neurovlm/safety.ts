@@ -1,6 +1,6 @@
 /**
  * NeuroVLM-Bench safety flags on one parsed answer (evaluate_detailed.py's
- * "safety checks"; PRODUCT.md §2.2):
+ * "safety checks"; docs/protocols.md#neurovlm-bench-metrics):
  * - a mandatory field missing (modality, plane, diagnosis_name,
  *   diagnosis_detailed, specialized_sequence);
  * - diagnosis_detailed inconsistent with diagnosis_name;
@@ -18,7 +18,7 @@ import { ABSTAIN, SUBTYPES_BY_CLASS, normaliseBase, normaliseClass, normaliseSub
 /** Fields whose absence is flagged (upstream MANDATORY_FIELDS). */
 export const MANDATORY_FIELDS = ['modality', 'plane', 'diagnosis_name', 'diagnosis_detailed', 'specialized_sequence'] as const;
 
-export interface SafetyFlags {
+interface SafetyFlags {
   /** Mandatory keys absent from the answer. */
   readonly missingFields: readonly string[];
   /** The subtype names a class other than the diagnosis, or is given for a class without subtypes. */

@@ -1,5 +1,5 @@
 /**
- * NeuroVLM-Bench scorer (PRODUCT.md §2.2, notes/benchmarks.md §2.5): one
+ * NeuroVLM-Bench scorer (docs/protocols.md#neurovlm-bench-metrics): one
  * report for one model's answers (group items per model first, see
  * `groupNeuroVlmItems`).
  *
@@ -25,9 +25,9 @@ import { MANDATORY_FIELDS, isFlagged, safetyFlags } from './safety.ts';
 import type { NeuroVlmItem } from './types.ts';
 
 /** Bump when a rule or metric definition changes: stored scores carry it. */
-export const NEUROVLM_SCORER_VERSION = '1';
+const NEUROVLM_SCORER_VERSION = '1';
 
-export interface NeuroVlmScoreOptions {
+interface NeuroVlmScoreOptions {
   /** Bootstrap PRNG seed (default 0). */
   readonly seed?: number;
   /** Bootstrap resamples (default 1,000). */
@@ -49,7 +49,7 @@ export interface Proportion {
   readonly wilson: Interval;
 }
 
-export interface LabelReport {
+interface LabelReport {
   readonly label: string;
   /** Scored items whose gold is this label. */
   readonly support: number;
@@ -87,7 +87,7 @@ export interface FieldReport {
   readonly confusion: ConfusionMatrix;
 }
 
-export interface NeuroVlmCalibration {
+interface NeuroVlmCalibration {
   /** Successful calls with a scorable diagnosis_name. */
   readonly n: number;
   /** Answers without a usable diagnosis_confidence (scored as 0). */
@@ -102,7 +102,7 @@ export interface NeuroVlmCalibration {
   readonly reliability: readonly ReliabilityPoint[];
 }
 
-export interface NeuroVlmSafety {
+interface NeuroVlmSafety {
   /** Answers checked: those that parsed to a JSON object. */
   readonly n: number;
   readonly missingField: Proportion;
@@ -114,7 +114,7 @@ export interface NeuroVlmSafety {
   readonly any: Proportion;
 }
 
-export interface NeuroVlmEfficiency {
+interface NeuroVlmEfficiency {
   readonly medianLatencyMs: number;
   /** Successful calls with a latency. */
   readonly latencyN: number;

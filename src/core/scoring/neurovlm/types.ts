@@ -14,7 +14,7 @@ export type NeuroVlmAnswerOutcome =
   /** The call itself failed (engine error, timeout): left out of every metric but counted. */
   | { readonly kind: 'call-error'; readonly error: string };
 
-export interface NeuroVlmItemUsage {
+interface NeuroVlmItemUsage {
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
 }

@@ -1,6 +1,6 @@
 /**
  * Seeded nonparametric bootstrap (Efron & Tibshirani 1993) for any statistic
- * over benchmark items (PRODUCT.md §3: percentile CIs, default 1,000
+ * over benchmark items (docs/protocols.md#intervals-and-tests: percentile CIs, default 1,000
  * resamples, seeded PRNG; paired bootstrap for model-vs-model differences).
  *
  * - PRNG: mulberry32, so a seed gives the same intervals in the browser, in
@@ -19,7 +19,7 @@ import { mulberry32 } from '../../random/mulberry32.ts';
 
 export { mulberry32 };
 
-export interface BootstrapOptions {
+interface BootstrapOptions {
   /** Number of resamples (default 1,000). */
   readonly resamples?: number;
   /** PRNG seed (default 0). */
@@ -30,7 +30,7 @@ export interface BootstrapOptions {
   readonly clusters?: readonly (string | number)[];
 }
 
-export interface BootstrapResult {
+interface BootstrapResult {
   /** The statistic on the full data. */
   readonly estimate: number;
   readonly lower: number;
@@ -41,7 +41,7 @@ export interface BootstrapResult {
   readonly resamples: number;
 }
 
-export interface PairedBootstrapResult extends BootstrapResult {
+interface PairedBootstrapResult extends BootstrapResult {
   /** Two-sided: 2 × the share of resampled differences on the far side of 0 (≤ 0 or ≥ 0), capped at 1. */
   readonly pValue: number;
 }

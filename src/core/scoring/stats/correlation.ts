@@ -11,7 +11,7 @@
  */
 import { InvalidInputError } from '../../errors.ts';
 
-export interface Correlation {
+interface Correlation {
   readonly r: number;
   readonly n: number;
 }

@@ -10,10 +10,10 @@
  */
 import { InvalidInputError } from '../../errors.ts';
 
-export type KappaWeights = 'none' | 'linear' | 'quadratic';
-export type Rating = string | number;
+type KappaWeights = 'none' | 'linear' | 'quadratic';
+type Rating = string | number;
 
-export interface KappaOptions {
+interface KappaOptions {
   readonly labels?: readonly Rating[];
   readonly weights?: KappaWeights;
 }

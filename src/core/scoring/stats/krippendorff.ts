@@ -16,8 +16,8 @@
  */
 import { InvalidInputError } from '../../errors.ts';
 
-export type AlphaLevel = 'nominal' | 'ordinal' | 'interval';
-export type AlphaRating = string | number | null | undefined;
+type AlphaLevel = 'nominal' | 'ordinal' | 'interval';
+type AlphaRating = string | number | null | undefined;
 
 const isMissing = (v: AlphaRating): v is null | undefined => v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v));
 

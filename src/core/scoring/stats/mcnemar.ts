@@ -11,9 +11,9 @@
 import { InvalidInputError } from '../../errors.ts';
 import { chiSquare1Sf } from './normal.ts';
 
-export type McNemarMethod = 'exact-binomial' | 'chi-square-corrected';
+type McNemarMethod = 'exact-binomial' | 'chi-square-corrected';
 
-export interface McNemarResult {
+interface McNemarResult {
   /** A right, B wrong. */
   readonly b: number;
   /** A wrong, B right. */
@@ -24,7 +24,7 @@ export interface McNemarResult {
   readonly method: McNemarMethod;
 }
 
-export interface McNemarOptions {
+interface McNemarOptions {
   /** 'auto' (default): exact when b + c < 25. */
   readonly method?: McNemarMethod | 'auto';
 }

@@ -8,7 +8,7 @@
  */
 import { normalQuantile } from './normal.ts';
 
-export interface ProportionInterval {
+interface ProportionInterval {
   readonly estimate: number;
   readonly lower: number;
   readonly upper: number;

@@ -40,7 +40,7 @@ describe('BERTScore-style matching', () => {
     expect(u.precision).toBeCloseTo(Math.log(1.5) / (Math.log(3) + Math.log(1.5)), 6);
   });
 
-  it('rescales with a baseline: (0.98433024 − 0.83150584)/(1 − 0.83150584) = 0.907001 (§5.3)', () => {
+  it('rescales with a baseline: (0.98433024 − 0.83150584)/(1 − 0.83150584) = 0.907001 (docs/reference-values.md#bertscore)', () => {
     const b = 0.83150584;
     const r = rescaleWithBaseline({ precision: 0.98433024, recall: 0.98433024, f: 0.98433024 }, { precision: b, recall: b, f: b });
     expect(r.precision).toBeCloseTo(0.907001, 6);

@@ -10,8 +10,9 @@ function topLabel(probs: number[][], labels: number[]): { conf: number[]; correc
   return { conf, correct };
 }
 
+// Rows of docs/reference-values.md#expected-calibration-error (verified_calibration, scikit-learn).
 describe('calibration', () => {
-  it('§5.6 row 1: verified_calibration get_ece, 3 bins → 0.075', () => {
+  it('ECE row 1: verified_calibration get_ece, 3 bins → 0.075', () => {
     const { conf, correct } = topLabel(
       [[0.8, 0.1, 0.1], [0.6, 0.2, 0.2], [0, 0.9, 0.1], [0, 1, 0], [0.3, 0.3, 0.4], [0.2, 0, 0.85]],
       [0, 0, 1, 1, 0, 2],
@@ -19,18 +20,18 @@ describe('calibration', () => {
     expect(expectedCalibrationError(conf, correct, 3)).toBeCloseTo(0.075, 12);
   });
 
-  it('§5.6 row 2: get_ece([[0.9,0.1],[0.8,0.2]], [0,0]) with 15 bins → 0.15', () => {
+  it('ECE row 2: get_ece([[0.9,0.1],[0.8,0.2]], [0,0]) with 15 bins → 0.15', () => {
     const { conf, correct } = topLabel([[0.9, 0.1], [0.8, 0.2]], [0, 0]);
     expect(expectedCalibrationError(conf, correct, 15)).toBeCloseTo(0.15, 12);
   });
 
-  it('§5.6 row 4: binary probabilities as confidence in label 1 → 4/9·0.25 + 5/9·0.2', () => {
+  it('ECE row 4: binary probabilities as confidence in label 1 → 4/9·0.25 + 5/9·0.2', () => {
     const probs = [0.5, 0.5, 0.5, 0.6, 0.5, 0.6, 0.6, 0.6, 0.6];
     const labels = [0, 1, 0, 1, 0, 1, 1, 1, 0];
     expect(expectedCalibrationError(probs, labels.map((l) => l === 1), 10)).toBeCloseTo((4 / 9) * 0.25 + (5 / 9) * 0.2, 12);
   });
 
-  it('§5.6 row 5: sklearn calibration_curve points, 2 bins → true [0, 1], pred [0.1, 0.9]', () => {
+  it('ECE row 5: sklearn calibration_curve points, 2 bins → true [0, 1], pred [0.1, 0.9]', () => {
     const pts = reliabilityPoints([0, 0.1, 0.2, 0.8, 0.9, 1], [false, false, false, true, true, true], 2);
     expect(pts.map((p) => p.accuracy)).toEqual([0, 1]);
     expect(pts[0]!.meanConfidence).toBeCloseTo(0.1, 12);

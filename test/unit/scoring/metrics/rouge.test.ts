@@ -9,7 +9,7 @@ function expectPrf(actual: PrfScore, precision: number, recall: number, f: numbe
   expect(actual.f).toBeCloseTo(f, 5);
 }
 
-// notes/harnesses.md §5.1 rows 1–5 (google-research rouge_scorer_test.py). Rows 6–7 need
+// docs/reference-values.md#rouge rows 1–5 (google-research rouge_scorer_test.py). Upstream's other rows need
 // rouge/testdata/target.txt and prediction.txt, which this project does not ship.
 describe('ROUGE (rouge_score compatible)', () => {
   it('ROUGE-1: "testing one two" vs "testing" → P=1, R=1/3, F=1/2', () => {

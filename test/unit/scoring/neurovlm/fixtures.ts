@@ -5,8 +5,10 @@
  */
 import type { BenchCase } from '../../../../src/core/bundle/types.ts';
 import type { RunRecord } from '../../../../src/core/db/types.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
+import type { RunResponse, Variant } from '../../../../src/core/runner/types.ts';
 import type { NeuroVlmScoredField } from '../../../../src/core/scoring/neurovlm/normalise.ts';
+import { testProvenance, testRun, testRunConfig } from '../../../support/run-record.ts';
 
 export type Labels = Partial<Record<NeuroVlmScoredField, string | null>>;
 
@@ -31,17 +33,19 @@ export interface AnswerSpec {
   latencyMs?: number;
   promptTokens?: number | null;
   completionTokens?: number | null;
-  variant?: string;
+  variant?: Variant;
 }
 
 export function nvbResponse(runId: string, a: AnswerSpec, i = 0): RunResponse {
   const modelId = a.modelId ?? 'model-a';
   const variant = a.variant ?? 'none';
-  const itemKey = `${a.caseId}#q1|${modelId}|${variant}|s0`;
+  const itemKey = itemKeyOf({ caseId: a.caseId, questionId: 'q1', modelId, variant, sample: 0 });
   return {
     id: `${runId}:${itemKey}`,
     runId,
     itemKey,
+    caseId: a.caseId,
+    questionId: 'q1',
     cacheKey: `cache-${i}`,
     modelId,
     variant,
@@ -58,16 +62,16 @@ export function nvbResponse(runId: string, a: AnswerSpec, i = 0): RunResponse {
 }
 
 export function nvbRun(id = 'run-1'): RunRecord {
-  return {
+  return testRun({
     id,
     benchmarkId: 'neurovlm-bench-test',
     name: 'NVB test run',
-    status: 'done',
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_100_000,
-    provenance: { schema: 1, protocol: { id: 'neurovlm-structured', version: '1', templateHashes: {} }, sampling: { temperature: 0 } },
+    config: testRunConfig('neurovlm-bench-test', { protocolId: 'neurovlm-structured' }),
+    provenance: testProvenance({ protocol: { id: 'neurovlm-structured', version: '1', templateHashes: {} }, benchmark: { id: 'neurovlm-bench-test', contentHash: 'n'.repeat(64) } }),
     plan: { cases: 0, models: 1, variants: 1, samples: 1, items: 0 },
-  };
+  });
 }
 
 /** A full answer object with the nine fields. */

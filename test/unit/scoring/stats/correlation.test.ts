@@ -20,7 +20,7 @@ describe('Pearson correlation', () => {
   });
 });
 
-// notes/harnesses.md §5.7 (Inspect AI tests/scorer/test_metric.py).
+// docs/reference-values.md#standard-errors-and-intervals (Inspect AI tests/scorer/test_metric.py).
 describe('standard errors', () => {
   it('stderr of 0..9 → 0.957', () => {
     expect(standardError(range(10))).toBeCloseTo(0.957, 3);

@@ -3,7 +3,7 @@ import { cohenKappa } from '../../../../src/core/scoring/stats/kappa.ts';
 
 const rep = <T>(value: T, n: number): T[] => new Array<T>(n).fill(value);
 
-// notes/harnesses.md §5.4 (scikit-learn test_cohen_kappa; Artstein & Poesio 2008).
+// docs/reference-values.md, "Cohen's κ" (scikit-learn test_cohen_kappa; Artstein & Poesio 2008).
 describe("Cohen's kappa", () => {
   const y1 = [...rep(0, 40), ...rep(1, 60)];
   const y2 = [...rep(0, 20), ...rep(1, 20), ...rep(0, 10), ...rep(1, 50)];

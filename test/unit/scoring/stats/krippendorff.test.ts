@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { krippendorffAlpha } from '../../../../src/core/scoring/stats/krippendorff.ts';
 
-// notes/harnesses.md §5.5 (Inspect AI tests/scorer/test_krippendorff.py).
+// docs/reference-values.md, "Krippendorff's α" (Inspect AI tests/scorer/test_krippendorff.py).
 describe("Krippendorff's alpha", () => {
   it('nominal: systematic disagreement → −0.75', () => {
     expect(krippendorffAlpha([[0, 1], [0, 1], [1, 0], [1, 0]])).toBeCloseTo(-0.75, 12);

@@ -31,7 +31,7 @@ describe('normal distribution helpers', () => {
 });
 
 describe('Wilson interval', () => {
-  // notes/harnesses.md §5.7 (statsmodels proportion_confint(method="wilson"), via promptfoo).
+  // docs/reference-values.md#standard-errors-and-intervals (statsmodels proportion_confint(method="wilson")).
   const table: [number, number, number, number][] = [
     [17, 20, 0.639581, 0.947631],
     [5, 5, 0.565518, 1.0],
