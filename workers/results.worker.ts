@@ -10,11 +10,11 @@ import { createRepositories, openDatabase, type Repositories } from '../src/core
 import { NeuroEvalError } from '../src/core/errors.ts';
 import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
 import { queryAnswers, type AnswerPage, type AnswerQuery } from '../src/core/results/answers.ts';
-import { toCsv } from '../src/core/results/csv.ts';
 import { importRunExport, mergeCandidates, type ImportRunResult } from '../src/core/results/import-run.ts';
 import { breakdown, compareRows, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
 import { loadResults, overviewOf, resultsSignature, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';
 import { buildHtmlReport } from '../src/core/results/report-html.ts';
+import { scoresCsv } from '../src/core/results/scores-csv.ts';
 import { parseRunExport, serializeRunExport, toRunExport } from '../src/core/scoring/io/run-export.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import type { RunResponse } from '../src/core/runner/types.ts';
@@ -53,14 +53,14 @@ async function comparisonsFor(benchmarkId: string, metric: string, revision?: st
 }
 
 /** A benchmark, and optionally the results signature the caller watches (`resultsSignature`). */
-export interface Revisioned {
+interface Revisioned {
   readonly benchmarkId: string;
   readonly revision?: string;
 }
 
 const HEADLINE_BREAKDOWNS: readonly Dimension[] = ['taskFamily', 'diseaseGroup'];
 
-export const resultsApi = {
+const resultsApi = {
   async overview(input: Revisioned): Promise<ResultsOverview> {
     return overviewOf(await results(input.benchmarkId, input.revision));
   },
@@ -86,17 +86,7 @@ export const resultsApi = {
 
   /** Every scored answer as CSV (formula-safe): one row per answer with its primary metric and source. */
   async exportCsv(input: { benchmarkId: string }): Promise<string> {
-    const data = await results(input.benchmarkId);
-    const runNames = new Map(data.runs.map((r) => [r.id, r.name]));
-    const header = ['run', 'case', 'question', 'model', 'variant', 'sample', 'protocol', 'metric', 'value', 'decided_by', 'source_id', 'confidence', 'proposed_error_classes', 'all_metrics'];
-    const rows = data.scored.flatMap((s) => s.items.map((it) => {
-      const m = it.primary ? it.metrics[it.primary] : undefined;
-      return [
-        runNames.get(it.runId) ?? it.runId, it.caseId, it.questionId, it.modelId, it.variant, it.sample, it.protocolId, it.primary ?? '', m?.value ?? null, m?.source ?? '', m?.sourceId ?? '',
-        it.confidence, (it.taxonomy?.classes ?? []).join(' '), Object.entries(it.metrics).map(([k, v]) => `${k}=${v.value ?? 'NA'}`).join('; '),
-      ];
-    }));
-    return toCsv(header, rows);
+    return scoresCsv(await results(input.benchmarkId));
   },
 
   /** A run with its provenance, answers, cases and current scores, as the run-export JSON. */

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { createRequire } from 'node:module';
-import { putRows, readStore } from '../support/app-db.ts';
+import { putRows, readStore, seededProvenance } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -40,9 +40,9 @@ async function seedScoredRun(page: Page, url: string): Promise<{ runId: string; 
     const itemKey = `${c.id}#${c.questions[0]!.id}|${m}|none|s0`;
     const dx = (i + k) % 3 === 0 ? 'Migraine' : c.questions[0]!.reference!.diagnosis!;
     const parsed = { hypotheses: [{ rank: 1, diagnosis: dx, confidence: 0.7, evidence: null }] };
-    return { id: `${runId}/${itemKey}`, runId, itemKey, cacheKey: '', modelId: m, variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 100, finishReason: 'stop', createdAt: Date.now() };
+    return { id: `${runId}/${itemKey}`, runId, itemKey, caseId: c.id, questionId: c.questions[0]!.id, cacheKey: '', modelId: m, variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 100, finishReason: 'stop', createdAt: Date.now() };
   }));
-  const run = { id: runId, benchmarkId: cases[0]!.benchmarkId, name: 'Accessibility run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(), provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} } }, plan: { cases: cases.length, models: 2, variants: 1, samples: 1, items: responses.length } };
+  const run = { id: runId, benchmarkId: cases[0]!.benchmarkId, name: 'Accessibility run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(), config: null, provenance: seededProvenance({ id: cases[0]!.benchmarkId }, ['model-x', 'model-y']), plan: { cases: cases.length, models: 2, variants: 1, samples: 1, items: responses.length } };
   // A reviewer name too, so the review page opens the queue.
   await putRows(page, { runs: [run], responses, settings: [{ key: 'reviewer.name', value: 'dr-a11y', updatedAt: Date.now() }] });
   await page.goto(`${url}#/results/run/${runId}`);

@@ -6,7 +6,7 @@
  * version 1, still viewable.
  */
 import type { Page } from '@playwright/test';
-import { putRows, readStore } from '../support/app-db.ts';
+import { putRows, readStore, seededProvenance } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 
 const RUN_ID = 'seeded-run';
@@ -28,7 +28,7 @@ async function seedRun(page: Page): Promise<{ differential: number; correct: num
   const usage = { promptTokens: 50, completionTokens: 20, ttftMs: 10, prefillTps: 500, decodeTps: 40 };
   const row = (c: SeedCase, parsed: unknown) => {
     const itemKey = `${c.id}#${c.questions[0]!.id}|self-test|none|s0`;
-    return { id: `${RUN_ID}/${itemKey}`, runId: RUN_ID, itemKey, cacheKey: '', modelId: 'self-test', variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 120, finishReason: 'stop', createdAt: Date.now() };
+    return { id: `${RUN_ID}/${itemKey}`, runId: RUN_ID, itemKey, caseId: c.id, questionId: c.questions[0]!.id, cacheKey: '', modelId: 'self-test', variant: 'none', sample: 0, rawText: JSON.stringify(parsed), parsed, parseError: null, usage, latencyMs: 120, finishReason: 'stop', createdAt: Date.now() };
   };
   // Half the differentials name the reference first; the rest a diagnosis no reference uses.
   const responses = [
@@ -38,7 +38,8 @@ async function seedRun(page: Page): Promise<{ differential: number; correct: num
   ];
   const run = {
     id: RUN_ID, benchmarkId: benchmark.id, name: 'Seeded scoring run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(),
-    provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} } },
+    config: null,
+    provenance: seededProvenance(benchmark, ['self-test']),
     plan: { cases: responses.length, models: 1, variants: 1, samples: 1, items: responses.length },
   };
   await putRows(page, { runs: [run], responses });

@@ -4,6 +4,7 @@
  * check exactly what the app stored.
  */
 import type { Page } from '@playwright/test';
+import type { Provenance } from '../../src/core/runner/provenance.ts';
 
 /** Every row of one store of the `neuroeval` database. */
 export async function readStore<T>(page: Page, store: string): Promise<T[]> {
@@ -44,4 +45,27 @@ export async function putRows(page: Page, rows: Readonly<Record<string, readonly
       db.close();
     }
   }, rows as Record<string, unknown[]>);
+}
+
+/**
+ * The provenance of a seeded run, shaped as the runner stores it (schema v3:
+ * the run's `config` is a field of its own; a seeded run has none).
+ */
+export function seededProvenance(benchmark: { id: string; contentHash?: string }, modelIds: readonly string[], protocolId = 'auto'): Provenance {
+  return {
+    schema: 1,
+    app: { version: 'test', commit: 'test' },
+    runtimes: {},
+    environment: { userAgent: 'test', crossOriginIsolated: false, wasmThreads: null, adapter: null },
+    models: modelIds.map((id) => ({ id, runtime: 'transformers', quantization: null, files: [], filesHash: '' })),
+    engines: {},
+    protocol: { id: protocolId, version: '1', templateHashes: {} },
+    sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 256 },
+    samples: 1,
+    variants: ['none'],
+    benchmark: { id: benchmark.id, contentHash: benchmark.contentHash ?? '' },
+    selection: null,
+    startedAt: null,
+    endedAt: null,
+  };
 }

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { neuroVlmJsonlRecords } from '../../core/scoring/io/neurovlm-jsonl.ts';
-import { parseRunExport, runRecordOf } from '../../core/scoring/io/run-export.ts';
+import { parseRunExport } from '../../core/scoring/io/run-export.ts';
 import type { CliCommand } from '../command.ts';
 
 const FORMATS = ['neurovlm-jsonl'] as const;
@@ -72,7 +72,7 @@ export const exportCommand: CliCommand = {
       io.err.write(`neuroeval export: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
     }
-    const { records, missingCases } = neuroVlmJsonlRecords(runRecordOf(exported), exported.responses, exported.cases ?? []);
+    const { records, missingCases } = neuroVlmJsonlRecords({ id: exported.run.id, provenance: exported.provenance }, exported.responses, exported.cases ?? []);
     const jsonl = records.map((r) => `${JSON.stringify(r)}\n`).join('');
     if (missingCases.length) {
       const why = exported.cases ? `${missingCases.length} answer(s) have no case in the export (first: ${missingCases[0]})` : 'the export holds no cases';

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
 import { isRunExport, parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
-import { groupNeuroVlmItems, neuroVlmItemsFromRun, splitItemKey } from '../../core/scoring/neurovlm/items.ts';
+import { groupNeuroVlmItems, neuroVlmItemsFromRun } from '../../core/scoring/neurovlm/items.ts';
 import { protocolFor } from '../../core/protocols/registry.ts';
 import { decimal, metricInterval, metricNumber, percent } from '../../core/results/format.ts';
-import { JUDGE_CAVEAT } from '../../core/scoring/equivalence/chain.ts';
+import { JUDGE_CAVEAT } from '../../core/scoring/equivalence/judge.ts';
 import { scoreRun, type RunScoringResult } from '../../core/scoring/run/score-run.ts';
 import { loadEncoder, loadJudge, type Disposable } from '../local-models.ts';
 import { scoreNeuroVlm, type FieldReport, type Interval, type NeuroVlmReport, type Proportion } from '../../core/scoring/neurovlm/score.ts';
@@ -64,9 +64,7 @@ interface LoadedInput {
 
 /** The protocol an export's run used (`auto` when it does not say). */
 function exportProtocol(e: RunExport): string {
-  const p = e.provenance as { protocol?: { id?: unknown }; config?: { protocolId?: unknown } } | null;
-  const id = p?.protocol?.id ?? p?.config?.protocolId;
-  return typeof id === 'string' ? id : 'auto';
+  return e.provenance?.protocol.id ?? e.run.config?.protocolId ?? 'auto';
 }
 
 /** Only answers given under the NeuroVLM-Bench protocol go into its report. */
@@ -75,7 +73,7 @@ function neuroVlmResponses(e: RunExport): RunExport['responses'] {
   if (protocol !== 'auto') return protocol === 'neurovlm-structured' ? e.responses : [];
   const cases = new Map((e.cases ?? []).map((c) => [c.id, c]));
   return e.responses.filter((r) => {
-    const c = cases.get(splitItemKey(r).caseId);
+    const c = cases.get(r.caseId);
     return !c || protocolFor(c).id === 'neurovlm-structured';
   });
 }

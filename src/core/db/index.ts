@@ -46,7 +46,7 @@ export interface Repositories {
   settings: SettingsRepo;
 }
 
-export interface RepositoryOptions {
+interface RepositoryOptions {
   /** Clock for `updatedAt` stamps; defaults to `Date.now`. */
   now?: () => number;
 }

@@ -9,6 +9,8 @@
  */
 import Dexie, { type Table, type Transaction } from 'dexie';
 import { StorageError } from '../errors.ts';
+import { withoutSecrets } from '../runner/secrets.ts';
+import { legacyItemKeyParts, splitLegacyProvenance } from './legacy.ts';
 import { isVersionError, newerVersionMessage } from './storage-errors.ts';
 import type {
   AssetRecord,
@@ -66,15 +68,56 @@ export const SCHEMA: Readonly<Record<number, StoreDefinitions>> = {
     reviews: 'id, responseId, reviewerId, runId',
     settings: 'key',
   },
+  // v3: runs keep `config` as a field of their own (no longer inside provenance, and without secrets);
+  // responses carry `caseId` / `questionId`, indexed per run so a case's answers are found without reading item keys.
+  3: {
+    benchmarks: 'id, name, createdAt',
+    cases: '[benchmarkId+id], benchmarkId, [benchmarkId+split], [benchmarkId+taskFamily], [benchmarkId+diseaseGroup]',
+    assets: 'sha256, createdAt',
+    models: 'id, runtime, addedAt',
+    runs: 'id, benchmarkId, status, createdAt',
+    responses: 'id, runId, [runId+itemKey], [runId+caseId], cacheKey, createdAt',
+    scores: 'id, runId, responseId, scoreSetId, [scoreSetId+caseId]',
+    scoreSets: 'id, runId, [runId+version], createdAt',
+    reviews: 'id, responseId, reviewerId, runId',
+    settings: 'key',
+  },
 };
 
 /**
  * Data migrations, keyed by the version they upgrade TO. Dexie runs each one
- * inside the upgrade transaction after that version's stores exist. None yet.
+ * inside the upgrade transaction after that version's stores exist.
  */
 export const UPGRADES: Readonly<Record<number, (tx: Transaction) => Promise<void>>> = {
   2: upgradeScoresToSets,
+  3: upgradeRunsAndResponses,
 };
+
+/**
+ * v2 → v3. Runs: the configuration moves out of `provenance.config` into
+ * `config` (`null` when there was none), an OpenAI-compatible engine's
+ * `apiKey` is dropped and the endpoint is named by `endpointId` instead, and
+ * no API key is left anywhere in the record. Responses: `caseId` and
+ * `questionId` are derived once from the item key; this migration (through
+ * db/legacy.ts) is the only place allowed to read an old item key apart.
+ */
+async function upgradeRunsAndResponses(tx: Transaction): Promise<void> {
+  await tx.table('runs').toCollection().modify((run: Record<string, unknown>, ref: { value: Record<string, unknown> }) => {
+    const { config, provenance } = splitLegacyProvenance(run.provenance);
+    const rest = withoutSecrets(run);
+    ref.value = { ...rest, config: isObject(rest.config) ? rest.config : config, provenance };
+  });
+  await tx.table('responses').toCollection().modify((r: Record<string, unknown>) => {
+    if (typeof r.caseId === 'string' && typeof r.questionId === 'string') return;
+    const { caseId, questionId } = legacyItemKeyParts({
+      itemKey: String(r.itemKey ?? ''), modelId: String(r.modelId ?? ''), variant: String(r.variant ?? ''), sample: Number(r.sample ?? 0),
+    });
+    r.caseId = caseId;
+    r.questionId = questionId;
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** v1 score rows (one per metric) of each run become version 1 of that run's score sets. */
 async function upgradeScoresToSets(tx: Transaction): Promise<void> {

@@ -9,6 +9,8 @@
  */
 
 import type { BenchCase, BundleManifest } from '../bundle/types.ts';
+import type { RunConfig } from '../runner/config.ts';
+import type { Provenance } from '../runner/provenance.ts';
 import type { ItemScore, RunScoreSummary, ScoringConfig } from '../scoring/run/types.ts';
 
 /** Milliseconds since the Unix epoch. */
@@ -73,13 +75,13 @@ export interface AssetRecord {
   createdAt: Timestamp;
 }
 
-export interface ModelFile {
+interface ModelFile {
   name: string;
   bytes: number;
   sha256: string;
 }
 
-export type ModelSource = 'catalogue' | 'imported' | 'self-test';
+type ModelSource = 'catalogue' | 'imported' | 'self-test';
 
 export interface ModelRecord {
   id: string;
@@ -115,8 +117,16 @@ export interface RunRecord {
   error?: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
-  /** App version, device, runtime and settings the run used; shape owned by the runner. */
-  provenance: unknown;
+  /**
+   * Everything needed to (re)start the run: spec, protocol, templates, engines
+   * (schema v3; before, it sat in `provenance.config`). Holds no secret: an
+   * endpoint is named by its id, its API key stays in the endpoint settings.
+   * `null` only for a run stored without one (hand-made, or imported from an
+   * export that had none): such a run can be scored but not started.
+   */
+  config: RunConfig | null;
+  /** What produced the answers: app version, device, runtimes, models, protocol, sampling (runner/provenance.ts). */
+  provenance: Provenance;
   plan: RunPlanSummary;
 }
 
@@ -136,8 +146,16 @@ export interface ResponseRecord {
   /** Deterministic key derived from the run and the item, so a resumed run overwrites rather than duplicates. */
   id: string;
   runId: string;
-  /** Identifies the planned item (case × model × variant × sample) within the run. */
+  /**
+   * Identifies the planned item (case × question × model × variant × sample)
+   * within the run; built by `itemKeyOf` (runner/plan.ts) and only ever
+   * compared whole, never read apart: use `caseId` and `questionId`.
+   */
   itemKey: string;
+  /** The case answered (schema v3). */
+  caseId: string;
+  /** The question of that case answered (schema v3). */
+  questionId: string;
   /** Hash over model + prompt + sampling settings, for reusing answers across runs. */
   cacheKey: string;
   modelId: string;

@@ -4,7 +4,7 @@
  * an apostrophe so Excel, LibreOffice and Google Sheets show it as text
  * instead of running it (OWASP "CSV Injection"). Numbers stay numbers.
  */
-export type CsvCell = string | number | boolean | null | undefined;
+type CsvCell = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 

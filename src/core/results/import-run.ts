@@ -8,6 +8,7 @@
 import type { Repositories } from '../db/index.ts';
 import type { RunRecord } from '../db/types.ts';
 import { InvalidInputError } from '../errors.ts';
+import type { Provenance, ProvenanceMerge } from '../runner/provenance.ts';
 import { runRecordOf, type RunExport } from '../scoring/io/run-export.ts';
 
 export interface ImportRunResult {
@@ -22,53 +23,40 @@ export interface ImportRunResult {
   readonly status: RunRecord['status'];
 }
 
-function provenanceBenchmark(e: RunExport): { id?: string; contentHash?: string } {
-  const p = e.provenance as { benchmark?: { id?: unknown; contentHash?: unknown } } | null;
-  return { ...(typeof p?.benchmark?.id === 'string' ? { id: p.benchmark.id } : {}), ...(typeof p?.benchmark?.contentHash === 'string' ? { contentHash: p.benchmark.contentHash } : {}) };
-}
-
-interface ProvenanceView {
-  protocol?: { id?: string };
-  models?: { filesHash?: string }[];
-  variants?: string[];
-  samples?: number;
-  sampling?: unknown;
-  merged?: unknown[];
-}
-
 /** Two runs can share answers when they asked the same models the same way on the same benchmark. */
 function compatible(a: RunRecord, b: RunRecord): string | null {
-  const p = a.provenance as ProvenanceView | null;
-  const q = b.provenance as ProvenanceView | null;
-  const models = (x: ProvenanceView | null) => (x?.models ?? []).map((m) => m.filesHash ?? '').sort().join(',');
+  const p = a.provenance;
+  const q = b.provenance;
+  const models = (x: Provenance) => x.models.map((m) => m.filesHash).sort().join(',');
   if (a.benchmarkId !== b.benchmarkId) return 'other benchmark';
-  if (p?.protocol?.id !== q?.protocol?.id) return 'other protocol';
+  if (p.protocol.id !== q.protocol.id) return 'other protocol';
   if (models(p) !== models(q)) return 'other model files';
-  if (JSON.stringify([...(p?.variants ?? [])].sort()) !== JSON.stringify([...(q?.variants ?? [])].sort()) || p?.samples !== q?.samples) return 'other variants or samples';
-  if (JSON.stringify(p?.sampling ?? null) !== JSON.stringify(q?.sampling ?? null)) return 'other sampling settings';
+  if (JSON.stringify([...p.variants].sort()) !== JSON.stringify([...q.variants].sort()) || p.samples !== q.samples) return 'other variants or samples';
+  if (JSON.stringify(p.sampling) !== JSON.stringify(q.sampling)) return 'other sampling settings';
   return null;
 }
 
 /** Local runs the export could be merged into (same benchmark, protocol, models, variants, samples, sampling). */
 export async function mergeCandidates(repos: Repositories, e: RunExport): Promise<RunRecord[]> {
+  if (!e.provenance) return [];
   const incoming = runRecordOf(e);
-  const claimed = provenanceBenchmark(e).contentHash;
+  const claimed = e.provenance.benchmark.contentHash;
   const benchmark = (await repos.benchmarks.list()).find((b) => b.contentHash === claimed);
   if (!benchmark) return [];
   return (await repos.runs.listByBenchmark(benchmark.id)).filter((r) => r.id !== incoming.id && compatible(r, { ...incoming, benchmarkId: benchmark.id }) === null);
 }
 
-export interface ImportOptions {
+interface ImportOptions {
   /** Merge the answers into this local run instead of storing the run as it is. */
   readonly into?: string;
 }
 
 export async function importRunExport(repos: Repositories, e: RunExport, file = 'run export', options: ImportOptions = {}): Promise<ImportRunResult> {
-  const incoming = runRecordOf(e);
-  const claimed = provenanceBenchmark(e);
-  if (!claimed.contentHash) {
+  if (!e.provenance) {
     throw new InvalidInputError(`${file}: provenance.benchmark.contentHash: missing, so the run cannot be matched to a benchmark here; only runs exported by NeuroEval can be imported.`, { file, field: 'provenance.benchmark.contentHash' });
   }
+  const incoming = runRecordOf(e, file);
+  const claimed = e.provenance.benchmark;
   const benchmark = (await repos.benchmarks.get(incoming.benchmarkId)) ?? (await repos.benchmarks.list()).find((b) => b.contentHash === claimed.contentHash);
   if (!benchmark) {
     throw new InvalidInputError(`${file}: run.benchmarkId: benchmark "${incoming.benchmarkId}" is not in this browser; import the same benchmark first (content hash ${claimed.contentHash.slice(0, 12)}…).`, { file, field: 'run.benchmarkId' });
@@ -87,15 +75,17 @@ export async function importRunExport(repos: Repositories, e: RunExport, file = 
     if (why) throw new InvalidInputError(`${file}: run: "${incoming.name}" cannot be merged into "${existing.name}" (${why}).`, { file, field: options.into ? 'into' : 'run.id' });
   }
   const responses = e.responses.map((r) => ({ ...r, runId: targetId, id: `${targetId}/${r.itemKey}` }));
-  const answered = new Set([...(existing ? await repos.responses.itemKeysByRun(existing.id) : []), ...responses.filter((r) => !r.error).map((r) => r.itemKey)]);
+  const answeredNow = responses.filter((r) => !r.error);
+  const answered = new Set([...(existing ? await repos.responses.itemKeysByRun(existing.id) : []), ...answeredNow.map((r) => r.itemKey)]);
   let base: RunRecord = existing ?? { ...incoming, benchmarkId: benchmark.id };
   if (existing && options.into) {
-    // Merged halves of a split evaluation: the plan covers at least every answered item; the merge is recorded.
-    const prov = (existing.provenance ?? {}) as ProvenanceView & Record<string, unknown>;
+    // Merged halves of a split evaluation: the plan covers at least every answered item and case; the merge is recorded.
+    const cases = new Set([...(await repos.responses.caseIdsByRun(existing.id)), ...answeredNow.map((r) => r.caseId)]);
+    const merge: ProvenanceMerge = { runId: incoming.id, name: incoming.name, exportedAt: e.exportedAt ?? null, answers: responses.length };
     base = {
       ...existing,
-      plan: { ...existing.plan, items: Math.max(existing.plan.items, answered.size), cases: Math.max(existing.plan.cases, new Set([...answered].map((k) => k.split('|')[0])).size) },
-      provenance: { ...prov, merged: [...(prov.merged ?? []), { runId: incoming.id, name: incoming.name, exportedAt: e.exportedAt ?? null, answers: responses.length }] },
+      plan: { ...existing.plan, items: Math.max(existing.plan.items, answered.size), cases: Math.max(existing.plan.cases, cases.size) },
+      provenance: { ...existing.provenance, merged: [...(existing.provenance.merged ?? []), merge] },
     };
   }
   const status: RunRecord['status'] = answered.size >= base.plan.items ? 'done' : base.status === 'running' ? 'paused' : base.status;

@@ -194,7 +194,7 @@ export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
   split: 'Split / level', taskFamily: 'Task family', diseaseGroup: 'Disease group', modality: 'Modality', sequence: 'Sequence', plane: 'Plane', variant: 'Variant', protocol: 'Protocol',
 };
 
-export interface Cell {
+interface Cell {
   readonly value: number;
   readonly lower: number;
   readonly upper: number;

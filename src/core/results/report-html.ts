@@ -4,7 +4,7 @@
  * request), so it opens offline, can be mailed or archived, and prints to
  * PDF. Every text from data is escaped.
  */
-import { JUDGE_CAVEAT } from '../scoring/equivalence/chain.ts';
+import { JUDGE_CAVEAT } from '../scoring/equivalence/judge.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
@@ -14,7 +14,7 @@ import { LOWER_IS_BETTER, comparisonOf, sortRows, type Breakdown, type Compariso
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
 
-export interface ReportInput {
+interface ReportInput {
   readonly overview: ResultsOverview;
   /** Metric the leaderboard is sorted by and tested on. */
   readonly metric: string;
@@ -25,7 +25,7 @@ export interface ReportInput {
   readonly appVersion: string;
 }
 
-export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 const CSS = `
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;margin:2rem auto;max-width:1000px;padding:0 1rem;line-height:1.45}

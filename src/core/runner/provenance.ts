@@ -62,6 +62,16 @@ export interface Provenance {
   /** Start of the first session and end of the latest one. */
   readonly startedAt: Timestamp | null;
   readonly endedAt: Timestamp | null;
+  /** Exported runs whose answers were merged into this one (results/import-run.ts), oldest first. */
+  readonly merged?: readonly ProvenanceMerge[];
+}
+
+/** One run export merged into a run. */
+export interface ProvenanceMerge {
+  readonly runId: string;
+  readonly name: string;
+  readonly exportedAt: Timestamp | null;
+  readonly answers: number;
 }
 
 export interface ProvenanceModelInput {
@@ -125,7 +135,7 @@ export function buildProvenance(inputs: ProvenanceInputs): Provenance {
   };
 }
 
-/** True for provenance written by {@link buildProvenance} (stored runs hold `unknown`). */
+/** True for provenance written by {@link buildProvenance}, for values whose type is not known (a file being read). */
 export function isProvenance(value: unknown): value is Provenance {
   return typeof value === 'object' && value !== null && (value as { schema?: unknown }).schema === PROVENANCE_SCHEMA;
 }
@@ -135,6 +145,8 @@ export function isProvenance(value: unknown): value is Provenance {
  * session, `endedAt` is the latest, and each engine seen is listed once per
  * model. Works on any stored object (older or missing provenance too).
  */
+export function applyProvenancePatch(provenance: Provenance, patch: ProvenancePatch): Provenance;
+export function applyProvenancePatch(provenance: unknown, patch: ProvenancePatch): unknown;
 export function applyProvenancePatch(provenance: unknown, patch: ProvenancePatch): unknown {
   const base: Record<string, unknown> = typeof provenance === 'object' && provenance !== null ? { ...provenance } : {};
   if (patch.startedAt !== undefined && (base.startedAt === undefined || base.startedAt === null)) base.startedAt = patch.startedAt;

@@ -8,17 +8,16 @@ import type { BenchCase, Question } from '../../core/bundle/types.ts';
 import type { RunRecord } from '../../core/db/types.ts';
 import { runProtocol } from '../../core/runner/protocol-adapter.ts';
 import type { ProtocolTurn, Variant } from '../../core/runner/types.ts';
-import type { RunConfig } from '../../../workers/runner.worker.ts';
 
-export interface SentPrompt {
+interface SentPrompt {
   readonly turns: readonly ProtocolTurn[];
   readonly followUps: readonly { readonly id: string; readonly turn: ProtocolTurn }[];
   readonly note?: string;
 }
 
 export function sentPrompt(run: RunRecord, kase: BenchCase, question: Question, variant: string): SentPrompt | { error: string } {
-  const config = (run.provenance as { config?: RunConfig } | null)?.config;
-  const protocolId = config?.protocolId ?? (run.provenance as { protocol?: { id?: string } } | null)?.protocol?.id;
+  const config = run.config;
+  const protocolId = config?.protocolId ?? run.provenance.protocol.id;
   if (!protocolId) return { error: 'This run does not record its protocol, so its prompt cannot be shown.' };
   try {
     const p = runProtocol(protocolId, config?.templates ? { templates: config.templates } : {});

@@ -118,6 +118,8 @@ function makeRow(rand: () => number, runId: string, index: number, createdAt: nu
     id: `${runId}:${index.toString(36).padStart(6, '0')}`,
     runId,
     itemKey: `${caseId}|${model}|${variant}|0`,
+    caseId,
+    questionId: 'q1',
     cacheKey: hex(rand, 64),
     modelId: model,
     variant,

@@ -6,6 +6,7 @@
  * exactly these rows.
  */
 import { createRepositories, openDatabase } from '../../../src/core/db/index.ts';
+import { buildProvenance } from '../../../src/core/runner/provenance.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';
 import { largeRun } from '../fixtures/large-run.ts';
 
@@ -30,7 +31,17 @@ window.seedResults = async (count: number, options: { runName?: string } = {}) =
   }, cases);
   await repos.runs.put({
     id: runId, benchmarkId, name: options.runName ?? 'Results bench run', status: 'done', createdAt: Date.now(), updatedAt: Date.now(),
-    provenance: { protocol: { id: 'auto', version: '1', templateHashes: {} }, benchmark: { id: benchmarkId, contentHash: hash } },
+    config: null,
+    provenance: buildProvenance({
+      app: { version: 'bench', commit: 'bench' },
+      environment: { userAgent: navigator.userAgent, crossOriginIsolated: false },
+      models: [1, 2, 3, 4].map((m) => ({ id: `model-${m}`, runtime: 'transformers', files: [] })),
+      protocol: { id: 'auto', version: '1', templateHashes: {} },
+      sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 256 },
+      samples: 1,
+      variants: ['none'],
+      benchmark: { id: benchmarkId, contentHash: hash },
+    }),
     plan: { cases: cases.length, models: 4, variants: 1, samples: 1, items: responses.length },
   });
   for (let i = 0; i < responses.length; i += 5000) await repos.responses.putBatch(responses.slice(i, i + 5000));

@@ -4,16 +4,17 @@
  * loaded from their folders on onnxruntime-web's wasm backend in Node. The
  * expected values are counted here by hand from the fixture.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
-import type { RunRecord } from '../../../src/core/db/types.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
+import { itemKeyOf } from '../../../src/core/runner/plan.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';
+import { testRun } from '../../support/run-record.ts';
+import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
 
 const models = (id: string) => fileURLToPath(new URL(`../../../public/models/${id}`, import.meta.url));
 
@@ -32,11 +33,11 @@ const cases: BenchCase[] = [
   { id: 'm2', taskFamily: 'multiple-choice', images: [], questions: [{ id: 'q', text: 'Which?', options: [{ key: 'A', text: 'x' }, { key: 'B', text: 'y' }], reference: { answer: 'A' } }] },
   { id: 'r1', taskFamily: 'rationale-generation', images: [], questions: [{ id: 'q', text: 'Why?', reference: { rationale: RATIONALE } }] },
 ];
-const run = { id: 'run-x', benchmarkId: 'b', name: 'mixed', status: 'done', createdAt: 1, updatedAt: 1, provenance: { protocol: { id: 'auto' } }, plan: { cases: 6, models: 1, variants: 1, samples: 1, items: 6 } } as RunRecord;
+const run = testRun({ id: 'run-x', name: 'mixed', plan: { cases: 6, models: 1, variants: 1, samples: 1, items: 6 } });
 const dx = (...names: string[]) => ({ hypotheses: names.map((diagnosis, i) => ({ rank: i + 1, diagnosis, confidence: 0.5, evidence: null })) });
 function response(caseId: string, parsed: unknown, parseError: string | null = null): RunResponse {
-  const itemKey = `${caseId}#q|m|none|s0`;
-  return { id: `run-x/${itemKey}`, runId: 'run-x', itemKey, cacheKey: '', modelId: 'm', variant: 'none', sample: 0, rawText: '', parsed, parseError, usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1 }, latencyMs: 1, finishReason: 'stop', createdAt: 1 };
+  const itemKey = itemKeyOf({ caseId, questionId: 'q', modelId: 'm', variant: 'none', sample: 0 });
+  return { id: `run-x/${itemKey}`, runId: 'run-x', itemKey, caseId, questionId: 'q', cacheKey: '', modelId: 'm', variant: 'none', sample: 0, rawText: '', parsed, parseError, usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1 }, latencyMs: 1, finishReason: 'stop', createdAt: 1 };
 }
 const responses = [
   response('d1', dx('MS')), // abbreviation: right at rank 1
@@ -46,7 +47,8 @@ const responses = [
   response('m2', null, 'invalid'),
   response('r1', { text: RATIONALE }),
 ];
-const dir = mkdtempSync(join(tmpdir(), 'neuroeval-score-run-'));
+const dir = makeTempDir('score-run');
+afterAll(removeTempDirs);
 const file = join(dir, 'run.json');
 writeFileSync(file, serializeRunExport(toRunExport(run, responses, cases)));
 

@@ -4,14 +4,14 @@
  * the numbers are checked against values computed here with plain loops
  * (not with the scorer or the metrics module).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { toNeuroVlmJsonl } from '../../../src/core/scoring/io/neurovlm-jsonl.ts';
 import { answer, nvbCase, nvbResponse, nvbRun } from '../scoring/neurovlm/fixtures.ts';
+import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
 
 function capture() {
   let out = '';
@@ -19,7 +19,8 @@ function capture() {
   return { io: { out: { write: (t: string) => (out += t) }, err: { write: (t: string) => (err += t) } }, out: () => out, err: () => err };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'neuroeval-score-'));
+const dir = makeTempDir('score');
+afterAll(removeTempDirs);
 
 // ── A generated harness results file ────────────────────────────────────────
 

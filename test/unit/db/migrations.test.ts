@@ -21,7 +21,8 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { NeuroEvalError } from '../../../src/core/errors.ts';
-import { SCHEMA_VERSION, createRepositories, openDatabase, type ResponseRecord } from '../../../src/core/db/index.ts';
+import { SCHEMA_VERSION, createRepositories, openDatabase } from '../../../src/core/db/index.ts';
+import { buildProvenance } from '../../../src/core/runner/provenance.ts';
 import {
   buildDatabaseByHand,
   inspectDatabaseByHand,
@@ -58,6 +59,15 @@ const V2_STORES: StoreSpec[] = [
   { name: 'scoreSets', keyPath: 'id', indexes: [idx('runId'), idx('[runId+version]'), idx('createdAt')] },
 ];
 
+/**
+ * Version 3 exactly as released: runs keep `config` apart from `provenance`;
+ * responses carry `caseId` / `questionId`, indexed per run. Never edit.
+ */
+const V3_STORES: StoreSpec[] = [
+  ...V2_STORES.filter((st) => st.name !== 'responses'),
+  { name: 'responses', keyPath: 'id', indexes: [idx('runId'), idx('[runId+itemKey]'), idx('[runId+caseId]'), idx('cacheKey'), idx('createdAt')] },
+];
+
 /** A Dexie-style index written by hand: `[a+b]` becomes keyPath `['a', 'b']`. */
 function idx(name: string): { name: string; keyPath: string | string[] } {
   const compound = /^\[(.+)\]$/.exec(name);
@@ -77,7 +87,8 @@ const run = {
   id: 'r1', benchmarkId: 'b1', name: 'first', status: 'done', createdAt: 2000, updatedAt: 3000, provenance: { app: '0.1.0' },
   plan: { cases: 2, models: 1, variants: 1, samples: 1, items: 2 },
 };
-const response: ResponseRecord = {
+/** A response as versions 1 and 2 stored it: no case or question id. */
+const response = {
   id: 'r1:c1', runId: 'r1', itemKey: 'c1', cacheKey: 'k1', modelId: 'm1', variant: 'base', sample: 0, rawText: 'A',
   parsed: { answer: 'A' }, parseError: null,
   usage: { promptTokens: 10, completionTokens: 1, ttftMs: 5, prefillTps: 100, decodeTps: 20 },
@@ -96,16 +107,65 @@ const v1Rows = {
   settings: [{ key: 'theme', value: 'dark', updatedAt: 1 }],
 };
 
+const SECRET = 'sk-test-SECRET-123';
+
+/** A run as version 2 stored it: the configuration inside the provenance, an endpoint with its API key. */
+const v2Provenance = buildProvenance({
+  app: { version: '0.4.0', commit: 'abc1234' },
+  environment: { userAgent: 'Mozilla/5.0 Test', crossOriginIsolated: true },
+  models: [
+    { id: 'self-test', label: 'Self-test', runtime: 'transformers', files: [{ name: 'model.onnx', sha256: 'f'.repeat(64) }] },
+    { id: 'endpoint:10.0.0.5:8000/llava', label: 'llava on 10.0.0.5:8000', runtime: 'openai-compatible', files: [] },
+  ],
+  protocol: { id: 'auto', version: 'abc', templateHashes: { auto: 'd'.repeat(64) } },
+  sampling: { temperature: 0, topP: 1, seed: 7, maxTokens: 256 },
+  samples: 2,
+  variants: ['none', 'degrade:blur:2'],
+  benchmark: { id: 'b1', contentHash: 'h', name: 'Demo', version: '1.0' },
+});
+const v2Config = {
+  spec: { benchmarkId: 'b1', models: [{ id: 'self-test', filesHash: 'x' }, { id: 'endpoint:10.0.0.5:8000/llava', filesHash: '' }], variants: ['none', 'degrade:blur:2'], samples: 2, sampling: { temperature: 0, topP: 1, seed: 7, maxTokens: 256 } },
+  protocolId: 'auto',
+  fewShot: false,
+  engines: [
+    { kind: 'transformers', id: 'self-test', label: 'Self-test', location: 'https://app.test/models/self-test/', device: 'wasm', files: [{ name: 'model.onnx', sha256: 'f'.repeat(64) }] },
+    { kind: 'openai', id: 'endpoint:10.0.0.5:8000/llava', label: 'llava on 10.0.0.5:8000', baseUrl: 'http://10.0.0.5:8000/v1', model: 'llava', concurrency: 4, apiKey: SECRET },
+  ],
+};
+const v2Run = {
+  id: 'r2', benchmarkId: 'b1', name: 'endpoint run', status: 'paused', error: null, createdAt: 4000, updatedAt: 5000,
+  provenance: { ...v2Provenance, config: v2Config },
+  plan: { cases: 2, models: 2, variants: 2, samples: 2, items: 16 },
+};
+/** Item keys as version 2 wrote them; the case id of the second holds both separators. */
+const v2Responses = [
+  { ...response, id: 'r2/c1#q1|self-test|none|s0', runId: 'r2', itemKey: 'c1#q1|self-test|none|s0', modelId: 'self-test', variant: 'none', sample: 0 },
+  {
+    ...response, id: 'r2/c#2|b#q1|endpoint:10.0.0.5:8000/llava|degrade:blur:2|s1', runId: 'r2', itemKey: 'c#2|b#q1|endpoint:10.0.0.5:8000/llava|degrade:blur:2|s1',
+    modelId: 'endpoint:10.0.0.5:8000/llava', variant: 'degrade:blur:2', sample: 1,
+  },
+];
+const scoreSet = { id: 'r1/v1', runId: 'r1', version: 1, createdAt: 5, durationMs: 1, config: {}, summary: { arms: [] } };
+const v2Rows = {
+  ...v1Rows,
+  runs: [run, v2Run],
+  responses: [response, ...v2Responses],
+  scores: [],
+  scoreSets: [scoreSet],
+  // The endpoint setting keeps its key: that is where it belongs.
+  settings: [{ key: 'endpoints', value: [{ id: '10.0.0.5:8000/llava', baseUrl: 'http://10.0.0.5:8000/v1', model: 'llava', concurrency: 4, apiKey: SECRET }], updatedAt: 1 }],
+};
+
 describe('schema migrations', () => {
-  it('declares version 2 as the current version', () => {
-    // Bumping this needs a new "upgrades a version 2 database" test; see the top of this file.
-    expect(SCHEMA_VERSION).toBe(2);
+  it('declares version 3 as the current version', () => {
+    // Bumping this needs a new "upgrades a version 3 database" test; see the top of this file.
+    expect(SCHEMA_VERSION).toBe(3);
   });
 
-  it('creates a fresh database exactly as version 2 is written by hand', async () => {
+  it('creates a fresh database exactly as version 3 is written by hand', async () => {
     const name = freshName();
     (await open(name)).close();
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(20, V2_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(30, V3_STORES));
   });
 
   it('upgrades a version 1 database: data kept, per-metric score rows become score version 1', async () => {
@@ -118,9 +178,12 @@ describe('schema migrations', () => {
     expect(await repos.benchmarks.get('b1')).toEqual(benchmark);
     expect((await repos.cases.listByBenchmark('b1')).map((c) => c.id)).toEqual(['c1', 'c2']);
     expect(await repos.cases.listBy('b1', 'split', 'dev')).toEqual([cases[1]]);
-    expect(await repos.runs.get('r1')).toEqual(run);
-    expect(await repos.responses.listByRun('r1')).toEqual([response]);
-    expect(await repos.responses.getByCacheKey('k1')).toEqual(response);
+    // Through v2 and v3: a run without a stored configuration gets `config: null`; an item key without `#` is all case id.
+    const { provenance: _p, ...runFields } = run;
+    expect(await repos.runs.get('r1')).toEqual({ ...runFields, config: null, provenance: { app: '0.1.0' } });
+    const upgraded = { ...response, caseId: 'c1', questionId: '' };
+    expect(await repos.responses.listByRun('r1')).toEqual([upgraded]);
+    expect(await repos.responses.getByCacheKey('k1')).toEqual(upgraded);
     expect(await repos.settings.get('theme', 'light')).toBe('dark');
     const set = await repos.scores.latestSet('r1');
     expect(set).toMatchObject({ id: 'r1/v1', version: 1, createdAt: 2700, config: { scorerVersion: 'legacy-1' }, summary: { items: 1 } });
@@ -131,17 +194,51 @@ describe('schema migrations', () => {
       metrics: { accuracy: { value: 1, source: 'rule', sourceId: 'exact' }, rougeL: { value: 0.5, source: 'rule', sourceId: 'rouge' } },
     });
     db.close();
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(20, V2_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(30, V3_STORES));
   });
 
-  it('opens a hand-built version 2 database without changing its schema or data', async () => {
+  it('upgrades a version 2 database: config moves out of provenance without its API key, responses get case and question ids', async () => {
     const name = freshName();
-    const scoreSet = { id: 'r1/v1', runId: 'r1', version: 1, createdAt: 5, durationMs: 1, config: {}, summary: { arms: [] } };
-    await buildDatabaseByHand(indexedDB, name, 20, V2_STORES, { ...v1Rows, scores: [], scoreSets: [scoreSet] });
+    await buildDatabaseByHand(indexedDB, name, 20, V2_STORES, v2Rows);
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(20, V2_STORES));
+    expect(JSON.stringify(await readAllByHand(indexedDB, name, 'runs'))).toContain(SECRET);
+
+    const db = await open(name);
+    const repos = createRepositories(db);
+    const migrated = (await repos.runs.get('r2'))!;
+    const { apiKey: _key, ...endpoint } = v2Config.engines[1]!;
+    expect(migrated.config).toEqual({ ...v2Config, engines: [v2Config.engines[0], { ...endpoint, endpointId: '10.0.0.5:8000/llava' }] });
+    expect(migrated.provenance).toEqual(v2Provenance);
+    expect('config' in migrated.provenance).toBe(false);
+    const { provenance: _p, ...runFields } = v2Run;
+    expect(migrated).toEqual({ ...runFields, config: migrated.config, provenance: v2Provenance });
+    // The key is gone from every run record, however it is read; the endpoint setting keeps it.
+    expect(JSON.stringify(migrated)).not.toContain(SECRET);
+    expect(JSON.stringify(await repos.runs.list())).not.toContain(SECRET);
+    expect(await repos.settings.get('endpoints', [])).toEqual(v2Rows.settings[0]!.value);
+
+    expect((await repos.responses.listByRun('r2')).map((r) => [r.caseId, r.questionId])).toEqual([['c#2|b', 'q1'], ['c1', 'q1']]);
+    expect((await repos.responses.listByRunAndCase('r2', 'c#2|b')).map((r) => r.id)).toEqual([v2Responses[1]!.id]);
+    expect(await repos.responses.caseIdsByRun('r2')).toEqual(new Set(['c1', 'c#2|b']));
+    expect((await repos.responses.listByRun('r1'))[0]).toMatchObject({ caseId: 'c1', questionId: '' });
+    expect(await repos.scores.latestSet('r1')).toEqual(scoreSet);
+    db.close();
+
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(30, V3_STORES));
+    expect(JSON.stringify(await readAllByHand(indexedDB, name, 'runs'))).not.toContain(SECRET);
+    expect(JSON.stringify(await readAllByHand(indexedDB, name, 'responses'))).not.toContain(SECRET);
+  });
+
+  it('opens a hand-built version 3 database without changing its schema or data', async () => {
+    const name = freshName();
+    const v3Run = { ...run, config: null, provenance: v2Provenance };
+    const v3Response = { ...response, caseId: 'c1', questionId: 'q1' };
+    await buildDatabaseByHand(indexedDB, name, 30, V3_STORES, { ...v1Rows, runs: [v3Run], responses: [v3Response], scores: [], scoreSets: [scoreSet] });
     const before = await inspectDatabaseByHand(indexedDB, name);
     const db = await open(name);
     const repos = createRepositories(db);
-    expect(await repos.runs.get('r1')).toEqual(run);
+    expect(await repos.runs.get('r1')).toEqual(v3Run);
+    expect(await repos.responses.listByRun('r1')).toEqual([v3Response]);
     expect(await repos.scores.latestSet('r1')).toEqual(scoreSet);
     expect(db.tables.map((t) => t.name).sort()).toEqual(before.stores.map((st) => st.name));
     for (const table of db.tables) {
@@ -184,9 +281,9 @@ describe('schema migrations', () => {
     const db = await open(name);
     const repos = createRepositories(db);
     await repos.settings.set('theme', 'dark');
-    // A newer release opening version 3 must not be blocked by this connection.
+    // A newer release opening version 4 must not be blocked by this connection.
     await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open(name, 30);
+      const req = indexedDB.open(name, 40);
       req.onblocked = () => reject(new Error('upgrade blocked by the old connection'));
       req.onsuccess = () => {
         req.result.close();

@@ -18,6 +18,7 @@ import {
   type RunRecord,
   type StorageHooks,
 } from '../../../src/core/db/index.ts';
+import { testProvenance, testRun } from '../../support/run-record.ts';
 
 let counter = 0;
 const opened: NeuroEvalDB[] = [];
@@ -39,12 +40,10 @@ const benchmark = (id: string, createdAt = 1): BenchmarkRecord => ({
 const kase = (benchmarkId: string, id: string, split = 'test', diseaseGroup = 'tumour'): CaseRecord => ({
   benchmarkId, id, split, taskFamily: 'classification', diseaseGroup, modality: 'MRI', images: [], questions: [{ id: 'q1', text: `case ${id}` }],
 });
-const run = (id: string, benchmarkId = 'b1', createdAt = 1): RunRecord => ({
-  id, benchmarkId, name: id, status: 'planned', createdAt, updatedAt: createdAt, provenance: {},
-  plan: { cases: 1, models: 1, variants: 1, samples: 1, items: 1 },
-});
+const run = (id: string, benchmarkId = 'b1', createdAt = 1): RunRecord =>
+  testRun({ id, benchmarkId, name: id, status: 'planned', createdAt, updatedAt: createdAt, provenance: testProvenance({ benchmark: { id: benchmarkId, contentHash: 'a'.repeat(64) } }) });
 const response = (runId: string, itemKey: string, extra: Partial<ResponseRecord> = {}): ResponseRecord => ({
-  id: `${runId}:${itemKey}`, runId, itemKey, cacheKey: `cache-${itemKey}`, modelId: 'm', variant: 'base', sample: 0,
+  id: `${runId}:${itemKey}`, runId, itemKey, caseId: 'c1', questionId: 'q1', cacheKey: `cache-${itemKey}`, modelId: 'm', variant: 'base', sample: 0,
   rawText: 'answer', parsed: null, parseError: null,
   usage: { promptTokens: 1, completionTokens: 1, ttftMs: null, prefillTps: null, decodeTps: null },
   latencyMs: 1, finishReason: 'stop', createdAt: 1, ...extra,
@@ -201,6 +200,23 @@ describe('responses', () => {
     expect((await repos.responses.getByCacheKey('k'))?.id).toBe('r2:a');
     expect(await repos.responses.getByCacheKey('none')).toBeUndefined();
     expect(await repos.responses.listByItem('r1', 'b')).toEqual([response('r1', 'b')]);
+  });
+
+  it("lists a run's answers to one case by its case id, not by item key prefix", async () => {
+    const { repos } = await setup();
+    await repos.responses.putBatch([
+      response('r1', 'k2', { caseId: 'c1', questionId: 'q2' }),
+      response('r1', 'k1', { caseId: 'c1', questionId: 'q1' }),
+      // A case id that extends another, and one holding the key's separators: neither is c1's.
+      response('r1', 'k3', { caseId: 'c10', questionId: 'q1' }),
+      response('r1', 'k4', { caseId: 'c1#q1|x', questionId: 'q1' }),
+      response('r2', 'k1', { caseId: 'c1', questionId: 'q1' }),
+    ]);
+    expect((await repos.responses.listByRunAndCase('r1', 'c1')).map((r) => [r.itemKey, r.questionId])).toEqual([['k1', 'q1'], ['k2', 'q2']]);
+    expect((await repos.responses.listByRunAndCase('r1', 'c1#q1|x')).map((r) => r.itemKey)).toEqual(['k4']);
+    expect(await repos.responses.listByRunAndCase('r1', 'c2')).toEqual([]);
+    expect(await repos.responses.caseIdsByRun('r1')).toEqual(new Set(['c1', 'c10', 'c1#q1|x']));
+    expect(await repos.responses.caseIdsByRun('r3')).toEqual(new Set());
   });
 
   it('putBatch is all-or-nothing when a row has an invalid key', async () => {

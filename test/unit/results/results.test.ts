@@ -20,7 +20,9 @@ import { toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';
 import { mcnemar } from '../../../src/core/scoring/stats/mcnemar.ts';
 import { cohenKappa } from '../../../src/core/scoring/stats/kappa.ts';
-import type { RunResponse } from '../../../src/core/runner/types.ts';
+import { itemKeyOf } from '../../../src/core/runner/plan.ts';
+import type { RunResponse, Variant } from '../../../src/core/runner/types.ts';
+import { testProvenance, testRun, testRunConfig } from '../../support/run-record.ts';
 
 const cases: BenchCase[] = Array.from({ length: 12 }, (_, i) => ({
   id: `c${i}`, taskFamily: 'differential-diagnosis', split: i < 6 ? 'direct' : 'complex', diseaseGroup: i % 2 ? 'stroke' : 'tumour', modality: 'MRI',
@@ -28,11 +30,11 @@ const cases: BenchCase[] = Array.from({ length: 12 }, (_, i) => ({
   questions: [{ id: 'q', text: 'Dx?', reference: { diagnosis: i % 2 ? 'Ischemic stroke' : 'Glioblastoma' } }],
 }));
 
-function response(runId: string, modelId: string, c: BenchCase, right: boolean, variant = 'none'): RunResponse {
-  const itemKey = `${c.id}#q|${modelId}|${variant}|s0`;
+function response(runId: string, modelId: string, c: BenchCase, right: boolean, variant: Variant = 'none'): RunResponse {
+  const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId, variant, sample: 0 });
   const dx = right ? c.questions[0]!.reference!.diagnosis! : 'Migraine';
   return {
-    id: `${runId}/${itemKey}`, runId, itemKey, cacheKey: '', modelId, variant, sample: 0, rawText: dx,
+    id: `${runId}/${itemKey}`, runId, itemKey, caseId: c.id, questionId: 'q', cacheKey: '', modelId, variant, sample: 0, rawText: dx,
     parsed: { hypotheses: [{ rank: 1, diagnosis: dx, confidence: right ? 0.9 : 0.6, evidence: null }] }, parseError: null,
     usage: { promptTokens: 10, completionTokens: 5, ttftMs: 1, prefillTps: 100, decodeTps: modelId === 'fast' ? 50 : 10 }, latencyMs: 100, finishReason: 'stop', createdAt: 1,
   };
@@ -119,7 +121,7 @@ describe('agreement', () => {
   });
 
   it('keeps the machine verdict visible after a reviewer override', async () => {
-    const target = responses.find((r) => r.modelId === 'weak' && r.itemKey.startsWith('c0#'))!;
+    const target = responses.find((r) => r.modelId === 'weak' && r.caseId === 'c0')!;
     const r = await scoreRun({ protocolId: 'auto', cases, responses: [target], reviews: [review(target.id, 'dr-a', 'incorrect')] });
     expect(r.items[0]!.metrics['pass@1']).toMatchObject({ value: 0, source: 'reviewer' });
     expect(machineVerdict({ ...r.items[0]!, id: 'x', scoreSetId: 's', runId: 'r1' })).toEqual({ correct: true, source: 'rule' });
@@ -150,7 +152,7 @@ describe('SVG and the HTML report', () => {
       id: 'b', name: 'Bench <b>&', version: '1', license: 'MIT', description: '', contentHash: 'h'.repeat(64), source: 'x', synthetic: true, caseCount: 12, createdAt: 1, files: [],
       manifest: { format: 'neuroeval-bundle', formatVersion: 1, id: 'b', name: 'Bench', version: '1', license: 'MIT', contentHash: 'h'.repeat(64), caseCount: 12, imageCount: 0 },
     }, cases);
-    await repos.runs.put({ id: 'r1', benchmarkId: 'b', name: 'Run <one>', status: 'done', createdAt: 1, updatedAt: 1, provenance: {}, plan: { cases: 12, models: 2, variants: 1, samples: 1, items: 24 } });
+    await repos.runs.put(testRun({ id: 'r1', name: 'Run <one>', plan: { cases: 12, models: 2, variants: 1, samples: 1, items: 24 } }));
     await repos.scores.saveVersion('r1', { durationMs: 1, config: run.set.config, summary: run.set.summary }, run.items);
     const loaded = await loadResults(repos, 'b');
     // The page watches resultsSignature and the worker skips its reload when they match: they must agree.
@@ -179,8 +181,8 @@ describe('importing exported runs', () => {
     }, cases);
     return { db, repos };
   }
-  const provenance = (hash: string) => ({ benchmark: { id: 'b', contentHash: hash }, protocol: { id: 'auto' }, models: [{ filesHash: 'f1' }], variants: ['none'], samples: 1, sampling: { temperature: 0 } });
-  const runRecord = (id: string, hash = 'h'.repeat(64)): RunRecord => ({ id, benchmarkId: 'b', name: `Run ${id}`, status: 'done', createdAt: 1, updatedAt: 1, provenance: provenance(hash), plan: { cases: 6, models: 1, variants: 1, samples: 1, items: 6 } });
+  const provenance = (hash: string, weights = 'f1') => testProvenance({ benchmark: { id: 'b', contentHash: hash }, models: [{ id: 'good', runtime: 'transformers', files: [{ name: 'model.onnx', sha256: weights }] }] });
+  const runRecord = (id: string, hash = 'h'.repeat(64)): RunRecord => testRun({ id, name: `Run ${id}`, config: testRunConfig(), provenance: provenance(hash), plan: { cases: 6, models: 1, variants: 1, samples: 1, items: 6 } });
   const half = (runId: string, from: number) => cases.slice(from, from + 6).map((c) => response(runId, 'good', c, true));
 
   it('stores a new run, refuses other benchmark content, and merges a compatible half without duplicates', async () => {
@@ -196,7 +198,10 @@ describe('importing exported runs', () => {
     expect(await repos.responses.countByRun('laptop-a')).toBe(12);
     const run = await repos.runs.get('laptop-a');
     expect(run!.plan.items).toBe(12);
-    expect((run!.provenance as { merged: unknown[] }).merged).toHaveLength(1);
+    expect(run!.plan.cases).toBe(12);
+    expect(run!.config).toEqual(testRunConfig());
+    expect(run!.provenance.merged).toEqual([{ runId: 'laptop-b', name: 'Run laptop-b', exportedAt: null, answers: 8 }]);
+    expect((await repos.responses.listByRunAndCase('laptop-a', 'c7')).map((r) => [r.caseId, r.questionId])).toEqual([['c7', 'q']]);
     expect(await repos.runs.get('laptop-b')).toBeUndefined();
     db.close();
   });
@@ -205,7 +210,7 @@ describe('importing exported runs', () => {
     const { db, repos } = await setup();
     await importRunExport(repos, toRunExport(runRecord('a'), half('a', 0)));
     const other = runRecord('b');
-    const different = toRunExport({ ...other, provenance: { ...provenance('h'.repeat(64)), models: [{ filesHash: 'f2' }] } }, half('b', 6));
+    const different = toRunExport({ ...other, provenance: provenance('h'.repeat(64), 'f2') }, half('b', 6));
     await expect(importRunExport(repos, different, 'b.json', { into: 'a' })).rejects.toThrow(/cannot be merged into "Run a" \(other model files\)/);
     expect(await repos.responses.countByRun('a')).toBe(6);
     db.close();

@@ -5,7 +5,7 @@ import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories, 
 import { memoryRunLock } from '../../../src/core/runner/control.ts';
 import { dexieRunStore } from '../../../src/core/runner/dexie-store.ts';
 import { planRun, planSummary } from '../../../src/core/runner/plan.ts';
-import { buildProvenance, describeProvenance, isProvenance, type Provenance } from '../../../src/core/runner/provenance.ts';
+import { buildProvenance, describeProvenance, isProvenance } from '../../../src/core/runner/provenance.ts';
 import { runRun, type RunOptions } from '../../../src/core/runner/runner.ts';
 import type { RunPlan } from '../../../src/core/runner/types.ts';
 import { CASES, SPEC, clock, expectOnePerItem, fakeEngines, loadImage, protocol } from './fixtures.ts';
@@ -34,7 +34,7 @@ function runRecord(id: string, plan: RunPlan): RunRecord {
     variants: plan.variants,
     benchmark: { id: plan.benchmarkId, contentHash: 'c'.repeat(64) },
   });
-  return { id, benchmarkId: plan.benchmarkId, name: id, status: 'planned', createdAt: 1, updatedAt: 1, provenance, plan: planSummary(plan) };
+  return { id, benchmarkId: plan.benchmarkId, name: id, status: 'planned', createdAt: 1, updatedAt: 1, config: null, provenance, plan: planSummary(plan) };
 }
 
 describe('dexieRunStore', () => {
@@ -61,7 +61,7 @@ describe('dexieRunStore', () => {
     const run = await repos.runs.require('run1');
     expect(run).toMatchObject({ status: 'done', error: null });
     expect(isProvenance(run.provenance)).toBe(true);
-    const p = run.provenance as Provenance;
+    const p = run.provenance;
     expect(p.engines['model-a']).toEqual([{ runtime: 'transformers', runtimeVersion: '4.3.1', modelId: 'model-a', device: 'webgpu' }]);
     expect(p.startedAt).not.toBeNull();
     expect(p.endedAt!).toBeGreaterThan(p.startedAt!);
@@ -74,6 +74,11 @@ describe('dexieRunStore', () => {
     expect(reused).toMatchObject({ status: 'done', reused: 48, generated: 0 });
     expect(second.count('generate')).toBe(0);
     expect(await repos.responses.countByRun('run2')).toBe(48);
+    // Each stored answer names its case and question, as planned, and a case's answers are found by them.
+    const rows = await repos.responses.listByRun('run2');
+    expect(rows.every((r) => plan.items.some((i) => i.itemKey === r.itemKey && i.caseId === r.caseId && i.questionId === r.questionId))).toBe(true);
+    expect((await repos.responses.listByRunAndCase('run2', 'c1')).map((r) => r.itemKey)).toEqual(plan.items.filter((i) => i.caseId === 'c1').map((i) => i.itemKey).sort());
+    expect(await repos.responses.caseIdsByRun('run2')).toEqual(new Set(plan.items.map((i) => i.caseId)));
     expect((await repos.responses.get('run2/c1#q1|model-a|none|s0'))?.rawText).toBe((await repos.responses.get('run1/c1#q1|model-a|none|s0'))?.rawText);
   });
 });

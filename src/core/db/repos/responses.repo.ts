@@ -20,6 +20,8 @@ export interface ResponsesRepo {
   countByRun(runId: string): Promise<number>;
   /** Item keys that already have a response, for resuming a run; reads only the index. */
   itemKeysByRun(runId: string): Promise<Set<string>>;
+  /** Ids of the cases a run has responses for; reads only the index. */
+  caseIdsByRun(runId: string): Promise<Set<string>>;
   /** The newest response with this cache key, from any run, for reusing an identical generation. */
   getByCacheKey(cacheKey: string): Promise<ResponseRecord | undefined>;
   put(row: ResponseRecord): Promise<void>;
@@ -53,6 +55,14 @@ export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
           .uniqueKeys();
         return new Set(keys.map((k) => String((k as unknown[])[1])));
       }),
+    caseIdsByRun: (runId) =>
+      guard('list answered cases', async () => {
+        const keys = await t
+          .where('[runId+caseId]')
+          .between([runId, Dexie.minKey], [runId, Dexie.maxKey], true, true)
+          .uniqueKeys();
+        return new Set(keys.map((k) => String((k as unknown[])[1])));
+      }),
     getByCacheKey: (cacheKey) =>
       guard('look up a cached response', async () => {
         const hits = await t.where('cacheKey').equals(cacheKey).sortBy('createdAt');
@@ -64,7 +74,7 @@ export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
         meter.record(approxBytes(row));
       }),
     listByRunAndCase: (runId, caseId) =>
-      guard('list responses', () => t.where('[runId+itemKey]').between([runId, `${caseId}#`], [runId, `${caseId}#\uffff`]).toArray()),
+      guard('list responses', () => t.where('[runId+caseId]').equals([runId, caseId]).toArray()),
     putBatch: (rows) =>
       guard('save responses', async () => {
         if (rows.length === 0) return;

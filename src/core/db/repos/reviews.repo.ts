@@ -39,7 +39,7 @@ function stateOf(r: ReviewRecord): ReviewState {
 }
 
 /** A reviewer's review of an answer has a fixed id, so each reviewer has one review (with history) per answer. */
-export function reviewIdOf(responseId: string, reviewerId: string): string {
+function reviewIdOf(responseId: string, reviewerId: string): string {
   return `${responseId}::${reviewerId}`;
 }
 

@@ -9,7 +9,7 @@ import type { ScoreRecord, ScoreSetRecord } from '../types.ts';
 import type { ItemScore } from '../../scoring/run/types.ts';
 import type { RepoContext } from './context.ts';
 
-export type ScoreSetDraft = Omit<ScoreSetRecord, 'id' | 'runId' | 'version' | 'createdAt'>;
+type ScoreSetDraft = Omit<ScoreSetRecord, 'id' | 'runId' | 'version' | 'createdAt'>;
 
 export interface ScoresRepo {
   /** Answer-score rows in the table, across runs and versions. */

@@ -6,14 +6,14 @@
 import { InvalidInputError } from '../../errors.ts';
 
 /** Line (1-based) of a character offset. */
-export function lineAt(text: string, offset: number): number {
+function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return line;
 }
 
 /** Replaces bare `NaN` / `Infinity` / `-Infinity` tokens outside strings with `null`. */
-export function pythonJsonToJson(text: string): string {
+function pythonJsonToJson(text: string): string {
   let out = '';
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -23,7 +23,7 @@ import type { NeuroVlmAnswerOutcome, NeuroVlmItem } from '../neurovlm/types.ts';
 import { parseJsonText } from './json-text.ts';
 
 /** Harness metadata key of each scored field's ground truth. */
-export const NEUROVLM_GT_KEYS: Readonly<Record<NeuroVlmScoredField, string>> = {
+const NEUROVLM_GT_KEYS: Readonly<Record<NeuroVlmScoredField, string>> = {
   diagnosis_name: 'class',
   diagnosis_detailed: 'subclass',
   modality: 'modality',
@@ -32,7 +32,7 @@ export const NEUROVLM_GT_KEYS: Readonly<Record<NeuroVlmScoredField, string>> = {
 };
 
 /** One harness line, as far as NeuroEval reads and writes it. */
-export interface NeuroVlmJsonlRecord {
+interface NeuroVlmJsonlRecord {
   experiment_id: string;
   timestamp?: string;
   input: {
@@ -55,13 +55,13 @@ export interface NeuroVlmJsonlRecord {
 }
 
 /** A scorer item read from a line, with the line it came from. */
-export interface NeuroVlmJsonlItem extends NeuroVlmItem {
+interface NeuroVlmJsonlItem extends NeuroVlmItem {
   readonly line: number;
   /** `input.metadata.dataset`, for per-dataset breakdowns. */
   readonly dataset?: string;
 }
 
-export interface NeuroVlmJsonlRead {
+interface NeuroVlmJsonlRead {
   readonly items: NeuroVlmJsonlItem[];
   /** Tolerated problems (a missing section), each naming its line. */
   readonly warnings: string[];
@@ -155,17 +155,17 @@ export function readNeuroVlmJsonl(text: string, file = 'results.jsonl'): NeuroVl
   return { items, warnings };
 }
 
-export interface NeuroVlmJsonlWrite {
+interface NeuroVlmJsonlWrite {
   readonly records: NeuroVlmJsonlRecord[];
   /** Item keys whose case was not among the given cases: written with empty ground truth. */
   readonly missingCases: string[];
 }
 
 /** Harness records for a local run's responses (see {@link toNeuroVlmJsonl}). */
-export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?: unknown }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): NeuroVlmJsonlWrite {
+export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): NeuroVlmJsonlWrite {
   const byId = new Map(cases.map((c) => [c.id, c]));
   const missingCases: string[] = [];
-  const protocolId = str(obj(obj(run.provenance)?.protocol)?.id);
+  const protocolId = run.provenance?.protocol.id;
   const records = responses.map((r): NeuroVlmJsonlRecord => {
     const found = findQuestion(byId, r);
     if (!found) missingCases.push(r.itemKey);
@@ -181,7 +181,7 @@ export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?:
       experiment_id: r.itemKey,
       timestamp: new Date(r.createdAt).toISOString(),
       input: {
-        image_path: found?.kase.meta?.file_path ?? found?.kase.images[0]?.path ?? splitCase(r.itemKey),
+        image_path: found?.kase.meta?.file_path ?? found?.kase.images[0]?.path ?? r.caseId,
         model_requested: r.modelId,
         ...(protocolId ? { system_prompt_type: protocolId } : {}),
         metadata,
@@ -208,16 +208,12 @@ export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?:
   return { records, missingCases };
 }
 
-function splitCase(itemKey: string): string {
-  return itemKey.split('#')[0] ?? itemKey;
-}
-
 /**
  * A local run in the harness's JSONL layout (one line per response, newline
  * terminated). Ground truth comes from `cases`; a response whose case is not
  * there gets empty metadata (not scorable). A failed call is written with
  * `status: "error"` and no `api_response`, as the harness writes one.
  */
-export function toNeuroVlmJsonl(run: Pick<RunRecord, 'id'> & { provenance?: unknown }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): string {
+export function toNeuroVlmJsonl(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): string {
   return neuroVlmJsonlRecords(run, responses, cases).records.map((r) => `${JSON.stringify(r)}\n`).join('');
 }

@@ -3,36 +3,46 @@
  * response and (optionally) the cases it ran on, so a run can be scored,
  * shared or converted outside the browser (`neuroeval score`, `neuroeval export`).
  *
- *   { format: "neuroeval-run", version: 1, exportedAt?, run, provenance, responses, cases? }
+ *   { format: "neuroeval-run", version: 2, exportedAt?, run, provenance, responses, cases? }
  *
- * `run` is the stored `RunRecord` without its `provenance`, which sits at the
- * top level. Cases carry ground truth (`question.reference.labels`) and image
- * references by hash, never image bytes. Changing this shape needs a new
- * `version` and a reader for the old one.
+ * `run` is the stored `RunRecord` (with its `config`) without its
+ * `provenance`, which sits at the top level; each response carries `caseId`
+ * and `questionId`. Version 1 (before database schema v3) kept the config in
+ * `provenance.config` and responses without case and question ids; it is
+ * still read (db/legacy.ts). No API key is ever written or read back. Cases
+ * carry ground truth (`question.reference.labels`) and image references by
+ * hash, never image bytes. Changing this shape needs a new `version` and a
+ * reader for the old one.
  */
 import type { BenchCase } from '../../bundle/types.ts';
-import type { ResponseUsage, RunRecord } from '../../db/types.ts';
+import { legacyItemKeyParts, splitLegacyProvenance } from '../../db/legacy.ts';
+import type { ResponseUsage, RunRecord, RunStatus } from '../../db/types.ts';
 import { InvalidInputError } from '../../errors.ts';
+import type { RunConfig } from '../../runner/config.ts';
+import { PROVENANCE_SCHEMA, type Provenance } from '../../runner/provenance.ts';
+import { withoutSecrets } from '../../runner/secrets.ts';
 import type { RunResponse } from '../../runner/types.ts';
 import { parseJsonText } from './json-text.ts';
 
-export const RUN_EXPORT_FORMAT = 'neuroeval-run';
-export const RUN_EXPORT_VERSION = 1;
+const RUN_EXPORT_FORMAT = 'neuroeval-run';
+const RUN_EXPORT_VERSION = 2;
 
 export interface RunExport {
   readonly format: typeof RUN_EXPORT_FORMAT;
   readonly version: typeof RUN_EXPORT_VERSION;
   /** When the file was written (ms since the epoch). */
   readonly exportedAt?: number;
+  /** The run record without its provenance; `config` is `null` when the file held none. */
   readonly run: Omit<RunRecord, 'provenance'>;
-  readonly provenance: unknown;
+  /** `null` when the file held none (a hand-made export): it can be scored, not imported. */
+  readonly provenance: Provenance | null;
   readonly responses: readonly RunResponse[];
   readonly cases?: readonly BenchCase[];
 }
 
-/** Builds an export from stored records. */
+/** Builds an export from stored records; any secret an old record still held is left out. */
 export function toRunExport(run: RunRecord, responses: readonly RunResponse[], cases?: readonly BenchCase[], options: { exportedAt?: number } = {}): RunExport {
-  const { provenance, ...rest } = run;
+  const { provenance, ...rest } = withoutSecrets(run);
   return {
     format: RUN_EXPORT_FORMAT,
     version: RUN_EXPORT_VERSION,
@@ -49,8 +59,26 @@ export function serializeRunExport(e: RunExport): string {
   return `${JSON.stringify(e, null, 2)}\n`;
 }
 
-/** The stored `RunRecord` of an export, provenance put back. */
-export function runRecordOf(e: RunExport): RunRecord {
+const RUN_STATUSES: ReadonlySet<unknown> = new Set<RunStatus>(['planned', 'running', 'paused', 'done', 'failed', 'cancelled']);
+
+/**
+ * The stored `RunRecord` of an export, provenance put back. A parsed export
+ * keeps the run's fields as its file had them (scoring needs only the id), so
+ * the fields a stored run needs are checked here.
+ * @throws InvalidInputError naming the first missing or wrong field.
+ */
+export function runRecordOf(e: RunExport, file = 'run export'): RunRecord {
+  if (!e.provenance) {
+    throw new InvalidInputError(`${file}: provenance: missing, so the run cannot be stored here; only runs exported by NeuroEval can be imported.`, { file, field: 'provenance' });
+  }
+  const run: Readonly<Record<string, unknown>> = e.run;
+  need(file, 'run.name', run.name, isString, 'a string');
+  need(file, 'run.benchmarkId', run.benchmarkId, isString, 'a string');
+  need(file, 'run.status', run.status, (v): v is RunStatus => RUN_STATUSES.has(v), 'a run status');
+  need(file, 'run.createdAt', run.createdAt, isNumber, 'a number');
+  need(file, 'run.updatedAt', run.updatedAt, isNumber, 'a number');
+  const plan = need(file, 'run.plan', run.plan, isObj, 'an object');
+  for (const k of ['cases', 'models', 'variants', 'samples', 'items']) need(file, `run.plan.${k}`, plan[k], isNumber, 'a number');
   return { ...e.run, provenance: e.provenance };
 }
 
@@ -74,6 +102,81 @@ function need<T>(file: string, field: string, v: unknown, ok: (v: unknown) => v 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
+const isNullableNumber = (v: unknown): v is number | null => v === null || isNumber(v);
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isObjOrNull = (v: unknown): v is Obj | null => v === null || isObj(v);
+
+/** Checks a file's provenance (as `buildProvenance` writes it), naming the first field that is wrong. */
+function provenanceOf(v: unknown, file: string, at: string): Provenance {
+  const p = need(file, at, v, isObj, 'an object');
+  if (p.schema !== PROVENANCE_SCHEMA) fail(file, `${at}.schema`, `expected ${PROVENANCE_SCHEMA}, found ${JSON.stringify(p.schema) ?? 'nothing'}`);
+  const app = need(file, `${at}.app`, p.app, isObj, 'an object');
+  need(file, `${at}.app.version`, app.version, isString, 'a string');
+  need(file, `${at}.app.commit`, app.commit, isString, 'a string');
+  need(file, `${at}.runtimes`, p.runtimes, isObj, 'an object');
+  const env = need(file, `${at}.environment`, p.environment, isObj, 'an object');
+  need(file, `${at}.environment.userAgent`, env.userAgent, isString, 'a string');
+  need(file, `${at}.environment.crossOriginIsolated`, env.crossOriginIsolated, isBoolean, 'true or false');
+  need(file, `${at}.environment.wasmThreads`, env.wasmThreads, isNullableNumber, 'a number or null');
+  need(file, `${at}.environment.adapter`, env.adapter, isObjOrNull, 'an object or null');
+  need(file, `${at}.models`, p.models, isArray, 'an array').forEach((m, i) => {
+    const model = need(file, `${at}.models[${i}]`, m, isObj, 'an object');
+    need(file, `${at}.models[${i}].id`, model.id, isString, 'a string');
+    need(file, `${at}.models[${i}].runtime`, model.runtime, isString, 'a string');
+    need(file, `${at}.models[${i}].files`, model.files, isArray, 'an array');
+    need(file, `${at}.models[${i}].filesHash`, model.filesHash, isString, 'a string');
+  });
+  need(file, `${at}.engines`, p.engines, isObj, 'an object');
+  const protocol = need(file, `${at}.protocol`, p.protocol, isObj, 'an object');
+  need(file, `${at}.protocol.id`, protocol.id, isString, 'a string');
+  need(file, `${at}.protocol.version`, protocol.version, isString, 'a string');
+  need(file, `${at}.protocol.templateHashes`, protocol.templateHashes, isObj, 'an object');
+  need(file, `${at}.sampling`, p.sampling, isObj, 'an object');
+  need(file, `${at}.samples`, p.samples, isNumber, 'a number');
+  need(file, `${at}.variants`, p.variants, isStringArray, 'an array of strings');
+  const benchmark = need(file, `${at}.benchmark`, p.benchmark, isObj, 'an object');
+  need(file, `${at}.benchmark.id`, benchmark.id, isString, 'a string');
+  need(file, `${at}.benchmark.contentHash`, benchmark.contentHash, isString, 'a string');
+  need(file, `${at}.selection`, p.selection, isObjOrNull, 'an object or null');
+  need(file, `${at}.startedAt`, p.startedAt, isNullableNumber, 'a number or null');
+  need(file, `${at}.endedAt`, p.endedAt, isNullableNumber, 'a number or null');
+  if (p.merged !== undefined) need(file, `${at}.merged`, p.merged, isArray, 'an array');
+  // Checked field by field above; a secret (never written by NeuroEval) is dropped in case a file holds one.
+  return withoutSecrets(p) as unknown as Provenance;
+}
+
+type FieldCheck = readonly [field: string, ok: (v: unknown) => boolean, what: string];
+const ENGINE_FIELDS: Readonly<Record<string, readonly FieldCheck[]>> = {
+  transformers: [['location', isString, 'a string'], ['device', (v) => v === 'webgpu' || v === 'wasm', '"webgpu" or "wasm"'], ['files', isArray, 'an array']],
+  webllm: [['entryId', isString, 'a string'], ['task', isString, 'a string'], ['files', isArray, 'an array']],
+  openai: [['endpointId', isString, 'a string'], ['baseUrl', isString, 'a string'], ['model', isString, 'a string'], ['concurrency', isNumber, 'a number']],
+};
+
+/** Checks a file's run configuration, naming the first field that is wrong; API keys are dropped. */
+function runConfigOf(v: unknown, file: string, at: string): RunConfig {
+  const c = need(file, at, withoutSecrets(v), isObj, 'an object');
+  const spec = need(file, `${at}.spec`, c.spec, isObj, 'an object');
+  need(file, `${at}.spec.benchmarkId`, spec.benchmarkId, isString, 'a string');
+  need(file, `${at}.spec.models`, spec.models, isArray, 'an array');
+  need(file, `${at}.spec.sampling`, spec.sampling, isObj, 'an object');
+  need(file, `${at}.protocolId`, c.protocolId, isString, 'a string');
+  need(file, `${at}.fewShot`, c.fewShot, isBoolean, 'true or false');
+  if (c.templates !== undefined) need(file, `${at}.templates`, c.templates, isObj, 'an object');
+  if (c.force !== undefined) need(file, `${at}.force`, c.force, isBoolean, 'true or false');
+  need(file, `${at}.engines`, c.engines, isArray, 'an array').forEach((e, i) => {
+    const where = `${at}.engines[${i}]`;
+    const engine = need(file, where, e, isObj, 'an object');
+    const fields = ENGINE_FIELDS[String(engine.kind)];
+    if (!fields) fail(file, `${where}.kind`, `expected "transformers", "webllm" or "openai", found ${JSON.stringify(engine.kind) ?? 'nothing'}`);
+    need(file, `${where}.id`, engine.id, isString, 'a string');
+    need(file, `${where}.label`, engine.label, isString, 'a string');
+    for (const [field, ok, what] of fields) need(file, `${where}.${field}`, engine[field], (x): x is unknown => ok(x), what);
+  });
+  // Checked field by field above.
+  return c as unknown as RunConfig;
+}
 
 function usageOf(v: unknown): ResponseUsage {
   const u = isObj(v) ? v : {};
@@ -81,7 +184,7 @@ function usageOf(v: unknown): ResponseUsage {
   return { promptTokens: n(u.promptTokens), completionTokens: n(u.completionTokens), ttftMs: n(u.ttftMs), prefillTps: n(u.prefillTps), decodeTps: n(u.decodeTps) };
 }
 
-function responseOf(v: unknown, i: number, file: string, runId: string): RunResponse {
+function responseOf(v: unknown, i: number, file: string, runId: string, version: number): RunResponse {
   const at = `responses[${i}]`;
   const r = need(file, at, v, isObj, 'an object');
   const itemKey = need(file, `${at}.itemKey`, r.itemKey, isString, 'a string');
@@ -90,14 +193,21 @@ function responseOf(v: unknown, i: number, file: string, runId: string): RunResp
   const error = r.error === undefined ? undefined : need(file, `${at}.error`, r.error, isNullableString, 'a string or null');
   const sample = r.sample === undefined ? 0 : need(file, `${at}.sample`, r.sample, isNumber, 'a number');
   const latencyMs = r.latencyMs === undefined || r.latencyMs === null ? Number.NaN : need(file, `${at}.latencyMs`, r.latencyMs, isNumber, 'a number');
+  const variant = isString(r.variant) ? r.variant : 'none';
+  // Version 1 had no case and question ids: derived once from the item key (db/legacy.ts).
+  const ids = version === 1 && (r.caseId === undefined || r.questionId === undefined)
+    ? legacyItemKeyParts({ itemKey, modelId, variant, sample })
+    : { caseId: need(file, `${at}.caseId`, r.caseId, isString, 'a string'), questionId: need(file, `${at}.questionId`, r.questionId, isString, 'a string') };
   return {
     ...r,
     id: isString(r.id) ? r.id : `${runId}:${itemKey}`,
     runId: isString(r.runId) ? r.runId : runId,
     itemKey,
+    caseId: ids.caseId,
+    questionId: ids.questionId,
     cacheKey: isString(r.cacheKey) ? r.cacheKey : '',
     modelId,
-    variant: isString(r.variant) ? r.variant : 'none',
+    variant,
     sample,
     rawText: isString(r.rawText) ? r.rawText : '',
     parsed: r.parsed ?? null,
@@ -128,22 +238,36 @@ export function parseRunExport(text: string, file = 'run.json'): RunExport {
   const v = parseJsonText(text.replace(/^\uFEFF/, ''), file);
   const root = need(file, '(top level)', v, isObj, 'a JSON object');
   if (root.format !== RUN_EXPORT_FORMAT) fail(file, 'format', `expected "${RUN_EXPORT_FORMAT}", found ${JSON.stringify(root.format) ?? 'nothing'}: this is not a NeuroEval run export`);
-  if (root.version !== RUN_EXPORT_VERSION) {
+  if (root.version !== RUN_EXPORT_VERSION && root.version !== 1) {
     fail(file, 'version', isNumber(root.version) && root.version > RUN_EXPORT_VERSION
-      ? `version ${root.version} was written by a newer NeuroEval; this one reads version ${RUN_EXPORT_VERSION}`
-      : `expected ${RUN_EXPORT_VERSION}, found ${JSON.stringify(root.version) ?? 'nothing'}`);
+      ? `version ${root.version} was written by a newer NeuroEval; this one reads versions 1 to ${RUN_EXPORT_VERSION}`
+      : `expected 1 to ${RUN_EXPORT_VERSION}, found ${JSON.stringify(root.version) ?? 'nothing'}`);
   }
+  const version = root.version;
   const run = need(file, 'run', root.run, isObj, 'an object');
   const runId = need(file, 'run.id', run.id, isString, 'a string');
-  const responses = need(file, 'responses', root.responses, Array.isArray, 'an array').map((r, i) => responseOf(r, i, file, runId));
+  const responses = need(file, 'responses', root.responses, Array.isArray, 'an array').map((r, i) => responseOf(r, i, file, runId, version));
   const cases = root.cases === undefined || root.cases === null ? undefined : need(file, 'cases', root.cases, Array.isArray, 'an array').map((c, i) => caseOf(c, i, file));
-  const { provenance: innerProvenance, ...runRest } = run;
+  const { provenance: innerProvenance, config: innerConfig, ...runRest } = run;
+  const rawProvenance = root.provenance ?? innerProvenance ?? null;
+  let config: RunConfig | null;
+  let provenance: Provenance | null;
+  if (version === 1) {
+    // Version 1 kept the configuration (an endpoint perhaps with its API key) inside the provenance.
+    const split = splitLegacyProvenance(rawProvenance);
+    config = split.config ? runConfigOf(split.config, file, 'provenance.config') : null;
+    provenance = split.provenance === null ? null : provenanceOf(split.provenance, file, 'provenance');
+  } else {
+    config = innerConfig === undefined || innerConfig === null ? null : runConfigOf(innerConfig, file, 'run.config');
+    provenance = rawProvenance === null ? null : provenanceOf(rawProvenance, file, 'provenance');
+  }
   return {
     format: RUN_EXPORT_FORMAT,
     version: RUN_EXPORT_VERSION,
     ...(isNumber(root.exportedAt) ? { exportedAt: root.exportedAt } : {}),
-    run: runRest as unknown as Omit<RunRecord, 'provenance'>,
-    provenance: root.provenance ?? innerProvenance ?? null,
+    // The other run fields are kept as the file has them: scoring needs only the id, an import checks what it stores.
+    run: { ...withoutSecrets(runRest), config } as unknown as Omit<RunRecord, 'provenance'>,
+    provenance,
     responses,
     ...(cases ? { cases } : {}),
   };

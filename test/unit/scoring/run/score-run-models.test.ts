@@ -12,6 +12,7 @@ import type { BenchCase } from '../../../../src/core/bundle/types.ts';
 import { TransformersEmbedder } from '../../../../src/core/engines/transformers/embedder.ts';
 import { TransformersEngine } from '../../../../src/core/engines/transformers/transformers-engine.ts';
 import { encoderFromEmbedder, scoreRun } from '../../../../src/core/scoring/run/index.ts';
+import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
 import type { RunResponse } from '../../../../src/core/runner/types.ts';
 import { ORT_WEB_DIST_URL, loadNodeTransformers, ort } from '../../../support/transformers-node.ts';
 
@@ -26,9 +27,9 @@ const cases: BenchCase[] = [
 ];
 
 function answer(caseId: string, sample: number, parsed: unknown): RunResponse {
-  const itemKey = `${caseId}#q1|m|none|s${sample}`;
+  const itemKey = itemKeyOf({ caseId, questionId: 'q1', modelId: 'm', variant: 'none', sample });
   return {
-    id: `r/${itemKey}`, runId: 'r', itemKey, cacheKey: '', modelId: 'm', variant: 'none', sample, rawText: JSON.stringify(parsed), parsed, parseError: null,
+    id: `r/${itemKey}`, runId: 'r', itemKey, caseId, questionId: 'q1', cacheKey: '', modelId: 'm', variant: 'none', sample, rawText: JSON.stringify(parsed), parsed, parseError: null,
     usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1 }, latencyMs: 1, finishReason: 'stop', createdAt: 1,
   };
 }

@@ -1,0 +1,22 @@
+/**
+ * A run's configuration: everything needed to (re)start it, stored as a typed
+ * field of its record (`RunRecord.config`) so any tab can resume it. It holds
+ * no secret (see src/core/engines/spec.ts), so it may travel in exports.
+ */
+import type { EngineSpec } from '../engines/spec.ts';
+import type { PromptTemplate } from '../protocols/types.ts';
+import type { RunSpec } from './types.ts';
+
+export interface RunConfig {
+  readonly spec: RunSpec;
+  /** A protocol id, or `auto` (each case's default protocol). */
+  readonly protocolId: string;
+  /** User-edited templates by protocol id. */
+  readonly templates?: Readonly<Record<string, PromptTemplate>>;
+  /** Send the benchmark's few-shot exemplars (NeuroVLM-Bench). */
+  readonly fewShot: boolean;
+  /** One per model of `spec.models`, same ids. */
+  readonly engines: readonly EngineSpec[];
+  /** Ask again even when an identical request already has a stored answer. */
+  readonly force?: boolean;
+}
