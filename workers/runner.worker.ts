@@ -1,22 +1,19 @@
 /**
  * Evaluation runs, off the main thread. The runner core asks each model every
- * planned item and writes every answer to IndexedDB before the next request;
- * engines run in this worker (transformers.js) or on an on-prem server. A run
+ * planned item and writes every answer to IndexedDB before the next request.
+ * Engines come from the page's model host over the MessagePort given with
+ * `start` (src/lib/engines/model-host.ts), whatever their runtime. A run
  * survives a closed tab: its configuration is stored with it, and `start`
  * on the same run id resumes where the stored answers end.
  */
-import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
-import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import type { BenchCase } from '../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import type { RunRecord } from '../src/core/db/types.ts';
 import type { Engine } from '../src/core/engines/engine.ts';
-import { OpenAiCompatibleEngine } from '../src/core/engines/openai/openai-engine.ts';
-import { TransformersEngine } from '../src/core/engines/transformers/transformers-engine.ts';
+import { runtimeOfSpec, specFiles } from '../src/core/engines/spec.ts';
 import { InvalidInputError, NeuroEvalError } from '../src/core/errors.ts';
 import { sha256Hex } from '../src/core/hash/sha256.ts';
 import { degradeImage, isDegradeVariant } from '../src/core/imaging/degrade/index.ts';
-import type { PromptTemplate } from '../src/core/protocols/index.ts';
 import {
   buildProvenance,
   dexieRunStore,
@@ -26,30 +23,15 @@ import {
   webLocksRunLock,
   type ProvenanceInputs,
   type RunOutcome,
-  type RunProgress,
-  type RunSpec,
   type Variant,
 } from '../src/core/runner/index.ts';
 import { runProtocol } from '../src/core/runner/protocol-adapter.ts';
-import type { CallContext } from '../src/core/rpc/protocol.ts';
+import type { RunConfig } from '../src/core/runner/config.ts';
+import { withoutSecrets } from '../src/core/runner/secrets.ts';
+import type { CallContext, RunProgressDetail } from '../src/core/rpc/protocol.ts';
 import { decodeToRaw } from './runtime/decode-image.ts';
 import { exposeApi } from './runtime/expose.ts';
-
-/** How to reach one model of a run; stored with the run so a resume can rebuild it. */
-export type RunEngineConfig =
-  | { readonly kind: 'transformers'; readonly id: string; readonly label: string; readonly location: string; readonly device: 'webgpu' | 'wasm'; readonly files: readonly { name: string; sha256: string }[] }
-  | { readonly kind: 'openai'; readonly id: string; readonly label: string; readonly baseUrl: string; readonly model: string; readonly concurrency: number; readonly apiKey?: string };
-
-/** Everything needed to (re)start a run, stored in its record. */
-export interface RunConfig {
-  readonly spec: RunSpec;
-  readonly protocolId: string;
-  readonly templates?: Readonly<Record<string, PromptTemplate>>;
-  readonly fewShot: boolean;
-  readonly engines: readonly RunEngineConfig[];
-  /** Ask again even when an identical request already has a stored answer. */
-  readonly force?: boolean;
-}
+import { hostClient, hostEngine, type HostClient } from './runtime/host-engines.ts';
 
 export interface CreateRunInput {
   readonly name: string;
@@ -58,21 +40,12 @@ export interface CreateRunInput {
   readonly environment: ProvenanceInputs['environment'];
 }
 
-/** Progress of a run as the page shows it (sent as JSON in the progress message). */
-export interface RunProgressMessage {
-  readonly phase: RunProgress['phase'];
-  readonly modelId: string | null;
-  readonly model: RunProgress['model'];
-  readonly tokensPerS: number | null;
-  readonly latest: { readonly itemKey: string; readonly text: string; readonly parseError: string | null; readonly finishReason: string } | null;
-}
-
 let reposPromise: Promise<Repositories> | null = null;
 const database = (): Promise<Repositories> => (reposPromise ??= openDatabase().then((db) => createRepositories(db)));
 const controllers = new Map<string, RunController>();
 
 function configOf(run: RunRecord): RunConfig {
-  const config = (run.provenance as { config?: RunConfig } | null)?.config;
+  const config = run.config;
   if (!config) throw new InvalidInputError(`Run "${run.name}" has no stored configuration and cannot be started.`);
   return config;
 }
@@ -81,21 +54,16 @@ async function casesOf(repos: Repositories, benchmarkId: string): Promise<BenchC
   return (await repos.cases.listByBenchmark(benchmarkId)).map(({ benchmarkId: _b, ...c }) => c);
 }
 
-function engineFor(configs: readonly RunEngineConfig[]): (modelId: string) => Engine {
+/** Each model's engine, through the page's model host (this worker loads no model itself). */
+function engineFor(configs: RunConfig['engines'], host: HostClient, runId: string): (modelId: string) => Engine {
   return (modelId) => {
-    const c = configs.find((e) => e.id === modelId);
-    if (!c) throw new InvalidInputError(`The run has no engine for model "${modelId}".`);
-    if (c.kind === 'openai') return new OpenAiCompatibleEngine({ baseUrl: c.baseUrl, model: c.model, concurrency: c.concurrency, ...(c.apiKey ? { apiKey: c.apiKey } : {}) });
-    return new TransformersEngine({
-      runtime: { wasmPaths: { mjs: new URL(ortMjsUrl, self.location.href).href, wasm: new URL(ortWasmUrl, self.location.href).href } },
-      source: { kind: 'folder', location: c.location },
-      device: c.device,
-      modelId: c.id,
-    });
+    const spec = configs.find((e) => e.id === modelId);
+    if (!spec) throw new InvalidInputError(`The run has no engine for model "${modelId}".`);
+    return hostEngine(host, spec, `run:${runId}`);
   };
 }
 
-export const runnerApi = {
+const runnerApi = {
   /** Plans a run and stores it (status `planned`); nothing is generated yet. */
   async create(input: CreateRunInput): Promise<{ runId: string; items: number; cases: number }> {
     const repos = await database();
@@ -106,7 +74,7 @@ export const runnerApi = {
     const provenance = buildProvenance({
       app: input.app,
       environment: input.environment,
-      models: input.config.engines.map((e) => ({ id: e.id, label: e.label, runtime: e.kind === 'openai' ? 'openai-compatible' : 'transformers', files: e.kind === 'transformers' ? e.files : [] })),
+      models: input.config.engines.map((e) => ({ id: e.id, label: e.label, runtime: runtimeOfSpec(e), files: specFiles(e) })),
       protocol: { id: protocol.id, version: protocol.version, templateHashes: { [protocol.id]: protocol.templateHash } },
       sampling: input.config.spec.sampling,
       samples: plan.samples,
@@ -123,14 +91,20 @@ export const runnerApi = {
       status: 'planned',
       createdAt: now,
       updatedAt: now,
-      provenance: { ...provenance, config: input.config },
+      // No secret is stored: specs name an endpoint by id (its key stays in the settings); withoutSecrets guards extra fields.
+      config: withoutSecrets(input.config),
+      provenance: withoutSecrets(provenance),
       plan: { cases: plan.counts.cases, models: plan.counts.models, variants: plan.counts.variants, samples: plan.counts.samples, items: plan.counts.items },
     });
     return { runId, items: plan.counts.items, cases: plan.counts.cases };
   },
 
-  /** Runs or resumes a run until it is done, paused or cancelled; progress streams while it runs. */
-  async start(input: { runId: string; force?: boolean }, ctx: CallContext): Promise<RunOutcome> {
+  /**
+   * Runs or resumes a run until it is done, paused or cancelled; progress
+   * streams while it runs. `host` is a port to the page's model host
+   * (`modelHost.connect()`, transferred with the call).
+   */
+  async start(input: { runId: string; host: MessagePort; force?: boolean }, ctx: CallContext): Promise<RunOutcome> {
     const repos = await database();
     const run = await repos.runs.require(input.runId);
     const config = configOf(run);
@@ -144,10 +118,12 @@ export const runnerApi = {
     ctx.signal.addEventListener('abort', () => controller.pause(), { once: true });
     const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
     if (!locks) throw new NeuroEvalError('UNSUPPORTED', 'This browser lacks Web Locks, which keep two tabs from driving one run.');
+    const host = hostClient(input.host);
     try {
-      return await execute(input.runId, plan, config, fewShot, controller, repos, locks, ctx, input.force ?? config.force === true);
+      return await execute(input.runId, plan, config, fewShot, controller, repos, locks, host, ctx, input.force ?? config.force === true);
     } finally {
       controllers.delete(input.runId);
+      host.close();
     }
   },
 
@@ -170,13 +146,14 @@ async function execute(
   controller: RunController,
   repos: Repositories,
   locks: LockManager,
+  host: HostClient,
   ctx: CallContext,
   force: boolean,
 ): Promise<RunOutcome> {
   return runRun({
     runId,
     plan,
-    engineFor: engineFor(config.engines),
+    engineFor: engineFor(config.engines, host, runId),
     protocol: runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(fewShot.length ? { fewShot } : {}) }),
     store: dexieRunStore(repos),
     images: async (sha256: string, variant: Variant) => {
@@ -190,9 +167,12 @@ async function execute(
     control: controller,
     force,
     onProgress: (p) => {
-      const latest = p.latest ? { itemKey: p.latest.itemKey, text: p.latest.rawText.slice(0, 400), parseError: p.latest.parseError, finishReason: p.latest.finishReason } : null;
-      const message: RunProgressMessage = { phase: p.phase, modelId: p.modelId, model: p.model, tokensPerS: p.tokensPerS, latest };
-      ctx.progress({ phase: 'run', done: p.overall.done, total: p.overall.total, message: JSON.stringify(message) });
+      const r = p.latest;
+      const latest = r
+        ? { itemKey: r.itemKey, caseId: r.caseId, questionId: r.questionId, modelId: r.modelId, variant: r.variant, sample: r.sample, text: r.rawText.slice(0, 400), parseError: r.parseError, finishReason: r.finishReason }
+        : null;
+      const run: RunProgressDetail = { phase: p.phase, modelId: p.modelId, model: p.model, tokensPerS: p.tokensPerS, latest };
+      ctx.progress({ phase: 'run', done: p.overall.done, total: p.overall.total, detail: { kind: 'run', run } });
     },
   });
 }

@@ -1,33 +1,31 @@
 /**
  * Scoring, off the main thread: reads a run's answers, cases and reviews from
- * IndexedDB, loads the chosen local judge (a text LLM) and similarity encoder
- * through transformers.js in this worker, scores every answer
+ * IndexedDB, gets the chosen local judge (a text LLM of any runtime: a
+ * transformers.js or WebLLM model, or an on-prem endpoint) and similarity
+ * encoder (transformers.js) from the page's model host over the port given
+ * with the call (this worker loads no model itself), scores every answer
  * (`src/core/scoring/run`) and stores the result as the run's next score
  * version, in one transaction. A cancelled or failed score stores nothing,
  * so the previous version stays the current one.
  */
 import type { BenchCase } from '../src/core/bundle/types.ts';
-import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
+import { createRepositories, openDatabase, type Repositories, type RunRecord } from '../src/core/db/index.ts';
 import { InvalidInputError, NeuroEvalError, throwIfAborted } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import type { RunResponse } from '../src/core/runner/types.ts';
-import { encoderFromEmbedder, scoreRun, type LocalJudge } from '../src/core/scoring/run/index.ts';
+import type { EngineSpec, TransformersSpec } from '../src/core/engines/spec.ts';
+import { scoreRun, type LocalJudge } from '../src/core/scoring/run/index.ts';
 import { exposeApi } from './runtime/expose.ts';
-import { models, type TransformersLoadInput } from './transformers-models.ts';
-
-/** A local model chosen for scoring: a folder URL (the app's own `models/<id>/`) and a device. */
-export interface ScoringModelChoice {
-  readonly modelId: string;
-  readonly location: string;
-  readonly device: 'webgpu' | 'wasm';
-}
+import { hostClient, hostEncoder, hostEngine } from './runtime/host-engines.ts';
 
 export interface ScoreRunInput {
   readonly runId: string;
-  /** A text LLM to judge equivalence and rubric items; rules only without one. */
-  readonly judge?: ScoringModelChoice | null;
-  /** An encoder for BERTScore and cosine; lexical metrics only without one. */
-  readonly encoder?: ScoringModelChoice | null;
+  /** A port to the page's model host (`modelHost.connect()`, transferred with the call). */
+  readonly host: MessagePort;
+  /** A text LLM to judge equivalence and rubric items (any runtime); rules only without one. */
+  readonly judge?: EngineSpec | null;
+  /** A transformers.js encoder for BERTScore and cosine; lexical metrics only without one. */
+  readonly encoder?: TransformersSpec | null;
   readonly idf?: boolean;
   /** bert_score rescale baseline (P, R, F) for the encoder, or none for raw scores. */
   readonly baseline?: { readonly precision: number; readonly recall: number; readonly f: number } | null;
@@ -49,26 +47,21 @@ export interface ScoreRunOutput {
 let reposPromise: Promise<Repositories> | null = null;
 const database = (): Promise<Repositories> => (reposPromise ??= openDatabase().then((db) => createRepositories(db)));
 
-function loadInput(choice: ScoringModelChoice, task: 'text-generation' | 'feature-extraction'): TransformersLoadInput {
-  return { source: { kind: 'folder', location: choice.location }, device: choice.device, task, modelId: choice.modelId };
-}
-
 /** The run's protocol: recorded in provenance (and in the stored configuration). */
-function protocolOf(provenance: unknown): string {
-  const p = provenance as { protocol?: { id?: unknown }; config?: { protocolId?: unknown } } | null;
-  const id = p?.protocol?.id ?? p?.config?.protocolId;
+function protocolOf(run: RunRecord): string {
+  const id = run.provenance.protocol?.id ?? run.config?.protocolId;
   if (typeof id !== 'string') throw new InvalidInputError('The run records no protocol, so its answers cannot be scored.', { field: 'provenance.protocol' });
   return id;
 }
 
-export const scoringApi = {
+const scoringApi = {
   /** Scores a run and stores the result as its next score version; reports `{ phase, done, total }`. */
   async score(input: ScoreRunInput, ctx: CallContext): Promise<ScoreRunOutput> {
     const started = performance.now();
     const repos = await database();
     const run = await repos.runs.get(input.runId);
     if (!run) throw new NeuroEvalError('NOT_FOUND', `Run "${input.runId}" no longer exists.`);
-    const protocolId = protocolOf(run.provenance);
+    const protocolId = protocolOf(run);
     const [responses, caseRows, benchmark, reviews] = await Promise.all([
       repos.responses.listByRun(run.id) as Promise<RunResponse[]>,
       repos.cases.listByBenchmark(run.benchmarkId),
@@ -76,37 +69,43 @@ export const scoringApi = {
       repos.reviews.listByRun(run.id),
     ]);
     const cases: BenchCase[] = caseRows.map(({ benchmarkId: _b, ...c }) => c);
+    let result: Awaited<ReturnType<typeof scoreRun>>;
 
-    let judge: LocalJudge | undefined;
-    if (input.judge) {
-      ctx.progress({ phase: 'load-judge', done: 0, total: 1, message: input.judge.modelId });
-      const gen = await models.generator(loadInput(input.judge, 'text-generation'), ctx);
-      judge = { id: input.judge.modelId, engine: { generate: (request, options) => gen.generate(request, { ...request.sampling, ...(options?.signal ? { signal: options.signal } : {}) }) } };
-    }
-    let encoder;
-    if (input.encoder) {
-      ctx.progress({ phase: 'load-encoder', done: 0, total: 1, message: input.encoder.modelId });
-      const { embedder } = await models.encoder(loadInput(input.encoder, 'feature-extraction'), ctx);
-      encoder = encoderFromEmbedder(embedder, input.encoder.modelId, ctx.signal);
-    }
-    throwIfAborted(ctx.signal);
-    const latest = judge ? await repos.scores.latestSet(run.id) : undefined;
-    const previous = latest ? await repos.scores.listBySet(latest.id) : [];
+    const host = hostClient(input.host);
+    const session = `score:${run.id}`;
+    const judgeEngine = input.judge ? hostEngine(host, input.judge, session) : null;
+    try {
+      let judge: LocalJudge | undefined;
+      if (input.judge && judgeEngine) {
+        ctx.progress({ phase: 'load-judge', done: 0, total: 1, message: input.judge.label });
+        await judgeEngine.load({ signal: ctx.signal });
+        judge = { id: input.judge.id, engine: judgeEngine };
+      }
+      const encoder = input.encoder ? hostEncoder(host, input.encoder, session, ctx.signal) : undefined;
+      if (input.encoder) ctx.progress({ phase: 'load-encoder', done: 0, total: 1, message: input.encoder.label });
+      throwIfAborted(ctx.signal);
+      const latest = judge ? await repos.scores.latestSet(run.id) : undefined;
+      const previous = latest ? await repos.scores.listBySet(latest.id) : [];
 
-    const result = await scoreRun(
-      { protocolId, responses, cases, reviews, previous, ...(benchmark?.manifest.protocolDefaults ? { defaults: benchmark.manifest.protocolDefaults } : {}) },
-      {
-        ...(input.seed !== undefined ? { seed: input.seed } : {}),
-        ...(input.resamples !== undefined ? { resamples: input.resamples } : {}),
-        ...(judge ? { judge } : {}),
-        ...(encoder ? { encoder } : {}),
-        ...(input.idf !== undefined ? { idf: input.idf } : {}),
-        ...(input.baseline ? { baseline: input.baseline } : {}),
-        ...(input.taxonomy !== undefined ? { taxonomy: input.taxonomy } : {}),
-        signal: ctx.signal,
-        onProgress: (done, total) => ctx.progress({ phase: 'score', done, total }),
-      },
-    );
+      result = await scoreRun(
+        { protocolId, responses, cases, reviews, previous, ...(benchmark?.manifest.protocolDefaults ? { defaults: benchmark.manifest.protocolDefaults } : {}) },
+        {
+          ...(input.seed !== undefined ? { seed: input.seed } : {}),
+          ...(input.resamples !== undefined ? { resamples: input.resamples } : {}),
+          ...(judge ? { judge } : {}),
+          ...(encoder ? { encoder } : {}),
+          ...(input.idf !== undefined ? { idf: input.idf } : {}),
+          ...(input.baseline ? { baseline: input.baseline } : {}),
+          ...(input.taxonomy !== undefined ? { taxonomy: input.taxonomy } : {}),
+          signal: ctx.signal,
+          onProgress: (done, total) => ctx.progress({ phase: 'score', done, total }),
+        },
+      );
+    } finally {
+      // The scoring pass is over: its models may go (the host unloads them when another session needs the GPU).
+      await judgeEngine?.unload().catch(() => {});
+      host.close();
+    }
     throwIfAborted(ctx.signal);
     ctx.progress({ phase: 'save', done: result.items.length, total: result.items.length });
     const durationMs = Math.round(performance.now() - started);

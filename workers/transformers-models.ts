@@ -66,7 +66,7 @@ const taskOf = (input: TransformersLoadInput): TransformersTask => input.task ??
 const slotOf = (input: TransformersLoadInput): Slot => (taskOf(input) === 'feature-extraction' ? 'encoder' : 'generator');
 
 /** A stable identity for a load input, whatever the key order of the object given. */
-export function modelKey(input: TransformersLoadInput): string {
+function modelKey(input: TransformersLoadInput): string {
   const sort = (v: unknown): unknown =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sort(x)]))

@@ -13,12 +13,11 @@
  * overlaps a load or another call on the same model.
  *
  * Streaming: `generate` reports {@link TokenProgress} through `ctx.progress`
- * with the WHOLE text so far in `message` (not the newest piece). The worker
- * runtime throttles progress to one message per 50 ms and drops the ones in
- * between, so a cumulative text stays correct whichever messages arrive; the
- * report for the last allowed token (`done === total`) always arrives. The
- * result's `text` is authoritative. `WorkerEngine` (src/lib/engines) turns the
- * reports back into `onToken(piece)` calls.
+ * with each token's new text in `detail.piece`. The worker runtime sends at
+ * most one message per 50 ms and merges the pieces of the reports it holds
+ * back, so every piece arrives, in order. The result's `text` is
+ * authoritative. `WorkerEngine` (src/lib/engines) turns the reports back into
+ * `onToken(piece)` calls.
  *
  * Abort: `ctx.signal` stops generation before the next token and `generate`
  * returns the text so far with `finishReason: 'abort'`. Across the worker
@@ -29,13 +28,13 @@
  */
 import type { GenerateRequest, GenerateResult } from '../src/core/engines/engine.ts';
 import type { Pooling } from '../src/core/engines/transformers/embedder.ts';
-import type { CallContext, Progress } from '../src/core/rpc/protocol.ts';
+import type { CallContext, TokenProgress } from '../src/core/rpc/protocol.ts';
 import { exposeApi } from './runtime/expose.ts';
 import { models, type TransformersInfo, type TransformersLoadInput } from './transformers-models.ts';
 
 export type { TransformersInfo, TransformersLoadInput, TransformersTask } from './transformers-models.ts';
 
-export interface TransformersGenerateInput {
+interface TransformersGenerateInput {
   /** Images travel as encoded bytes (PNG/JPEG/WebP) inside the messages (text LLMs refuse them). */
   readonly request: GenerateRequest;
   /**
@@ -46,18 +45,7 @@ export interface TransformersGenerateInput {
   readonly model?: TransformersLoadInput;
 }
 
-/** How `generate` streams: see the file comment. */
-export interface TokenProgress extends Progress {
-  readonly phase: 'token';
-  /** Tokens generated so far. */
-  readonly done: number;
-  /** `maxTokens` of the request. */
-  readonly total: number;
-  /** The whole text so far. */
-  readonly message: string;
-}
-
-export interface EmbedInput {
+interface EmbedInput {
   readonly texts: readonly string[];
   /** `mean` (sentence-transformers models such as all-MiniLM-L6-v2) or `cls`. */
   readonly pooling: Pooling;
@@ -67,7 +55,7 @@ export interface EmbedInput {
   readonly model?: TransformersLoadInput;
 }
 
-export interface EmbedResult {
+interface EmbedResult {
   /** The encoder that made the vectors (the catalogue id when the load input named one): record it with every score. */
   readonly modelId: string;
   readonly dimensions: number;
@@ -75,14 +63,14 @@ export interface EmbedResult {
   readonly vectors: Float32Array[];
 }
 
-export interface TokenEmbedInput {
+interface TokenEmbedInput {
   readonly text: string;
   /** L2-normalise each vector. Default true. */
   readonly normalize?: boolean;
   readonly model?: TransformersLoadInput;
 }
 
-export interface TokenEmbedResult {
+interface TokenEmbedResult {
   readonly modelId: string;
   /** The tokenizer's tokens, special tokens excluded. */
   readonly tokens: string[];
@@ -96,6 +84,21 @@ export interface TokenEmbedResult {
 const EMBED_BATCH = 16;
 
 let queue: Promise<unknown> = Promise.resolve();
+
+/** How many recent prompts the diagnostics keep. */
+const RECENT_PROMPTS = 64;
+
+/**
+ * For support (and the browser tests): what this worker holds and the exact
+ * prompt texts the chat template made of the latest requests (image tokens
+ * where each image stands), readable from the worker's console as
+ * `neuroevalDiagnostics`. Nothing leaves the worker.
+ */
+const diagnostics: { prompts: string[]; readonly models: () => (string | null)[] } = {
+  prompts: [],
+  models: () => [models.info('generator')?.modelId ?? null, models.info('encoder')?.modelId ?? null],
+};
+(globalThis as { neuroevalDiagnostics?: typeof diagnostics }).neuroevalDiagnostics = diagnostics;
 
 /** Runs calls one after another, whatever the previous one did. */
 function serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -118,12 +121,15 @@ export const transformersApi = {
     return serial(async () => {
       const model = await models.generator(input.model, ctx);
       const total = input.request.sampling.maxTokens;
-      let text = '';
-      return model.generate(input.request, { ...input.request.sampling, signal: ctx.signal }, (e) => {
-        text += e.text;
-        const report: TokenProgress = { phase: 'token', done: e.index + 1, total, message: text };
-        ctx.progress(report);
-      });
+      try {
+        return await model.generate(input.request, { ...input.request.sampling, signal: ctx.signal }, (e) => {
+          const report: TokenProgress = { phase: 'token', done: e.index + 1, total, detail: { kind: 'tokens', piece: e.text } };
+          ctx.progress(report);
+        });
+      } finally {
+        const prompt = model.lastPrompt?.();
+        if (prompt) diagnostics.prompts = [...diagnostics.prompts.slice(-(RECENT_PROMPTS - 1)), prompt];
+      }
     });
   },
 

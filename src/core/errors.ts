@@ -9,7 +9,7 @@
  */
 
 /** Stable error codes. Changing an existing code breaks stored error records. */
-export type ErrorCode =
+type ErrorCode =
   | 'ABORTED'
   | 'INVALID_INPUT'
   | 'NOT_FOUND'
@@ -97,23 +97,69 @@ export class StorageError extends NeuroEvalError {
   }
 }
 
+/** Engine failures the UI can act on; `engineCode` says how (see {@link EngineError}). */
+export type EngineErrorCode =
+  | 'ENGINE_UNREACHABLE'
+  | 'ENGINE_HTTP'
+  | 'ENGINE_BAD_RESPONSE'
+  | 'ENGINE_MODEL_MISSING'
+  | 'ENGINE_NOT_LOADED'
+  | 'ENGINE_DEVICE_LOST'
+  | 'ENGINE_UNSUPPORTED';
+
+/**
+ * An engine failed; `engineCode` says how, and the message says what to do.
+ * Defined here (not with the engines) so that {@link fromSerialized} can
+ * rebuild it on the far side of a worker boundary with its class and code:
+ * a lost GPU device is `engineCode === 'ENGINE_DEVICE_LOST'`, never a match
+ * on the message.
+ */
+export class EngineError extends NeuroEvalError {
+  override readonly name = 'EngineError';
+  readonly engineCode: EngineErrorCode;
+  constructor(engineCode: EngineErrorCode, message: string, cause?: unknown) {
+    super(engineCode === 'ENGINE_UNSUPPORTED' ? 'UNSUPPORTED' : 'INTERNAL', message, cause === undefined ? {} : { cause });
+    this.engineCode = engineCode;
+  }
+
+  override toJSON(): SerializedError {
+    return { ...super.toJSON(), subcode: this.engineCode };
+  }
+}
+
+/** Whether an error (from this realm or rebuilt from a worker) is a lost GPU device. */
+export function isDeviceLost(error: unknown): boolean {
+  return error instanceof EngineError && error.engineCode === 'ENGINE_DEVICE_LOST';
+}
+
 function describeCause(cause: unknown): string {
   if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
   return String(cause);
 }
 
+const ENGINE_CODES: ReadonlySet<string> = new Set<EngineErrorCode>([
+  'ENGINE_UNREACHABLE',
+  'ENGINE_HTTP',
+  'ENGINE_BAD_RESPONSE',
+  'ENGINE_MODEL_MISSING',
+  'ENGINE_NOT_LOADED',
+  'ENGINE_DEVICE_LOST',
+  'ENGINE_UNSUPPORTED',
+]);
+
+/** How each error class is rebuilt from its serialised form, so `instanceof` and codes survive a worker boundary. */
 const ERROR_CLASSES: Record<string, (s: SerializedError) => NeuroEvalError> = {
   AbortedError: (s) => new AbortedError(s.message),
   InvalidInputError: (s) => new InvalidInputError(s.message, s.location),
   WorkerCrashedError: (s) => Object.assign(new NeuroEvalError('WORKER_CRASHED', s.message), { name: 'WorkerCrashedError' }),
+  StorageError: (s) =>
+    new StorageError(s.code === 'STORAGE_VERSION' || s.code === 'QUOTA_EXCEEDED' ? s.code : 'STORAGE_FAILED', s.message, s.cause === undefined ? undefined : s.cause),
+  EngineError: (s) => new EngineError(s.subcode && ENGINE_CODES.has(s.subcode) ? (s.subcode as EngineErrorCode) : 'ENGINE_BAD_RESPONSE', s.message, s.cause === undefined ? undefined : s.cause),
 };
 
 /** Turns anything thrown into the serialisable shape that crosses a worker boundary. */
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof NeuroEvalError) {
-    const subcode = (error as { engineCode?: unknown }).engineCode;
-    return typeof subcode === 'string' ? { ...error.toJSON(), subcode } : error.toJSON();
-  }
+  if (error instanceof NeuroEvalError) return error.toJSON();
   if (isAbortLike(error)) return new AbortedError().toJSON();
   if (error instanceof Error) {
     const code: ErrorCode = error.name === 'QuotaExceededError' ? 'QUOTA_EXCEEDED' : 'INTERNAL';
@@ -128,8 +174,6 @@ export function fromSerialized(s: SerializedError): NeuroEvalError {
   if (make) return make(s);
   const err = new NeuroEvalError(s.code, s.message, s.location ? { location: s.location } : {});
   Object.defineProperty(err, 'name', { value: s.name });
-  // Keeps e.g. ENGINE_DEVICE_LOST readable on the page, where recovery is decided.
-  if (s.subcode) Object.defineProperty(err, 'engineCode', { value: s.subcode, enumerable: true });
   return err;
 }
 

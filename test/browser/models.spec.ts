@@ -4,18 +4,18 @@
  * network gone, downloading from an on-prem mirror with progress, verifying
  * and deleting.
  */
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { startFakeOpenAi } from '../support/fake-openai-server.ts';
 import { expect, openApp, test, waitForOfflineReady } from '../support/fixtures.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 const SELF_TEST = new URL('../../public/models/self-test/', import.meta.url).pathname;
 
 /** A copy of the self-test model as it would arrive on a USB stick. */
 function usbCopy(name: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'neuroeval-usb-')), name);
+  const dir = join(makeTempDir('usb'), name);
   cpSync(SELF_TEST, dir, { recursive: true });
   return dir;
 }
@@ -64,7 +64,7 @@ test('a damaged copy is refused and nothing is kept', async ({ page, server }) =
 });
 
 test('a catalogue model downloads from an allowed on-prem mirror with progress, then can be deleted', async ({ page, server }) => {
-  const mirrorRoot = mkdtempSync(join(tmpdir(), 'neuroeval-mirror-'));
+  const mirrorRoot = makeTempDir('mirror');
   cpSync(SELF_TEST, join(mirrorRoot, 'HuggingFaceTB', 'SmolVLM-256M-Instruct'), { recursive: true });
   const mirror = await startServer({ root: mirrorRoot, base: '/hf/', cors: true });
   try {
@@ -117,7 +117,9 @@ test('an on-prem OpenAI-compatible server is added only after confirming its hos
     await expect(page.getByTestId('endpoint-check')).toContainText('Answer: “Connected.”');
     await expect(page.getByTestId('endpoint-check')).toContainText('97 prompt / 2 completion tokens');
     const sent = api.received[0] as { messages: { content: { type: string; image_url?: { url: string } }[] }[] };
-    expect(sent.messages[0]!.content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
+    // The test image goes first, then the question (the user turn's images-then-text order).
+    expect(sent.messages[0]!.content.map((p) => p.type)).toEqual(['image_url', 'text']);
+    expect(sent.messages[0]!.content[0]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
   } finally {
     await api.close();
   }

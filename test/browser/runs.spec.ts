@@ -23,13 +23,14 @@ async function storedAnswers(page: Page, runId: string) {
         req.onerror = () => reject(req.error);
       });
     const run = (await all<{ id: string; benchmarkId: string; status: string; plan: { items: number } }>('runs')).find((r) => r.id === id)!;
-    const responses = await all<{ itemKey: string; turns?: unknown[]; parsed: unknown; parseError: string | null }>('responses', 'runId', id);
+    const responses = await all<{ itemKey: string; caseId: string; questionId: string; turns?: unknown[]; parsed: unknown; parseError: string | null }>('responses', 'runId', id);
     const cases = await all<{ id: string; questions: { id: string }[]; taskFamily: string }>('cases', 'benchmarkId', run.benchmarkId);
     db.close();
     return {
       status: run.status,
       planned: run.plan.items,
       keys: responses.map((r) => r.itemKey),
+      answered: responses.map((r) => `${r.caseId}#${r.questionId}`),
       multiTurn: responses.filter((r) => (r.turns?.length ?? 0) > 1).length,
       parsed: responses.filter((r) => r.parseError === null).length,
       questions: cases.flatMap((c) => c.questions.map((q) => `${c.id}#${q.id}`)),
@@ -78,6 +79,8 @@ test('a run of the demo benchmark survives a closed tab and finishes with exactl
   const expected = final.questions.flatMap((q) => ['none', 'text-only'].map((v) => `${q}|self-test|${v}|s0`)).sort();
   expect([...final.keys].sort()).toEqual(expected);
   expect(new Set(final.keys).size).toBe(final.keys.length);
+  // Every answer names its case and question (schema v3), each one of the benchmark's.
+  expect(new Set(final.answered)).toEqual(new Set(final.questions));
   // The demo covers every protocol family; multi-round cases stored their follow-up turns.
   expect(final.families).toEqual(['classification', 'differential-diagnosis', 'lesion-recognition', 'multi-turn', 'multiple-choice', 'open-question', 'rationale-generation']);
   expect(final.multiTurn).toBeGreaterThan(0);

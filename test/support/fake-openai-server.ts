@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 export interface FakeOpenAi {
   readonly baseUrl: string;
   readonly received: Record<string, unknown>[];
+  /** The Authorization header of every request, in order ('' when absent). */
+  readonly authorizations: string[];
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it']): Promise<FakeOpenAi> {
   const received: Record<string, unknown>[] = [];
+  const authorizations: string[] = [];
   const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Content-Type, Authorization', 'Access-Control-Allow-Methods': 'GET, POST' };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'OPTIONS') {
@@ -29,6 +32,7 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it']): Pr
       res.end();
       return;
     }
+    authorizations.push(req.headers.authorization ?? '');
     if (req.url === '/v1/models') {
       res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id })) }));
@@ -56,6 +60,7 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it']): Pr
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     received,
+    authorizations,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

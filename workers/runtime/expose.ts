@@ -5,13 +5,13 @@
  */
 import { expose, releaseProxy, type Endpoint } from 'comlink';
 import { AbortedError, serializeError } from '../../src/core/errors.ts';
-import type { CallContext, Envelope, Progress, WorkerApi, WorkerEndpointApi } from '../../src/core/rpc/protocol.ts';
+import { mergeProgress, type CallContext, type Envelope, type Progress, type WorkerApi, type WorkerEndpointApi } from '../../src/core/rpc/protocol.ts';
 
 /** Minimum gap between two progress messages; the last one of a call always goes out. */
 const PROGRESS_INTERVAL_MS = 50;
 
 /** Builds the endpoint object; exported separately so tests can drive it without a worker. */
-export function createEndpoint(api: WorkerApi): WorkerEndpointApi {
+function createEndpoint(api: WorkerApi): WorkerEndpointApi {
   const controllers = new Map<number, AbortController>();
   return {
     methods: () => Object.keys(api),
@@ -44,20 +44,38 @@ export function createEndpoint(api: WorkerApi): WorkerEndpointApi {
   };
 }
 
+/**
+ * Sends at most one progress report per interval. A report that comes too
+ * soon is held and merged into the next one sent ({@link mergeProgress}), and
+ * whatever is held goes out before the call answers: token pieces are never
+ * dropped, only batched.
+ */
 function throttle(onProgress: ((p: Progress) => unknown) | undefined): { report: (p: Progress) => void; flushed: () => Promise<void> } {
   if (!onProgress) return { report: () => {}, flushed: async () => {} };
   let last = 0;
+  let held: Progress | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
   let delivery: Promise<unknown> = Promise.resolve();
+  const send = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (!held) return;
+    const p = held;
+    held = null;
+    last = Date.now();
+    // A failed progress message must never fail the work itself.
+    delivery = delivery.then(() => onProgress(p)).catch(() => {});
+  };
   return {
     report(p) {
-      const now = Date.now();
+      held = mergeProgress(held, p);
       const final = p.total !== undefined && p.done >= p.total;
-      if (!final && now - last < PROGRESS_INTERVAL_MS) return;
-      last = now;
-      // A failed progress message must never fail the work itself.
-      delivery = Promise.resolve(onProgress(p)).catch(() => {});
+      const wait = PROGRESS_INTERVAL_MS - (Date.now() - last);
+      if (final || wait <= 0) send();
+      else timer ??= setTimeout(send, wait);
     },
     flushed: async () => {
+      send();
       await delivery;
     },
   };

@@ -3,6 +3,7 @@
  * WebLLM in workers, and an on-prem OpenAI-compatible server. The runner,
  * the judge and the UI only ever see this, never which engine runs.
  */
+import type { Turn } from '../chat/turn.ts';
 import type { Progress } from '../rpc/protocol.ts';
 
 /** An image given to the model, in the order of the request. */
@@ -12,12 +13,12 @@ export interface EngineImage {
   readonly mime: string;
 }
 
-export interface ChatTurn {
-  readonly role: 'system' | 'user' | 'assistant';
-  readonly text: string;
-  /** Images attached to this turn, in order (user turns only). */
-  readonly images?: readonly EngineImage[];
-}
+/**
+ * A chat turn as an engine receives it: text and image parts in the order the
+ * protocol wrote them (src/core/chat/turn.ts). Each engine maps the parts onto
+ * its runtime's message format without reordering them.
+ */
+export type ChatTurn = Turn<EngineImage>;
 
 /** Sampling parameters, always set explicitly so runs are reproducible. */
 export interface SamplingParams {

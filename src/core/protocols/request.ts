@@ -1,5 +1,6 @@
 /** Building blocks for `buildRequest`: image references, turns, and loading images for an engine. */
 import type { BenchCase, Question } from '../bundle/types.ts';
+import { imagesThenText, mapTurnImages, textTurn } from '../chat/turn.ts';
 import type { ChatTurn, EngineImage } from '../engines/engine.ts';
 import { questionVars, renderTemplate, templateInfo } from './template.ts';
 import type { BuildContext, ImageRef, PromptTemplate, ProtocolId, ProtocolRequest, ProtocolTurn, TurnPart } from './types.ts';
@@ -35,22 +36,21 @@ export function sentImages(refs: readonly ImageRef[], ctx: BuildContext | undefi
 }
 
 export function systemTurn(text: string | undefined): ProtocolTurn[] {
-  return text ? [{ role: 'system', text }] : [];
+  return text ? [textTurn('system', text)] : [];
 }
 
+/** A user turn: the images first, in order, then the text. */
 export function userTurn(text: string, images: readonly ImageRef[]): ProtocolTurn {
-  return images.length ? { role: 'user', text, images } : { role: 'user', text };
+  return imagesThenText(images, text);
 }
 
 export function assistantTurn(text: string): ProtocolTurn {
-  return { role: 'assistant', text };
+  return textTurn('assistant', text);
 }
 
-/** A user turn from interleaved parts; `text` and `images` are derived from them. */
+/** A user turn from interleaved parts, kept in their order. */
 export function partsTurn(parts: readonly TurnPart[]): ProtocolTurn {
-  const text = parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-  const images = parts.flatMap((p) => (p.type === 'image' ? [p.image] : []));
-  return images.length ? { role: 'user', text, images, parts } : { role: 'user', text, parts };
+  return { role: 'user', parts };
 }
 
 /** The template in use: the context's override, else the protocol's default. */
@@ -101,9 +101,6 @@ export function singleTurnRequest(
  */
 export async function resolveTurns(turns: readonly ProtocolTurn[], load: (ref: ImageRef) => Promise<EngineImage>): Promise<ChatTurn[]> {
   const out: ChatTurn[] = [];
-  for (const t of turns) {
-    const images = t.images?.length ? await Promise.all(t.images.map(load)) : [];
-    out.push(images.length ? { role: t.role, text: t.text, images } : { role: t.role, text: t.text });
-  }
+  for (const t of turns) out.push(await mapTurnImages(t, load));
   return out;
 }

@@ -6,6 +6,7 @@
  * scorer.
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
+import type { Part, Turn } from '../chat/turn.ts';
 
 /** Stable protocol ids. Stored with every run: renaming one breaks stored runs. */
 export type ProtocolId =
@@ -33,22 +34,15 @@ export interface ImageRef {
 }
 
 /** One piece of a turn in the order the benchmark sends it (text and images interleaved). */
-export type TurnPart = { readonly type: 'text'; readonly text: string } | { readonly type: 'image'; readonly image: ImageRef };
+export type TurnPart = Part<ImageRef>;
 
-/** A chat turn before images are loaded: `ChatTurn` with {@link ImageRef}s instead of bytes. */
-export interface ProtocolTurn {
-  readonly role: 'system' | 'user' | 'assistant';
-  /** All the turn's text (engines that take one text plus images get this). */
-  readonly text: string;
-  /** The turn's images, in order. Absent on text-only turns and in the text-only ablation. */
-  readonly images?: readonly ImageRef[];
-  /**
-   * The exact interleaving of text and images, for turns that have one
-   * (NeuroVLM-Bench few-shot: "Example 1 — class: …", image, "Example 2 …").
-   * `text` is the same text joined by newlines, `images` the same images in order.
-   */
-  readonly parts?: readonly TurnPart[];
-}
+/**
+ * A chat turn before images are loaded: the one turn type
+ * (src/core/chat/turn.ts) with {@link ImageRef}s where the engine gets bytes.
+ * Protocols write the parts in the exact order the benchmark's harness sends
+ * them (NeuroVLM-Bench few-shot: "Example 1 — class: …", image, "Example 2 …").
+ */
+export type ProtocolTurn = Turn<ImageRef>;
 
 /**
  * A prompt template users may edit: plain text with `{{placeholders}}` and
@@ -97,7 +91,7 @@ export interface ProtocolRequest {
   readonly warnings?: readonly string[];
 }
 
-export interface ParseOk<T> {
+interface ParseOk<T> {
   readonly ok: true;
   readonly value: T;
   /** Problems that did not stop parsing: missing keys, coerced types, dropped items. */
@@ -108,7 +102,7 @@ export interface ParseOk<T> {
   readonly fallback?: boolean;
 }
 
-export interface ParseFail {
+interface ParseFail {
   readonly ok: false;
   /** Why nothing could be read; for MCQ always `invalid` (scored wrong, counted as invalid). */
   readonly error: string;

@@ -15,8 +15,64 @@ export interface Progress {
   readonly phase: string;
   readonly done: number;
   readonly total?: number;
-  /** Human-readable detail shown next to a progress bar. */
+  /** Human-readable text shown next to a progress bar; never data to parse. */
   readonly message?: string;
+  /** Typed data for the caller (new tokens, a run's state); see {@link ProgressDetail}. */
+  readonly detail?: ProgressDetail;
+}
+
+/**
+ * Typed progress payloads. `tokens` carries only the text generated since the
+ * previous report: the worker runtime's throttle merges the pieces of reports
+ * it holds back (see {@link mergeProgress}), so no piece is ever lost and the
+ * caller never diffs accumulated text.
+ */
+export type ProgressDetail =
+  | { readonly kind: 'tokens'; readonly piece: string }
+  | { readonly kind: 'run'; readonly run: RunProgressDetail };
+
+/** A generating call's progress: one report per token (batched by the throttle), with the new text only. */
+export interface TokenProgress extends Progress {
+  readonly phase: 'token';
+  /** Tokens (or pieces) generated so far. */
+  readonly done: number;
+  /** `maxTokens` of the request. */
+  readonly total: number;
+  readonly detail: { readonly kind: 'tokens'; readonly piece: string };
+}
+
+/** A run's state as the Runs page shows it. */
+export interface RunProgressDetail {
+  readonly phase: 'loading-model' | 'running' | 'finished';
+  readonly modelId: string | null;
+  readonly model: { readonly done: number; readonly total: number } | null;
+  readonly tokensPerS: number | null;
+  /** The answer just stored (its text cut to a preview). */
+  readonly latest: {
+    readonly itemKey: string;
+    readonly caseId: string;
+    readonly questionId: string;
+    readonly modelId: string;
+    readonly variant: string;
+    readonly sample: number;
+    readonly text: string;
+    readonly parseError: string | null;
+    readonly finishReason: string;
+  } | null;
+}
+
+/**
+ * Folds a held-back report into the next one: counts and message are the
+ * newer report's, token pieces are concatenated in order, other details are
+ * the newer one's (a newer state replaces an older one).
+ */
+export function mergeProgress(older: Progress | null, newer: Progress): Progress {
+  if (!older) return newer;
+  const a = older.detail;
+  const b = newer.detail;
+  if (a?.kind === 'tokens' && b?.kind === 'tokens') return { ...newer, detail: { kind: 'tokens', piece: a.piece + b.piece } };
+  if (a?.kind === 'tokens' && !b) return { ...newer, detail: a };
+  return newer;
 }
 
 /** What every worker function receives besides its input. */
@@ -35,11 +91,11 @@ export interface CallOptions {
   readonly transfer?: readonly Transferable[];
 }
 
-export type WorkerFunction = (input: never, ctx: CallContext) => Promise<unknown>;
+type WorkerFunction = (input: never, ctx: CallContext) => Promise<unknown>;
 export type WorkerApi = Record<string, WorkerFunction>;
 
 /** The client view of one worker function: `CallOptions` instead of `CallContext`; void inputs become optional. */
-export type ClientFunction<F> = F extends (...args: infer P) => Promise<infer O>
+type ClientFunction<F> = F extends (...args: infer P) => Promise<infer O>
   ? P extends []
     ? (input?: undefined, options?: CallOptions) => Promise<O>
     : P extends [infer I, ...unknown[]]

@@ -12,9 +12,11 @@ import { canonicalJson } from '../bundle/canonical.ts';
 import type { ResponseRecord } from '../db/types.ts';
 import type { SamplingParams } from '../engines/engine.ts';
 import { sha256Hex } from '../hash/sha256.ts';
-import type { ProtocolFollowUp, ProtocolTurn, Variant } from './types.ts';
+import type { Turn } from '../chat/turn.ts';
+import type { ProtocolFollowUp, Variant } from './types.ts';
 
-export const CACHE_KEY_VERSION = 1;
+/** 2: turns are ordered parts, so where each image stands is part of the prompt. */
+export const CACHE_KEY_VERSION = 2;
 
 export interface CacheKeyInput {
   /** Our model id. Included as well as the files hash so models of unknown weights never collide. */
@@ -55,16 +57,16 @@ export function cacheKey(input: CacheKeyInput): string {
 }
 
 /**
- * Hash of the text side of a request: every turn's role and text, how many
- * images each turn carries (their content is in `imageHashes`), the scripted
+ * Hash of the text side of a request: every turn's role and parts in order,
+ * each image as a placeholder where it stands (their content is in `imageHashes`), the scripted
  * follow-ups of a multi-turn item, and the JSON schema if one is enforced.
  */
 export function promptHash(
-  turns: readonly ProtocolTurn[],
+  turns: readonly Turn<unknown>[],
   followUps: readonly ProtocolFollowUp[] = [],
   jsonSchema?: Readonly<Record<string, unknown>>,
 ): string {
-  const shape = (t: ProtocolTurn) => ({ role: t.role, text: t.text, images: t.images?.length ?? 0 });
+  const shape = (t: Turn<unknown>) => ({ role: t.role, parts: t.parts.map((p) => (p.type === 'text' ? p.text : { image: true })) });
   return sha256Hex(
     canonicalJson({
       turns: turns.map(shape),

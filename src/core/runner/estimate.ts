@@ -12,6 +12,7 @@
  *   PREFILL_SPEEDUP × decode (prompts are processed in parallel).
  * Re-reading earlier turns in multi-turn items and model load time are not counted.
  */
+import { turnImages, turnText } from '../chat/turn.ts';
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { RunPlan, RunProtocol } from './types.ts';
 
@@ -109,8 +110,8 @@ function fromProtocol(protocol: RunProtocol, kase: BenchCase, question: Question
     const followUps = protocol.turns?.(kase, question, ctx) ?? [];
     turns.push(...followUps.map((f) => f.turn));
     return {
-      textChars: turns.reduce((n, t) => n + t.text.length, 0),
-      images: turns.reduce((n, t) => n + (t.images?.length ?? 0), 0),
+      textChars: turns.reduce((n, t) => n + turnText(t).length, 0),
+      images: turns.reduce((n, t) => n + turnImages(t).length, 0),
       turns: 1 + followUps.length,
     };
   } catch {

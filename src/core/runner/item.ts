@@ -10,11 +10,15 @@
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { ResponseUsage } from '../db/types.ts';
+import { mapTurnImages, textTurn, withoutImages } from '../chat/turn.ts';
 import type { ChatTurn, Engine, EngineImage, EngineUsage } from '../engines/engine.ts';
+import { InvalidInputError } from '../errors.ts';
+import type { ImageRef } from '../protocols/types.ts';
 import { cacheKey, promptHash } from './cache-key.ts';
 import { responseIdOf } from './plan.ts';
 import type {
   ImageLoader,
+  LoadedImage,
   ParseResult,
   PlannedItem,
   ProtocolTurn,
@@ -24,7 +28,7 @@ import type {
   TurnRecord,
 } from './types.ts';
 
-export interface PreparedItem {
+interface PreparedItem {
   readonly opening: readonly ChatTurn[];
   readonly followUps: readonly { readonly id: string; readonly turn: ChatTurn; readonly parse: (raw: string) => ParseResult }[];
   /** Post-transform hashes of every image sent, in order (opening turns, then follow-ups). */
@@ -34,7 +38,12 @@ export interface PreparedItem {
   readonly parse: (raw: string) => ParseResult;
 }
 
-/** Builds the request of an item. Throws when the protocol or an image load fails. */
+/**
+ * Builds the request of an item: the protocol's turns with each image
+ * reference replaced, where it stands, by the image's bytes after the
+ * variant's transform. Nothing is reordered or joined. Throws when the
+ * protocol or an image load fails.
+ */
 export async function prepareItem(
   item: PlannedItem,
   kase: BenchCase,
@@ -43,44 +52,36 @@ export async function prepareItem(
   loadImage: ImageLoader,
 ): Promise<PreparedItem> {
   const ctx = { modelId: item.modelId, variant: item.variant, sample: item.sample };
-  const opening = protocol.buildRequest(kase, question, ctx);
-  const followUps = protocol.turns?.(kase, question, ctx) ?? [];
+  const textOnly = item.variant === 'text-only';
+  // text-only drops every image; the text is left to the protocol (it sees the variant).
+  const strip = (t: ProtocolTurn): ProtocolTurn => (textOnly ? withoutImages(t) : t);
+  const opening = protocol.buildRequest(kase, question, ctx).map(strip);
+  const followUps = (protocol.turns?.(kase, question, ctx) ?? []).map((f) => ({ ...f, turn: strip(f.turn) }));
   const imageHashes: string[] = [];
-  const memo = new Map<string, Promise<EngineImage & { sha256: string }>>();
-  const resolve = async (turn: ProtocolTurn): Promise<ChatTurn> => {
-    // text-only drops every image; the text is left to the protocol (it sees the variant).
-    if (item.variant === 'text-only' || !turn.images || turn.images.length === 0) return { role: turn.role, text: turn.text };
-    const images: EngineImage[] = [];
-    for (const ref of turn.images) {
-      let loading = memo.get(ref.sha256);
-      if (!loading) {
-        loading = loadImage(ref.sha256, item.variant);
-        memo.set(ref.sha256, loading);
-      }
-      const img = await loading;
-      imageHashes.push(img.sha256);
-      images.push({ bytes: img.bytes, mime: img.mime });
+  const memo = new Map<string, Promise<LoadedImage>>();
+  const load = async (ref: ImageRef): Promise<EngineImage> => {
+    if (!ref.sha256) throw new InvalidInputError(`Image ${ref.index + 1} of case ${ref.caseId} (${ref.path}) has no stored content hash, so it cannot be loaded.`);
+    let loading = memo.get(ref.sha256);
+    if (!loading) {
+      loading = loadImage(ref.sha256, item.variant);
+      memo.set(ref.sha256, loading);
     }
-    return { role: turn.role, text: turn.text, images };
+    const img = await loading;
+    imageHashes.push(img.sha256);
+    return { bytes: img.bytes, mime: img.mime };
   };
   const resolvedOpening: ChatTurn[] = [];
-  for (const turn of opening) resolvedOpening.push(await resolve(turn));
+  for (const turn of opening) resolvedOpening.push(await mapTurnImages(turn, load));
   const resolvedFollowUps = [];
   for (const f of followUps) {
-    resolvedFollowUps.push({ id: f.id, turn: await resolve(f.turn), parse: f.parse ?? ((raw: string) => protocol.parse(raw, kase, question)) });
+    resolvedFollowUps.push({ id: f.id, turn: await mapTurnImages(f.turn, load), parse: f.parse ?? ((raw: string) => protocol.parse(raw, kase, question)) });
   }
-  const dropImages = item.variant === 'text-only';
-  const hashTurn = (t: ProtocolTurn): ProtocolTurn => (dropImages ? { role: t.role, text: t.text } : t);
   return {
     parse: (raw: string) => protocol.parse(raw, kase, question),
     opening: resolvedOpening,
     followUps: resolvedFollowUps,
     imageHashes,
-    promptHash: promptHash(
-      opening.map(hashTurn),
-      followUps.map((f) => ({ ...f, turn: hashTurn(f.turn) })),
-      protocol.jsonSchema,
-    ),
+    promptHash: promptHash(opening, followUps, protocol.jsonSchema),
   };
 }
 
@@ -108,7 +109,7 @@ export function itemCacheKey(
 }
 
 /** What generating an item produced, before it becomes a row. */
-export interface ItemAnswer {
+interface ItemAnswer {
   readonly turns: readonly TurnRecord[];
   /** The item has follow-ups: the row keeps every turn. */
   readonly multiTurn: boolean;
@@ -155,7 +156,7 @@ export async function generateItem(
     completionTokens += result.usage.completionTokens ?? 0;
     generationMs += result.usage.totalMs > 0 ? result.usage.totalMs : latencyMs;
     if (result.finishReason === 'error' || result.finishReason === 'abort') break;
-    messages.push({ role: 'assistant', text: result.text });
+    messages.push(textTurn('assistant', result.text));
   }
   return { turns, multiTurn: prepared.followUps.length > 0, completionTokens, generationMs };
 }
@@ -227,6 +228,8 @@ function rowBase(runId: string, item: PlannedItem, key: string, createdAt: numbe
     id: responseIdOf(runId, item.itemKey),
     runId,
     itemKey: item.itemKey,
+    caseId: item.caseId,
+    questionId: item.questionId,
     cacheKey: key,
     modelId: item.modelId,
     variant: item.variant,

@@ -8,12 +8,12 @@ import type { BenchCase, ProtocolDefaults, Question } from '../bundle/types.ts';
 import { canonicalJson } from '../bundle/canonical.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 import { getProtocol, isMultiTurn, protocolFor, PROTOCOLS, templateHash } from '../protocols/index.ts';
-import type { PromptTemplate, Protocol, ProtocolTurn as SourceTurn } from '../protocols/index.ts';
+import type { PromptTemplate, Protocol } from '../protocols/index.ts';
 import type { ParseResult, ProtocolContext, ProtocolFollowUp, ProtocolTurn, RunProtocol } from './types.ts';
 
 export const AUTO_PROTOCOL = 'auto';
 
-export interface AdapterOptions {
+interface AdapterOptions {
   /** User-edited templates by protocol id (shown and hashed into provenance). */
   readonly templates?: Readonly<Record<string, PromptTemplate>>;
   /** Few-shot exemplar cases (NeuroVLM-Bench), in order. */
@@ -21,13 +21,8 @@ export interface AdapterOptions {
   readonly defaults?: ProtocolDefaults;
 }
 
-function toRunTurn(t: SourceTurn): ProtocolTurn {
-  const images = (t.images ?? []).filter((i) => !!i.sha256).map((i) => ({ sha256: i.sha256! }));
-  return images.length ? { role: t.role, text: t.text, images } : { role: t.role, text: t.text };
-}
-
 /** The template hashes a run's provenance records, by protocol id. */
-export function templateHashes(ids: readonly string[], options: AdapterOptions = {}): Record<string, string> {
+function templateHashes(ids: readonly string[], options: AdapterOptions = {}): Record<string, string> {
   const out: Record<string, string> = {};
   for (const id of ids) {
     const p = getProtocol(id);
@@ -59,12 +54,12 @@ export function runProtocol(id: string, options: AdapterOptions = {}): RunProtoc
     ...(fixed?.outputSchema ? { jsonSchema: fixed.outputSchema } : {}),
     buildRequest(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolTurn[] {
       const p = pick(kase);
-      return p.buildRequest(kase, question, ctxFor(p, ctx)).messages.map(toRunTurn);
+      return p.buildRequest(kase, question, ctxFor(p, ctx)).messages;
     },
     turns(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolFollowUp[] {
       const p = pick(kase);
       if (!isMultiTurn(p)) return [];
-      return p.followUpTurns(kase, question, ctxFor(p, ctx)).map((f) => ({ id: f.id, turn: toRunTurn(f.turn), parse: (raw: string) => toParse(p.parse(raw, question)) }));
+      return p.followUpTurns(kase, question, ctxFor(p, ctx)).map((f) => ({ id: f.id, turn: f.turn, parse: (raw: string) => toParse(p.parse(raw, question)) }));
     },
     parse(raw: string, kase?: BenchCase, question?: Question): ParseResult {
       const p = fixed ?? (kase ? pick(kase) : null);

@@ -3,13 +3,16 @@
  * items), what it needs injected (protocol, store, lock, images, control) and
  * what it stores (responses with their turns).
  *
- * `RunProtocol` is a deliberately small local view of a protocol, so the
- * runner does not depend on `src/core/protocols`; an adapter maps a full
- * protocol onto it.
+ * `RunProtocol` is a deliberately small view of a protocol (an adapter,
+ * protocol-adapter.ts, maps a full protocol or `auto` onto it); its turns are
+ * the protocols' own {@link ProtocolTurn}s, passed through unchanged.
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { FinishReason, ResponseRecord, ResponseUsage, RunStatus, Timestamp } from '../db/types.ts';
 import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
+import type { ProtocolTurn } from '../protocols/types.ts';
+
+export type { ProtocolTurn } from '../protocols/types.ts';
 
 // ── Variants ────────────────────────────────────────────────────────────────
 
@@ -31,18 +34,6 @@ export type ParsedVariant =
   | { readonly kind: 'degrade'; readonly degrade: DegradeKind; readonly severity: DegradeSeverity };
 
 // ── Protocol (local view) ───────────────────────────────────────────────────
-
-/** An image a protocol wants shown: the asset key of the case image (before any variant transform). */
-export interface ImageRef {
-  readonly sha256: string;
-}
-
-/** A chat turn as a protocol writes it: images by reference, not bytes. */
-export interface ProtocolTurn {
-  readonly role: 'system' | 'user' | 'assistant';
-  readonly text: string;
-  readonly images?: readonly ImageRef[];
-}
 
 export type ParseResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
@@ -135,7 +126,7 @@ export interface PlannedItem {
   readonly sampling: SamplingParams;
 }
 
-export interface PlanCounts {
+interface PlanCounts {
   readonly cases: number;
   readonly questions: number;
   readonly models: number;
@@ -187,7 +178,7 @@ export interface RunResponse extends ResponseRecord {
 
 // ── Injected dependencies ───────────────────────────────────────────────────
 
-export interface RunProgressCount {
+interface RunProgressCount {
   readonly done: number;
   readonly total: number;
 }

@@ -3,14 +3,14 @@
  * Never a default: each is added by the user, its host confirmed, and its
  * origin added to the page's network policy.
  */
+import { imagesThenText } from '../../core/chat/turn.ts';
 import { OpenAiCompatibleEngine } from '../../core/engines/openai/openai-engine.ts';
 import type { EngineUsage } from '../../core/engines/engine.ts';
 import { validateCspOrigin } from '../../core/security/csp.ts';
 import { encodePng } from '../../core/imaging/png-encode.ts';
 import { getAllowedOrigins, setAllowedOrigins } from '../../lib/network/allowed-origins.ts';
 import { repos } from '../../lib/storage/app-db.ts';
-
-export const ENDPOINTS_SETTING = 'engines.endpoints';
+import { ENDPOINTS_SETTING } from '../../lib/engines/app-host.ts';
 
 export interface EndpointConfig {
   readonly id: string;
@@ -26,6 +26,11 @@ export interface EndpointCheck {
   readonly message: string;
   readonly text?: string;
   readonly usage?: EngineUsage;
+}
+
+/** What the user sees for an endpoint: its model and host. */
+export function endpointLabel(e: Pick<EndpointConfig, 'model' | 'baseUrl'>): string {
+  return `${e.model} on ${new URL(e.baseUrl).host}`;
 }
 
 export async function listEndpoints(): Promise<EndpointConfig[]> {
@@ -64,7 +69,7 @@ export async function checkEndpoint(e: EndpointConfig): Promise<EndpointCheck> {
     await engine.load();
     const png = encodePng(Uint8Array.from({ length: 64 * 64 }, (_, i) => (i % 64) * 4), 64, 64);
     const r = await engine.generate({
-      messages: [{ role: 'user', text: 'This is a connection test. Reply with one word.', images: [{ bytes: png, mime: 'image/png' }] }],
+      messages: [imagesThenText([{ bytes: png, mime: 'image/png' }], 'This is a connection test. Reply with one word.')],
       sampling: { temperature: 0, topP: 1, seed: 1, maxTokens: 16 },
     });
     return { ok: true, message: `${engine.host} answered (${r.finishReason}).`, text: r.text, usage: r.usage };

@@ -7,40 +7,57 @@ import { isAbortLike } from '../../core/errors.ts';
 import type { ModelRecord } from '../../core/db/types.ts';
 import { modelLocation } from '../../lib/models/model-store.ts';
 import { scoringWorker } from '../../lib/workers/clients.ts';
-import type { ScoreRunInput, ScoreRunOutput, ScoringModelChoice } from '../../../workers/scoring.worker.ts';
+import type { EngineSpec, TransformersSpec, WebLlmSpec } from '../../core/engines/spec.ts';
+import { modelHost } from '../../lib/engines/app-host.ts';
+import { endpointLabel, type EndpointConfig } from '../models/endpoints.ts';
+import type { ScoreRunInput, ScoreRunOutput } from '../../../workers/scoring.worker.ts';
 
-export interface ScoringProgress {
+/** What the page asks for; the port to the model host is added when the call is made. */
+type ScoreRequest = Omit<ScoreRunInput, 'host' | 'encoder'> & { readonly encoder?: TransformersSpec | null };
+
+interface ScoringProgress {
   readonly phase: string;
   readonly done: number;
   readonly total: number;
   readonly message?: string;
 }
 
+/** A model that can judge or embed, whatever its runtime; `spec` is built for the chosen device. */
 export interface ScoringModelOption {
   readonly id: string;
   readonly label: string;
-  readonly location: string;
+  readonly spec: (device: 'webgpu' | 'wasm') => EngineSpec;
 }
 
 const bundled = (id: string) => new URL(`models/${id}/`, document.baseURI).href;
 
-/** A bundled self-test model first, then every stored transformers.js model (the user knows which can judge or embed). */
-function options(selfTest: ScoringModelOption, stored: readonly ModelRecord[]): ScoringModelOption[] {
-  return [selfTest, ...stored.filter((m) => m.runtime === 'transformers').map((m) => ({ id: m.id, label: m.label, location: modelLocation(m.id) }))];
+function transformersOption(id: string, label: string, location: string, task: 'text-generation' | 'feature-extraction'): ScoringModelOption {
+  return { id, label, spec: (device) => ({ kind: 'transformers', id, label, location, device, task, files: [] }) };
 }
 
-/** Local judges: text LLMs. */
-export function judgeOptions(stored: readonly ModelRecord[]): ScoringModelOption[] {
-  return options({ id: 'self-test-text', label: 'Self-test text model (random weights: wiring check only)', location: bundled('self-test-text') }, stored);
+/**
+ * Local judges, any runtime: the bundled self-test text model, stored
+ * transformers.js models, WebLLM text models that loaded on this device, and
+ * on-prem endpoints.
+ */
+export function judgeOptions(stored: readonly ModelRecord[], webllm: readonly WebLlmSpec[] = [], endpoints: readonly EndpointConfig[] = []): ScoringModelOption[] {
+  return [
+    transformersOption('self-test-text', 'Self-test text model (random weights: wiring check only)', bundled('self-test-text'), 'text-generation'),
+    ...stored.filter((m) => m.runtime === 'transformers').map((m) => transformersOption(m.id, m.label, modelLocation(m.id), 'text-generation')),
+    ...webllm.filter((w) => w.task === 'text-generation').map((w): ScoringModelOption => ({ id: w.id, label: w.label, spec: () => w })),
+    ...endpoints.map((e): ScoringModelOption => {
+      const label = endpointLabel(e);
+      return { id: `endpoint:${e.id}`, label, spec: () => ({ kind: 'openai', id: `endpoint:${e.id}`, label, endpointId: e.id, baseUrl: e.baseUrl, model: e.model, concurrency: e.concurrency }) };
+    }),
+  ];
 }
 
-/** Similarity encoders. */
+/** Similarity encoders (transformers.js feature-extraction models). */
 export function encoderOptions(stored: readonly ModelRecord[]): ScoringModelOption[] {
-  return options({ id: 'self-test-embed', label: 'Self-test encoder (random weights: wiring check only)', location: bundled('self-test-embed') }, stored);
-}
-
-export function choiceOf(option: ScoringModelOption | undefined, device: 'webgpu' | 'wasm'): ScoringModelChoice | null {
-  return option ? { modelId: option.id, location: option.location, device } : null;
+  return [
+    transformersOption('self-test-embed', 'Self-test encoder (random weights: wiring check only)', bundled('self-test-embed'), 'feature-extraction'),
+    ...stored.filter((m) => m.runtime === 'transformers').map((m) => transformersOption(m.id, m.label, modelLocation(m.id), 'feature-extraction')),
+  ];
 }
 
 class ScoringManager {
@@ -62,7 +79,7 @@ class ScoringManager {
     return runId in this.#progress;
   }
 
-  async score(input: ScoreRunInput): Promise<void> {
+  async score(input: ScoreRequest): Promise<void> {
     const { runId } = input;
     if (this.isScoring(runId)) return;
     const { [runId]: _e, ...errors } = this.#errors;
@@ -71,7 +88,9 @@ class ScoringManager {
     this.#controllers.set(runId, controller);
     this.#progress = { ...this.#progress, [runId]: { phase: 'start', done: 0, total: 0 } };
     try {
-      const out = await scoringWorker.api.score(input, {
+      const host = modelHost.connect();
+      const out = await scoringWorker.api.score({ ...input, host }, {
+        transfer: [host],
         signal: controller.signal,
         onProgress: (p) => {
           if (runId in this.#progress) this.#progress[runId] = { phase: p.phase, done: p.done, total: p.total ?? 0, ...(p.message ? { message: p.message } : {}) };

@@ -8,24 +8,28 @@ import { describeGpu } from '../../core/env/gpu.ts';
 import { modelLocation } from '../../lib/models/model-store.ts';
 import type { Repositories } from '../../core/db/index.ts';
 import type { EndpointConfig } from '../models/endpoints.ts';
-import type { RunEngineConfig } from '../../../workers/runner.worker.ts';
+import type { WebLlmSpec } from '../../core/engines/spec.ts';
+import type { EngineSpec } from '../../core/engines/spec.ts';
 import type { ProvenanceInputs } from '../../core/runner/index.ts';
 
-export interface ModelChoice {
+interface ModelChoice {
   readonly id: string;
   readonly label: string;
-  readonly kind: 'transformers' | 'openai';
+  readonly kind: 'transformers' | 'openai' | 'webllm';
   readonly record?: ModelRecord;
   readonly endpoint?: EndpointConfig;
+  /** A WebLLM model that loaded on this device (Models page). */
+  readonly webllm?: WebLlmSpec;
 }
 
 const SELF_TEST_FILES_NOTE = 'bundled';
 
 /** Models a run can use: the bundled self-test VLM, stored transformers VLMs, and on-prem endpoints. */
-export function modelChoices(stored: readonly ModelRecord[], endpoints: readonly EndpointConfig[]): ModelChoice[] {
+export function modelChoices(stored: readonly ModelRecord[], endpoints: readonly EndpointConfig[], webllm: readonly WebLlmSpec[] = []): ModelChoice[] {
   return [
     { id: 'self-test', label: 'Self-test (random weights)', kind: 'transformers' },
     ...stored.filter((m) => m.runtime === 'transformers').map((m): ModelChoice => ({ id: m.id, label: m.label, kind: 'transformers', record: m })),
+    ...webllm.filter((w) => w.task === 'image-text-to-text').map((w): ModelChoice => ({ id: w.id, label: w.label, kind: 'webllm', webllm: w })),
     ...endpoints.map((e): ModelChoice => ({ id: `endpoint:${e.id}`, label: `${e.model} on ${new URL(e.baseUrl).host}`, kind: 'openai', endpoint: e })),
   ];
 }
@@ -41,12 +45,15 @@ async function selfTestFiles(): Promise<{ name: string; sha256: string }[]> {
   }
 }
 
-export async function engineConfigs(choices: readonly ModelChoice[], device: 'webgpu' | 'wasm'): Promise<RunEngineConfig[]> {
-  const out: RunEngineConfig[] = [];
+/** The engines of a run's configuration; an endpoint is named by its id, its API key stays in the endpoint settings. */
+export async function engineConfigs(choices: readonly ModelChoice[], device: 'webgpu' | 'wasm'): Promise<EngineSpec[]> {
+  const out: EngineSpec[] = [];
   for (const c of choices) {
-    if (c.kind === 'openai' && c.endpoint) {
+    if (c.kind === 'webllm' && c.webllm) {
+      out.push(c.webllm);
+    } else if (c.kind === 'openai' && c.endpoint) {
       const e = c.endpoint;
-      out.push({ kind: 'openai', id: c.id, label: c.label, baseUrl: e.baseUrl, model: e.model, concurrency: e.concurrency, ...(e.apiKey ? { apiKey: e.apiKey } : {}) });
+      out.push({ kind: 'openai', id: c.id, label: c.label, endpointId: e.id, baseUrl: e.baseUrl, model: e.model, concurrency: e.concurrency });
     } else {
       const location = c.id === 'self-test' ? new URL('models/self-test/', document.baseURI).href : modelLocation(c.id);
       const files = c.record ? c.record.files.map((f) => ({ name: f.name, sha256: f.sha256 })) : await selfTestFiles();

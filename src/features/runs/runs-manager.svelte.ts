@@ -6,16 +6,18 @@
 import { isAbortLike } from '../../core/errors.ts';
 import type { RunOutcome } from '../../core/runner/index.ts';
 import { runnerWorker } from '../../lib/workers/clients.ts';
-import type { CreateRunInput, RunProgressMessage } from '../../../workers/runner.worker.ts';
+import type { RunProgressDetail } from '../../core/rpc/protocol.ts';
+import { modelHost } from '../../lib/engines/app-host.ts';
+import type { CreateRunInput } from '../../../workers/runner.worker.ts';
 
-export interface LiveRun {
+interface LiveRun {
   readonly done: number;
   readonly total: number;
   readonly startedAt: number;
   readonly startDone: number;
-  readonly message: RunProgressMessage | null;
+  readonly message: RunProgressDetail | null;
   /** The latest answers, newest first. */
-  readonly latest: readonly NonNullable<RunProgressMessage['latest']>[];
+  readonly latest: readonly NonNullable<RunProgressDetail['latest']>[];
 }
 
 class RunsManager {
@@ -48,14 +50,18 @@ class RunsManager {
     this.#errors = errors;
     this.#live = { ...this.#live, [runId]: { done: 0, total: 0, startedAt: performance.now(), startDone: -1, message: null, latest: [] } };
     try {
+      const host = modelHost.connect();
       const outcome = await runnerWorker.api.start(
-        { runId },
+        { runId, host },
         {
+          transfer: [host],
           onProgress: (p) => {
             const prev = this.#live[runId];
             if (!prev) return;
-            const message = p.message ? (JSON.parse(p.message) as RunProgressMessage) : null;
-            const latest = message?.latest && message.latest.itemKey !== prev.latest[0]?.itemKey ? [message.latest, ...prev.latest].slice(0, 8) : prev.latest;
+            const message = p.detail?.kind === 'run' ? p.detail.run : prev.message;
+            // Newest first, each item once (a report may repeat the answer an earlier one carried).
+            const newest = message?.latest;
+            const latest = newest && newest.itemKey !== prev.latest[0]?.itemKey ? [newest, ...prev.latest.filter((l) => l.itemKey !== newest.itemKey)].slice(0, 8) : prev.latest;
             this.#live[runId] = { ...prev, done: p.done, total: p.total ?? prev.total, startDone: prev.startDone < 0 ? p.done : prev.startDone, message, latest };
           },
         },

@@ -10,16 +10,13 @@
  * different model in the same worker.
  */
 import type { TransformersApi, TransformersInfo, TransformersLoadInput } from '../../../workers/transformers.worker.ts';
-import type { Engine, EngineUsage, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../../core/engines/engine.ts';
-import { EngineError } from '../../core/engines/errors.ts';
-import { isAbortLike } from '../../core/errors.ts';
-import type { CallOptions, Progress } from '../../core/rpc/protocol.ts';
 import { createWorkerClient, type WorkerClient } from '../workers/worker-client.ts';
+import { RemoteEngine } from '../../core/engines/remote-engine.ts';
 
 export type { TransformersInfo, TransformersLoadInput } from '../../../workers/transformers.worker.ts';
 
 /** Stop the worker (freeing its wasm heap and GPU memory) after this long without calls. */
-export const TRANSFORMERS_IDLE_MS = 5 * 60_000;
+const TRANSFORMERS_IDLE_MS = 5 * 60_000;
 
 let client: WorkerClient<TransformersApi> | null = null;
 
@@ -35,76 +32,19 @@ export function transformersWorker(): WorkerClient<TransformersApi> {
   return client;
 }
 
-function callOptions(signal: AbortSignal | undefined, onProgress: ((p: Progress) => void) | undefined): CallOptions {
-  return { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) };
-}
-
 /**
- * An {@link Engine} whose model runs in the transformers.js worker.
- *
- * - `load` reports the worker's download progress and returns
- *   {@link TransformersInfo} (device actually used, WebGPU adapter, threads).
- * - `generate` calls `onToken` with each new piece of text. An abort returns
- *   the text received so far with `finishReason: 'abort'` (it never throws for
- *   an abort); its usage then has the page's own timings and token count.
- * - `unload` frees the model if it is still the one loaded in the worker.
+ * An {@link Engine} whose model runs in the transformers.js worker: the
+ * generic {@link RemoteEngine} over the worker's API.
  */
-export class WorkerEngine implements Engine {
-  readonly model: TransformersLoadInput;
-  readonly #client: WorkerClient<TransformersApi>;
-  #info: TransformersInfo | null = null;
-
+export class WorkerEngine extends RemoteEngine<TransformersLoadInput, TransformersInfo> {
   constructor(model: TransformersLoadInput, workerClient: WorkerClient<TransformersApi> = transformersWorker()) {
-    this.model = model;
-    this.#client = workerClient;
-  }
-
-  /** What the last load reported, or null before a load / after unload. */
-  get info(): TransformersInfo | null {
-    return this.#info;
-  }
-
-  async load(options: LoadOptions = {}): Promise<TransformersInfo> {
-    this.#info = await this.#client.api.load(this.model, callOptions(options.signal, options.onProgress));
-    return this.#info;
-  }
-
-  async generate(request: GenerateRequest, options: GenerateOptions = {}): Promise<GenerateResult> {
-    if (!this.#info) throw new EngineError('ENGINE_NOT_LOADED', 'Load the model before generating.');
-    const started = performance.now();
-    let text = '';
-    let tokens = 0;
-    let firstAt: number | null = null;
-    const onProgress = (p: Progress) => {
-      if (p.phase !== 'token') return;
-      firstAt ??= performance.now();
-      tokens = p.done;
-      const soFar = p.message ?? '';
-      if (soFar.length <= text.length || !soFar.startsWith(text)) return;
-      const piece = soFar.slice(text.length);
-      text = soFar;
-      options.onToken?.(piece);
-    };
-    try {
-      return await this.#client.api.generate({ request, model: this.model }, callOptions(options.signal, onProgress));
-    } catch (error) {
-      if (!(options.signal?.aborted && isAbortLike(error))) throw error;
-      const usage: EngineUsage = {
-        promptTokens: null,
-        completionTokens: tokens,
-        ttftMs: firstAt === null ? null : firstAt - started,
-        prefillTokensPerS: null,
-        decodeTokensPerS: null,
-        totalMs: performance.now() - started,
-      };
-      return { text, finishReason: 'abort', usage };
-    }
-  }
-
-  async unload(): Promise<void> {
-    const wasLoaded = this.#info !== null;
-    this.#info = null;
-    // A stopped worker holds nothing; do not start one just to unload.
-    if (wasLoaded && this.#client.running) await this.#client.api.unload({ model: this.model });
+    super(model, {
+      load: (input, options) => workerClient.api.load(input, options),
+      generate: (input, options) => workerClient.api.generate(input, options),
+      // A stopped worker holds nothing; do not start one just to unload.
+      unload: async (input) => {
+        if (workerClient.running) await workerClient.api.unload({ model: input });
+      },
+    });
   }
 }

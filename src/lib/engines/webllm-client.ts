@@ -8,13 +8,13 @@
  *
  * ```ts
  * const info = await webllmWorker.api.load({ entryId: 'phi-3.5-vision-q4f32', weightsBaseUrl, modelLibUrl, shaderF16 }, { onProgress, signal });
- * const result = await webllmWorker.api.generate({ request, model }, { onProgress: (p) => showText(p.message), signal });
+ * const result = await webllmWorker.api.generate({ request, model }, { onProgress: (p) => p.detail?.kind === 'tokens' && append(p.detail.piece), signal });
  * ```
  *
  * ## GPU device lost
  *
  * When the GPU runs out of memory, the call fails with an `EngineError` whose
- * message says "device lost" ({@link isDeviceLost}). The worker's `MLCEngine`
+ * `engineCode` is `ENGINE_DEVICE_LOST` ({@link isDeviceLost}). The worker's `MLCEngine`
  * and its GPUDevice are then unusable. The app recovers like this
  * ({@link recoverFromDeviceLost} does steps 1 and 2):
  *
@@ -31,10 +31,13 @@
  * 3. The run continues from the next item with the chosen model. The failed
  *    item is recorded as an error, not retried silently.
  */
-import type { WebLlmWorkerApi } from '../../../workers/webllm.worker.ts';
+import type { WebLlmInfo, WebLlmLoadInput, WebLlmWorkerApi } from '../../../workers/webllm.worker.ts';
 import { CATALOGUE, type Catalogue, type CatalogueEntry, type MachineFacts } from '../../core/engines/catalogue.ts';
 import { smallerAlternative } from '../../core/engines/webllm/recovery.ts';
 import { createWorkerClient, type WorkerClient } from '../workers/worker-client.ts';
+import { RemoteEngine } from '../../core/engines/remote-engine.ts';
+
+export { isDeviceLost } from '../../core/errors.ts';
 
 export const webllmWorker: WorkerClient<WebLlmWorkerApi> = createWorkerClient<WebLlmWorkerApi>(
   'WebLLM',
@@ -42,15 +45,17 @@ export const webllmWorker: WorkerClient<WebLlmWorkerApi> = createWorkerClient<We
   { idleMs: 5 * 60_000 },
 );
 
-/**
- * Whether an error from the WebLLM worker is a GPU device loss. Errors cross
- * the worker boundary without `engineCode` (core/errors.ts serialises
- * name, code and message only), so the message is checked too.
- */
-export function isDeviceLost(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if ((error as { engineCode?: unknown }).engineCode === 'ENGINE_DEVICE_LOST') return true;
-  return /\(device lost\)/.test(error.message);
+/** An {@link Engine} whose model runs in the WebLLM worker. */
+export class WebLlmWorkerEngine extends RemoteEngine<WebLlmLoadInput, WebLlmInfo> {
+  constructor(model: WebLlmLoadInput, workerClient: WorkerClient<WebLlmWorkerApi> = webllmWorker) {
+    super(model, {
+      load: (input, options) => workerClient.api.load(input, options),
+      generate: (input, options) => workerClient.api.generate(input, options),
+      unload: async () => {
+        if (workerClient.running) await workerClient.api.unload();
+      },
+    });
+  }
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+import { imagesThenText } from '../../../src/core/chat/turn.ts';
 import type { Engine, EngineUsage, GenerateRequest, GenerateResult } from '../../../src/core/engines/engine.ts';
 import { TransformersEngine } from '../../../src/core/engines/transformers/transformers-engine.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
@@ -66,7 +67,7 @@ function testCard(): Uint8Array {
 
 const png = testCard();
 const request = (maxTokens: number): GenerateRequest => ({
-  messages: [{ role: 'user', text: 'Describe this image in one sentence.', images: [{ bytes: png, mime: 'image/png' }] }],
+  messages: [imagesThenText([{ bytes: png, mime: 'image/png' }], 'Describe this image in one sentence.')],
   sampling: { temperature: 0, topP: 1, seed: 0, maxTokens },
 });
 

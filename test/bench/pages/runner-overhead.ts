@@ -16,6 +16,7 @@ import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
 import { prepareImport } from '../../../src/core/bundle/import-pipeline.ts';
 import { commitBundle } from '../../../src/core/bundle/store.ts';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
+import { turnImages } from '../../../src/core/chat/turn.ts';
 import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories } from '../../../src/core/db/index.ts';
 import type { Engine, EngineInfo, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../../../src/core/engines/engine.ts';
 import { TransformersEngine } from '../../../src/core/engines/transformers/transformers-engine.ts';
@@ -150,7 +151,7 @@ class TimedEngine implements Engine {
       const ms = performance.now() - t0;
       this.clock.generateMs += ms;
       this.clock.generateCalls++;
-      this.clock.calls.push({ ms, promptTokens, images: request.messages.reduce((n, m) => n + (m.images?.length ?? 0), 0) });
+      this.clock.calls.push({ ms, promptTokens, images: request.messages.reduce((n, m) => n + turnImages(m).length, 0) });
     }
   }
 
@@ -245,6 +246,12 @@ async function createRun(repos: Repositories, benchmarkId: string, spec: RunSpec
     status: 'planned',
     createdAt: now,
     updatedAt: now,
+    config: {
+      spec,
+      protocolId: 'auto',
+      fewShot: false,
+      engines: [{ kind: 'transformers', id: MODEL_ID, label: 'Self-test (random weights)', location: MODEL_LOCATION, device: 'wasm', files: [] }],
+    },
     provenance,
     plan: { cases: plan.counts.cases, models: plan.counts.models, variants: plan.counts.variants, samples: plan.counts.samples, items: plan.counts.items },
   });

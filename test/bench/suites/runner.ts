@@ -249,10 +249,10 @@ async function storedRun(page: Page, runId: string): Promise<StoredRun> {
         req.onerror = () => reject(req.error);
       });
     type Config = { spec: { variants: string[]; samples: number; sampling: { maxTokens: number } }; engines: { device?: string }[] };
-    const run = await get<{ status: string; plan: { items: number }; provenance: { config?: Config } }>('runs', id);
+    const run = await get<{ status: string; plan: { items: number }; config: Config | null }>('runs', id);
     const rows = await all<{ finishReason: string; latencyMs: number; usage: { completionTokens: number | null } }>('responses', 'runId', id);
     db.close();
-    const config = run.provenance.config;
+    const config = run.config;
     return {
       status: run.status,
       planned: run.plan.items,

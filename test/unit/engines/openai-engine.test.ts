@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenerateRequest } from '../../../src/core/engines/engine.ts';
+import { textTurn } from '../../../src/core/chat/turn.ts';
+import type { ChatTurn, GenerateRequest } from '../../../src/core/engines/engine.ts';
 import { OpenAiCompatibleEngine } from '../../../src/core/engines/openai/openai-engine.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
 
@@ -71,8 +72,15 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 const png = encodePng(new Uint8Array(16).fill(200), 4, 4);
 const request = (extra = '', maxTokens = 64): GenerateRequest => ({
   messages: [
-    { role: 'system', text: 'You are a neuroradiologist.' },
-    { role: 'user', text: `Classify this scan. ${extra}`, images: [{ bytes: png, mime: 'image/png' }, { bytes: png, mime: 'image/png' }] },
+    textTurn('system', 'You are a neuroradiologist.'),
+    {
+      role: 'user',
+      parts: [
+        { type: 'text', text: `Classify this scan. ${extra}` },
+        { type: 'image', image: { bytes: png, mime: 'image/png' } },
+        { type: 'image', image: { bytes: png, mime: 'image/png' } },
+      ],
+    },
   ],
   sampling: { temperature: 0, topP: 1, seed: 42, maxTokens },
   jsonSchema: { type: 'object', properties: { diagnosis: { type: 'string' } }, required: ['diagnosis'] },
@@ -88,8 +96,8 @@ describe('OpenAI-compatible engine', () => {
     expect(tokens).toHaveLength(3);
     expect(result.finishReason).toBe('stop');
     expect(result.usage).toMatchObject({ promptTokens: 812, completionTokens: 9 });
-    expect(result.usage.ttftMs).toBeGreaterThan(0);
-    expect(result.usage.decodeTokensPerS).toBeGreaterThan(0);
+    expect(Number.isFinite(result.usage.ttftMs)).toBe(true);
+    expect(Number.isFinite(result.usage.decodeTokensPerS)).toBe(true);
 
     const sent = seen.at(-1)!;
     expect(sent.auth).toBe('Bearer secret');
@@ -98,6 +106,37 @@ describe('OpenAI-compatible engine', () => {
     const user = (sent.body.messages as { role: string; content: { type: string; image_url?: { url: string } }[] }[])[1]!;
     expect(user.content.map((p) => p.type)).toEqual(['text', 'image_url', 'image_url']);
     expect(user.content[1]!.image_url!.url).toBe(`data:image/png;base64,${Buffer.from(png).toString('base64')}`);
+  });
+
+  it('sends an interleaved turn as content parts in its exact order, each image as a data URL of its bytes', async () => {
+    const png1 = encodePng(new Uint8Array(16).fill(10), 4, 4);
+    const jpeg2 = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
+    const turn: ChatTurn = {
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'A: Example 1 — class: glioma' },
+        { type: 'image', image: { bytes: png1, mime: 'image/png' } },
+        { type: 'text', text: 'B: Example 2 — class: meningioma' },
+        { type: 'image', image: { bytes: jpeg2, mime: 'image/jpeg' } },
+      ],
+    };
+    const engine = new OpenAiCompatibleEngine({ baseUrl: base, model: 'medgemma-4b' });
+    await engine.load();
+    await engine.generate({ messages: [textTurn('system', 'You are a neuroradiologist.'), turn], sampling: { temperature: 0, topP: 1, seed: 42, maxTokens: 64 } });
+
+    const messages = seen.at(-1)!.body.messages as { role: string; content: unknown }[];
+    expect(messages).toEqual([
+      { role: 'system', content: 'You are a neuroradiologist.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'A: Example 1 — class: glioma' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(png1).toString('base64')}` } },
+          { type: 'text', text: 'B: Example 2 — class: meningioma' },
+          { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${Buffer.from(jpeg2).toString('base64')}` } },
+        ],
+      },
+    ]);
   });
 
   it('reports a length stop', async () => {

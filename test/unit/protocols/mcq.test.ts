@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { turnImages, turnText } from '../../../src/core/chat/turn.ts';
 import { extractChoice, type McqRule } from '../../../src/core/protocols/mcq/extract.ts';
 import { mcqProtocol } from '../../../src/core/protocols/mcq/protocol.ts';
 import { MCQ_CASE, MCQ_OPTIONS, MCQ_OUTPUTS as OUT, MCQ_ZH_OUTPUTS, ZH_OPTIONS } from './fixtures.ts';
@@ -9,7 +10,7 @@ describe('mcq requests', () => {
   it('lists the options as "A. …" lines and asks for a last line "Answer: X"', () => {
     const req = mcqProtocol.buildRequest(MCQ_CASE, q);
     expect(req.messages).toHaveLength(1);
-    const text = req.messages[0]!.text;
+    const text = turnText(req.messages[0]!);
     expect(text).toContain(`Question: ${q.text}\nOptions:\nA. Lesions confined to the basal ganglia\nB. Smooth`);
     expect(text).toContain('D. Cortical ribbon hyperintensity\nPlease select the correct answer');
     expect(text.endsWith('"Answer: X", where X is one of A, B, C, D.')).toBe(true);
@@ -17,13 +18,13 @@ describe('mcq requests', () => {
   });
 
   it('keeps multi-image order; the text-only ablation drops them', () => {
-    expect(mcqProtocol.buildRequest(MCQ_CASE, q).messages[0]!.images?.map((r) => r.sha256)).toEqual(MCQ_CASE.images.map((i) => i.sha256));
-    expect(mcqProtocol.buildRequest(MCQ_CASE, q, { textOnly: true }).messages[0]!.images).toBeUndefined();
+    expect(turnImages(mcqProtocol.buildRequest(MCQ_CASE, q).messages[0]!).map((r) => r.sha256)).toEqual(MCQ_CASE.images.map((i) => i.sha256));
+    expect(turnImages(mcqProtocol.buildRequest(MCQ_CASE, q, { textOnly: true }).messages[0]!)).toEqual([]);
   });
 
   it('puts clinical notes in a VLMEvalKit "Hint:" line and warns about a question without options', () => {
     const req = mcqProtocol.buildRequest({ ...MCQ_CASE, notes: 'A 30-year-old woman.' }, { id: 'q2', text: 'Diagnosis?' });
-    expect(req.messages[0]!.text.startsWith('Hint: A 30-year-old woman.\nQuestion: Diagnosis?')).toBe(true);
+    expect(turnText(req.messages[0]!).startsWith('Hint: A 30-year-old woman.\nQuestion: Diagnosis?')).toBe(true);
     expect(req.warnings).toEqual([expect.stringMatching(/has no options/)]);
   });
 });

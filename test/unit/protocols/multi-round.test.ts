@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { hasImages, turnImages, turnText } from '../../../src/core/chat/turn.ts';
 import { InvalidInputError } from '../../../src/core/errors.ts';
 import { MULTI_ROUND_SCHEMA, nmbMultiRoundProtocol as p } from '../../../src/core/protocols/nmb/multi-round.ts';
+import type { ProtocolTurn } from '../../../src/core/protocols/types.ts';
 import { MR_TURN_1, MR_TURN_2, MR_TURN_3, MULTI_ROUND_CASE as c } from './fixtures.ts';
 
 const q = c.questions[0]!;
 const answers = [MR_TURN_1, MR_TURN_2, MR_TURN_3];
-const imageIndices = (turn: { images?: readonly { index: number }[] }) => turn.images?.map((r) => r.index) ?? [];
+const imageIndices = (turn: ProtocolTurn) => turnImages(turn).map((r) => r.index);
 
 describe('nmb-multi-round turns', () => {
   it('has one turn for the question and one per follow-up', () => {
@@ -17,8 +19,8 @@ describe('nmb-multi-round turns', () => {
     const req = p.buildTurn(c, q, 0, []);
     expect(req.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(imageIndices(req.messages[1]!)).toEqual([0]);
-    expect(req.messages[1]!.text).toContain('Question: What is the most likely diagnosis');
-    expect(req.messages[1]!.text).not.toContain('diffusion-weighted image obtained');
+    expect(turnText(req.messages[1]!)).toContain('Question: What is the most likely diagnosis');
+    expect(turnText(req.messages[1]!)).not.toContain('diffusion-weighted image obtained');
     expect(req.jsonSchema).toBe(MULTI_ROUND_SCHEMA);
     expect(p.buildRequest(c, q)).toEqual(req);
   });
@@ -28,18 +30,18 @@ describe('nmb-multi-round turns', () => {
     expect(req.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
     const users = req.messages.filter((m) => m.role === 'user');
     expect(users.map(imageIndices)).toEqual([[0], [1], [], [2]]);
-    expect(users[1]!.text.startsWith(q.followUps![0]!.text)).toBe(true);
-    expect(users[1]!.text).toContain('New images: 1.');
-    expect(users[2]!.text.startsWith(q.followUps![1]!.text)).toBe(true);
-    expect(users[2]!.text).not.toContain('New images');
-    expect(users[3]!.text.startsWith(q.followUps![2]!.text)).toBe(true);
+    expect(turnText(users[1]!).startsWith(q.followUps![0]!.text)).toBe(true);
+    expect(turnText(users[1]!)).toContain('New images: 1.');
+    expect(turnText(users[2]!).startsWith(q.followUps![1]!.text)).toBe(true);
+    expect(turnText(users[2]!)).not.toContain('New images');
+    expect(turnText(users[3]!).startsWith(q.followUps![2]!.text)).toBe(true);
   });
 
   it('replays earlier answers as assistant turns, without their reasoning', () => {
     const req = p.buildTurn(c, q, 2, answers.slice(0, 2));
-    const assistant = req.messages.filter((m) => m.role === 'assistant').map((m) => m.text);
+    const assistant = req.messages.filter((m) => m.role === 'assistant').map(turnText);
     expect(assistant).toEqual([MR_TURN_1.replace('<think>CT shows no bleed.</think>', ''), MR_TURN_2]);
-    expect(req.messages.at(-1)!.text.startsWith(q.followUps![1]!.text)).toBe(true);
+    expect(turnText(req.messages.at(-1)!).startsWith(q.followUps![1]!.text)).toBe(true);
   });
 
   it('each turn extends the previous one', () => {
@@ -56,7 +58,7 @@ describe('nmb-multi-round turns', () => {
 
   it('text-only ablation reveals the follow-up texts but no images', () => {
     const req = p.buildTurn(c, q, 3, answers, { textOnly: true });
-    expect(req.messages.every((m) => m.images === undefined)).toBe(true);
+    expect(hasImages(req.messages)).toBe(false);
     expect(req.messages.filter((m) => m.role === 'user')).toHaveLength(4);
   });
 

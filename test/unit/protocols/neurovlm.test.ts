@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { hasImages, textTurn, turnImages, turnText } from '../../../src/core/chat/turn.ts';
 import { NEUROVLM_PROMPT } from '../../../src/core/protocols/neurovlm/prompt.ts';
 import { NEUROVLM_FIELDS, NEUROVLM_SCHEMA, NEUROVLM_TEMPLATE, neuroVlmProtocol, parseNeuroVlm } from '../../../src/core/protocols/neurovlm/protocol.ts';
-import { templateHash } from '../../../src/core/protocols/template.ts';
+import { renderTemplate, templateHash } from '../../../src/core/protocols/template.ts';
 import {
   NVB_EXTRA_KEYS, NVB_FENCED, NVB_PROSE, NVB_PYTHON_DICT, NVB_REFUSAL, NVB_THINK, NVB_TRUNCATED, NVB_TWO_OBJECTS,
   NVB_UNTERMINATED_THINK, NVB_VALID, NVB_WRONG_TYPES, fewShotCase, nvbCase, parseFewShotCsv, referenceBytes,
@@ -18,7 +19,7 @@ describe('NeuroVLM-Bench prompt', () => {
 
   it('is the system message, stripped as the benchmark loader does', () => {
     const req = neuroVlmProtocol.buildRequest(nvbCase(), nvbCase().questions[0]!);
-    expect(req.messages[0]).toEqual({ role: 'system', text: NEUROVLM_PROMPT.trim() });
+    expect(req.messages[0]).toEqual(textTurn('system', NEUROVLM_PROMPT.trim()));
   });
 
   it('schema lists exactly the nine fields of the prompt', () => {
@@ -34,7 +35,10 @@ describe('neurovlm-structured requests', () => {
   it('zero-shot: system + one user turn holding only the image', () => {
     const req = neuroVlmProtocol.buildRequest(c, q);
     expect(req.messages).toHaveLength(2);
-    expect(req.messages[1]).toEqual({ role: 'user', text: '', images: [{ caseId: c.id, index: 0, path: c.images[0]!.path, sha256: c.images[0]!.sha256, mime: 'image/png' }] });
+    const user = req.messages[1]!;
+    expect(user.role).toBe('user');
+    expect(turnText(user)).toBe('');
+    expect(turnImages(user)).toEqual([{ caseId: c.id, index: 0, path: c.images[0]!.path, sha256: c.images[0]!.sha256, mime: 'image/png' }]);
     expect(req.protocol).toEqual({ id: 'neurovlm-structured', version: '1' });
     expect(req.template).toEqual({ id: NEUROVLM_TEMPLATE.id, version: '1', hash: templateHash(NEUROVLM_TEMPLATE) });
     expect(req.jsonSchema).toBeUndefined();
@@ -46,27 +50,68 @@ describe('neurovlm-structured requests', () => {
     const req = neuroVlmProtocol.buildRequest(c, q, { fewShot: exemplars });
     expect(req.messages.map((m) => m.role)).toEqual(['system', 'user', 'user']);
     const shots = req.messages[1]!;
-    expect(shots.text.startsWith('### FEW-SHOT EXAMPLES\nBelow are example images and ONLY their class label.')).toBe(true);
-    expect(shots.text.endsWith('### END OF FEW-SHOT EXAMPLES\nNow analyze the next image and output ONLY the JSON as per the schema.')).toBe(true);
-    expect(shots.images?.map((r) => r.caseId)).toEqual(exemplars.map((e) => e.id));
+    expect(turnText(shots).startsWith('### FEW-SHOT EXAMPLES\nBelow are example images and ONLY their class label.')).toBe(true);
+    expect(turnText(shots).endsWith('### END OF FEW-SHOT EXAMPLES\nNow analyze the next image and output ONLY the JSON as per the schema.')).toBe(true);
+    expect(turnImages(shots).map((r) => r.caseId)).toEqual(exemplars.map((e) => e.id));
     // Interleaved exactly like client.py: header, (label, image) × 20, footer.
-    const parts = shots.parts!;
+    const parts = shots.parts;
     expect(parts).toHaveLength(1 + 2 * 20 + 1);
     expect(parts[1]).toEqual({ type: 'text', text: 'Example 1 — class: multiple sclerosis' });
     expect(parts[2]).toMatchObject({ type: 'image', image: { caseId: exemplars[0]!.id, index: 0 } });
     expect(parts[39]).toEqual({ type: 'text', text: 'Example 20 — class: tumor' });
     const labels = parts.flatMap((p) => (p.type === 'text' && p.text.startsWith('Example') ? [p.text.replace(/^Example \d+ — class: /, '')] : []));
     expect(labels).toEqual(fewShotRows.map(([cls]) => cls));
-    expect(req.messages[2]).toMatchObject({ role: 'user', text: 'Analyze this image and output ONLY the JSON per the schema.', images: [{ caseId: c.id, index: 0 }] });
+    const query = req.messages[2]!;
+    expect(query.role).toBe('user');
+    expect(turnText(query)).toBe('Analyze this image and output ONLY the JSON per the schema.');
+    expect(turnImages(query)).toMatchObject([{ caseId: c.id, index: 0 }]);
+    expect(turnImages(query)).toHaveLength(1);
   });
 
   it('text-only ablation sends no image at all, exemplars included', () => {
     const req = neuroVlmProtocol.buildRequest(c, q, { fewShot: exemplars.slice(0, 3), textOnly: true });
     for (const m of req.messages) {
-      expect(m.images).toBeUndefined();
-      expect(m.parts?.some((p) => p.type === 'image') ?? false).toBe(false);
+      expect(turnImages(m)).toEqual([]);
+      expect(m.parts.some((p) => p.type === 'image')).toBe(false);
     }
-    expect(req.messages[1]!.text).toContain('Example 3 — class: multiple sclerosis');
+    expect(hasImages(req.messages)).toBe(false);
+    expect(turnText(req.messages[1]!)).toContain('Example 3 — class: multiple sclerosis');
+  });
+
+  it('few-shot: the exemplar turn\'s parts are exactly header, then per exemplar its label and its image, then footer', () => {
+    const shots = exemplars.slice(0, 4);
+    const req = neuroVlmProtocol.buildRequest(c, q, { fewShot: shots });
+    const turn = req.messages[1]!;
+    expect(turn.role).toBe('user');
+    const header = renderTemplate(NEUROVLM_TEMPLATE.fewShotHeader!, {});
+    const footer = renderTemplate(NEUROVLM_TEMPLATE.fewShotFooter!, {});
+    expect(header.startsWith('### FEW-SHOT EXAMPLES\nBelow are example images')).toBe(true);
+    expect(footer.startsWith('### END OF FEW-SHOT EXAMPLES')).toBe(true);
+    const expected = [
+      { type: 'text', text: header },
+      ...shots.flatMap((e, i) => [
+        { type: 'text', text: `Example ${i + 1} — class: ${fewShotRows[i]![0]}` },
+        { type: 'image', image: { caseId: e.id, index: 0, path: e.images[0]!.path } },
+      ]),
+      { type: 'text', text: footer },
+    ];
+    expect(turn.parts).toHaveLength(expected.length);
+    expect(turn.parts).toMatchObject(expected);
+    expect(turn.parts.map((p) => p.type)).toEqual(['text', 'text', 'image', 'text', 'image', 'text', 'image', 'text', 'image', 'text']);
+    // Each image stands right after its own label, in exemplar order.
+    expect(turn.parts.flatMap((p) => (p.type === 'image' ? [p.image.caseId] : []))).toEqual(shots.map((e) => e.id));
+    turn.parts.forEach((p, i) => {
+      if (p.type !== 'image') return;
+      const label = turn.parts[i - 1]!;
+      const n = shots.findIndex((e) => e.id === p.image.caseId) + 1;
+      expect(label).toEqual({ type: 'text', text: `Example ${n} — class: ${fewShotRows[n - 1]![0]}` });
+    });
+
+    // Text-only: the same texts in the same order, and no image part.
+    const textOnly = neuroVlmProtocol.buildRequest(c, q, { fewShot: shots, textOnly: true }).messages[1]!;
+    expect(textOnly.role).toBe('user');
+    expect(textOnly.parts).toEqual(expected.filter((p) => p.type === 'text'));
+    expect(textOnly.parts.some((p) => p.type === 'image')).toBe(false);
   });
 
   it('warns about unusable exemplars, a leaked query image and extra images', () => {
@@ -79,7 +124,7 @@ describe('neurovlm-structured requests', () => {
       expect.stringMatching(/left out: it has no class label/),
       expect.stringMatching(/is the query image itself/),
     ]);
-    expect(req.messages[2]!.images).toHaveLength(1);
+    expect(turnImages(req.messages[2]!)).toHaveLength(1);
   });
 });
 

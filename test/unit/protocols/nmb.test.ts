@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hasImages, turnImages, turnText } from '../../../src/core/chat/turn.ts';
 import { coerceLaterality, nmbLesionProtocol, parseLesion } from '../../../src/core/protocols/nmb/lesion.ts';
 import { DIFFERENTIAL_SCHEMA, nmbDifferentialProtocol, parseDifferential } from '../../../src/core/protocols/nmb/differential.ts';
 import { nmbRationaleProtocol } from '../../../src/core/protocols/nmb/rationale.ts';
@@ -24,22 +25,22 @@ describe('Neural-MedBench requests', () => {
     const req = nmbDifferentialProtocol.buildRequest(NMB_CASE, q);
     expect(req.messages.map((m) => m.role)).toEqual(['system', 'user']);
     const user = req.messages[1]!;
-    expect(user.images?.map((r) => [r.index, r.sha256])).toEqual(NMB_CASE.images.map((img, i) => [i, img.sha256]));
-    expect(user.text).toContain(NMB_CASE.notes!);
-    expect(user.text).toContain('age: 34\nsex: female\nedss: 2.5\nsmoker: false');
-    expect(user.text).not.toContain('csf_oligoclonal_bands');
-    expect(user.text).toContain('Images: 3, in order.');
-    expect(user.text).toContain('Question: 根据患者的症状和图片,对疾病进行诊断');
-    expect(user.text).not.toMatch(/\{\{/);
+    expect(turnImages(user).map((r) => [r.index, r.sha256])).toEqual(NMB_CASE.images.map((img, i) => [i, img.sha256]));
+    expect(turnText(user)).toContain(NMB_CASE.notes!);
+    expect(turnText(user)).toContain('age: 34\nsex: female\nedss: 2.5\nsmoker: false');
+    expect(turnText(user)).not.toContain('csf_oligoclonal_bands');
+    expect(turnText(user)).toContain('Images: 3, in order.');
+    expect(turnText(user)).toContain('Question: 根据患者的症状和图片,对疾病进行诊断');
+    expect(turnText(user)).not.toMatch(/\{\{/);
     expect(req.jsonSchema).toBe(DIFFERENTIAL_SCHEMA);
   });
 
   it('text-only ablation: same text without the image line, no images', () => {
     for (const p of [nmbDifferentialProtocol, nmbLesionProtocol, nmbRationaleProtocol, structuredReviewProtocol]) {
       const req = p.buildRequest(NMB_CASE, q, { textOnly: true });
-      expect(req.messages.every((m) => m.images === undefined)).toBe(true);
-      expect(req.messages[1]!.text).not.toContain('Images:');
-      expect(req.messages[1]!.text).toContain('根据患者的症状和图片');
+      expect(hasImages(req.messages)).toBe(false);
+      expect(turnText(req.messages[1]!)).not.toContain('Images:');
+      expect(turnText(req.messages[1]!)).toContain('根据患者的症状和图片');
     }
   });
 
@@ -47,7 +48,7 @@ describe('Neural-MedBench requests', () => {
     const base = nmbDifferentialProtocol.templates[0];
     const edited = { ...base, id: 'my-ddx', user: 'Q: {{question}}\nTop 3 only, JSON.' };
     const req = nmbDifferentialProtocol.buildRequest(NMB_CASE, q, { template: edited, enforceSchema: false });
-    expect(req.messages[1]!.text).toBe('Q: 根据患者的症状和图片,对疾病进行诊断\nTop 3 only, JSON.');
+    expect(turnText(req.messages[1]!)).toBe('Q: 根据患者的症状和图片,对疾病进行诊断\nTop 3 only, JSON.');
     expect(req.template.id).toBe('my-ddx');
     expect(req.template.hash).not.toBe(nmbDifferentialProtocol.buildRequest(NMB_CASE, q).template.hash);
     expect(req.jsonSchema).toBeUndefined();
@@ -55,7 +56,7 @@ describe('Neural-MedBench requests', () => {
 
   it('warns instead of failing on a case without images', () => {
     const req = nmbRationaleProtocol.buildRequest({ ...NMB_CASE, images: [] }, q);
-    expect(req.messages[1]!.images).toBeUndefined();
+    expect(turnImages(req.messages[1]!)).toEqual([]);
     expect(req.warnings).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { turnImages, turnText } from '../../../src/core/chat/turn.ts';
 import { demoCases } from '../../../src/core/demo/cases.ts';
 import * as protocols from '../../../src/core/protocols/index.ts';
 import { PROTOCOLS, PROTOCOL_IDS, getProtocol, isMultiTurn, protocolFor, rubricItems, rubricProtocol, templateHash } from '../../../src/core/protocols/index.ts';
@@ -55,11 +56,11 @@ describe('protocol registry', () => {
         const turns = isMultiTurn(p) ? p.turnCount(q) : 1;
         const req = isMultiTurn(p) ? p.buildTurn(c, q, turns - 1, Array(turns - 1).fill('{"answer": "ok", "differential": []}')) : p.buildRequest(c, q);
         expect(req.warnings, `${c.id}/${q.id}`).toBeUndefined();
-        const refs = req.messages.flatMap((m) => m.images ?? []) as ImageRef[];
+        const refs: ImageRef[] = req.messages.flatMap((m) => turnImages(m));
         if (p.id === 'neurovlm-structured') expect(refs.map((r) => r.index)).toEqual([0]);
         else expect(refs.map((r) => r.index).sort()).toEqual(c.images.map((_, i) => i));
         for (const r of refs) expect(r.path).toBe(c.images[r.index]!.path);
-        for (const m of req.messages) expect(m.text).not.toMatch(/\{\{[#/]?\w+\}\}/);
+        for (const m of req.messages) expect(turnText(m)).not.toMatch(/\{\{[#/]?\w+\}\}/);
       }
     }
   });
@@ -69,7 +70,7 @@ describe('protocol registry', () => {
     expect(rubricItems(q).map((r) => r.points)).toEqual([5, -5]);
     expect(rubricProtocol.rubricItems(q)).toBe(rubricItems(q));
     const req = rubricProtocol.buildRequest(F.RUBRIC_CASE, q);
-    expect(req.messages.map((m) => m.text).join('\n')).not.toContain('thrombolysis');
+    expect(req.messages.map(turnText).join('\n')).not.toContain('thrombolysis');
     expect(rubricProtocol.parse('  The CT shows a right basal ganglia haemorrhage.  ')).toEqual({ ok: true, value: { text: 'The CT shows a right basal ganglia haemorrhage.' } });
     expect(PROTOCOLS['open-question'].parse('')).toEqual({ ok: false, error: 'empty answer' });
   });
@@ -117,6 +118,6 @@ describe('parsers never throw', () => {
   });
 
   it('the public index exports every protocol module', () => {
-    expect(Object.keys(protocols)).toEqual(expect.arrayContaining(['extractChoice', 'parseNeuroVlm', 'parseDifferential', 'stripThink', 'extractJsonObject', 'resolveTurns']));
+    expect(Object.keys(protocols)).toEqual(expect.arrayContaining(['extractChoice', 'parseNeuroVlm', 'parseDifferential', 'stripThink', 'extractJsonObject']));
   });
 });

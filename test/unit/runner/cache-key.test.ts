@@ -1,6 +1,7 @@
 /** Cache keys: stable for equal requests, different when anything that decides the answer differs. */
 import { describe, expect, it } from 'vitest';
-import { cacheKey, isReusable, modelFilesHash, promptHash, type CacheKeyInput } from '../../../src/core/runner/cache-key.ts';
+import { imagesThenText, textTurn, type Turn } from '../../../src/core/chat/turn.ts';
+import { CACHE_KEY_VERSION, cacheKey, isReusable, modelFilesHash, promptHash, type CacheKeyInput } from '../../../src/core/runner/cache-key.ts';
 
 const BASE: CacheKeyInput = {
   modelId: 'model-a',
@@ -25,7 +26,9 @@ describe('cacheKey', () => {
     expect(cacheKey({ ...BASE, sampling: { ...BASE.sampling, seed: 7 } as CacheKeyInput['sampling'] })).toBe(key);
     expect(cacheKey({ ...BASE, extra: 'x' } as CacheKeyInput)).toBe(key);
     // Pinned: if this changes, every stored answer stops being reusable (bump CACHE_KEY_VERSION on purpose).
-    expect(key).toBe('3ad275a7555843334f84dbecf777c61bbc51aa81b3c049f71a3637bd43d16ce0');
+    // CACHE_KEY_VERSION 2 (turns hashed as ordered parts); the same input under version 1 gave 3ad275a7…d16ce0.
+    expect(CACHE_KEY_VERSION).toBe(2);
+    expect(key).toBe('4a1b9816e379a74aa78eac4c9fde358dc6f10c5f4eeb970fd96561fe134bb134');
   });
 
   const changes: [string, Partial<CacheKeyInput>][] = [
@@ -50,15 +53,36 @@ describe('cacheKey', () => {
 });
 
 describe('promptHash', () => {
-  const turns = [{ role: 'user' as const, text: 'Which lesion?', images: [{ sha256: 'x' }] }];
+  const turns: Turn<{ sha256: string }>[] = [imagesThenText([{ sha256: 'x' }], 'Which lesion?')];
   it('depends on text, roles, image count, follow-ups and schema, not on image references', () => {
     const h = promptHash(turns);
-    expect(promptHash([{ ...turns[0]!, images: [{ sha256: 'y' }] }])).toBe(h);
-    expect(promptHash([{ ...turns[0]!, text: 'Which lesion?!' }])).not.toBe(h);
+    expect(promptHash([imagesThenText([{ sha256: 'y' }], 'Which lesion?')])).toBe(h);
+    expect(promptHash([imagesThenText([{ sha256: 'x' }], 'Which lesion?!')])).not.toBe(h);
     expect(promptHash([{ ...turns[0]!, role: 'system' }])).not.toBe(h);
-    expect(promptHash([{ ...turns[0]!, images: [] }])).not.toBe(h);
-    expect(promptHash(turns, [{ id: 'f1', turn: { role: 'user', text: 'And now?' } }])).not.toBe(h);
+    expect(promptHash([imagesThenText([], 'Which lesion?')])).not.toBe(h);
+    expect(promptHash(turns, [{ id: 'f1', turn: textTurn('user', 'And now?') }])).not.toBe(h);
     expect(promptHash(turns, [], { type: 'object' })).not.toBe(h);
+  });
+
+  it('depends on where each image stands among the text parts', () => {
+    const interleaved: Turn<{ sha256: string }> = {
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'Example 1' },
+        { type: 'image', image: { sha256: 'x' } },
+        { type: 'text', text: 'Example 2' },
+        { type: 'image', image: { sha256: 'y' } },
+      ],
+    };
+    const h = promptHash([interleaved]);
+    // Same texts, same image count, images elsewhere.
+    const imagesFirst: Turn<{ sha256: string }> = { role: 'user', parts: [interleaved.parts[1]!, interleaved.parts[3]!, interleaved.parts[0]!, interleaved.parts[2]!] };
+    const imagesLast: Turn<{ sha256: string }> = { role: 'user', parts: [interleaved.parts[0]!, interleaved.parts[2]!, interleaved.parts[1]!, interleaved.parts[3]!] };
+    expect(promptHash([imagesFirst])).not.toBe(h);
+    expect(promptHash([imagesLast])).not.toBe(h);
+    expect(promptHash([imagesFirst])).not.toBe(promptHash([imagesLast]));
+    // Other images in the same places: the same prompt (their content goes into imageHashes).
+    expect(promptHash([{ role: 'user', parts: interleaved.parts.map((p) => (p.type === 'image' ? { type: 'image', image: { sha256: 'z' } } : p)) }])).toBe(h);
   });
 });
 

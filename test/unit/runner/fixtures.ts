@@ -1,7 +1,9 @@
 /** Shared fakes for the runner tests: a small benchmark, a protocol, an engine, images. */
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
+import { imagesThenText, textTurn, turnImages, turnText } from '../../../src/core/chat/turn.ts';
 import type { Engine, EngineInfo, GenerateRequest, GenerateResult } from '../../../src/core/engines/engine.ts';
 import { sha256Hex } from '../../../src/core/hash/sha256.ts';
+import type { ImageRef } from '../../../src/core/protocols/types.ts';
 import type { ImageLoader, RunModel, RunProtocol, RunSpec } from '../../../src/core/runner/types.ts';
 
 const img = (name: string) => ({ path: `images/${name}.png`, sha256: sha256Hex(name), mime: 'image/png' });
@@ -36,13 +38,22 @@ export const SPEC: RunSpec = {
   sampling: SAMPLING,
 };
 
+/** A protocol's reference to image `index` of `kase` (the runner loads it by its sha256). */
+export function refOf(kase: BenchCase, index: number): ImageRef {
+  const image = kase.images[index]!;
+  return { caseId: kase.id, index, path: image.path, sha256: image.sha256!, ...(image.mime ? { mime: image.mime } : {}) };
+}
+
 export const protocol: RunProtocol = {
   id: 'fake-protocol',
   version: '1',
   templateHash: 'tpl-hash',
   buildRequest: (kase, question) => [
-    { role: 'system', text: 'You are a neuroradiologist.' },
-    { role: 'user', text: `${question.text}${kase.notes ? `\n${kase.notes}` : ''}`, images: kase.images.map((i) => ({ sha256: i.sha256! })) },
+    textTurn('system', 'You are a neuroradiologist.'),
+    imagesThenText(
+      kase.images.map((_, i) => refOf(kase, i)),
+      `${question.text}${kase.notes ? `\n${kase.notes}` : ''}`,
+    ),
   ],
   parse: (raw) => (raw.startsWith('answer') ? { ok: true, value: { answer: raw } } : { ok: false, error: 'no answer' }),
 };
@@ -65,7 +76,7 @@ export const answer = (text: string, finishReason: GenerateResult['finishReason'
 
 const defaultResponder: Responder = (req, modelId) => {
   const last = req.messages.at(-1)!;
-  return answer(`answer ${modelId} seed=${req.sampling.seed} images=${last.images?.length ?? 0} ${last.text}`);
+  return answer(`answer ${modelId} seed=${req.sampling.seed} images=${turnImages(last).length} ${turnText(last)}`);
 };
 
 export class FakeEngine implements Engine {

@@ -1,5 +1,6 @@
 /** Per-item errors, runs that cannot start or go on, and the run lock. */
 import { describe, expect, it } from 'vitest';
+import { turnText } from '../../../src/core/chat/turn.ts';
 import { EngineError } from '../../../src/core/engines/errors.ts';
 import { RunLockedError, memoryRunLock } from '../../../src/core/runner/control.ts';
 import type { Engine, EngineInfo } from '../../../src/core/engines/engine.ts';
@@ -12,7 +13,7 @@ describe('per-item errors', () => {
     const h = harness({
       responder: (req, modelId) => {
         const last = req.messages.at(-1)!;
-        if (last.text === 'Diagnosis?' && req.sampling.seed === 43) throw new Error('out of memory in kernel');
+        if (turnText(last) === 'Diagnosis?' && req.sampling.seed === 43) throw new Error('out of memory in kernel');
         return answer(`answer ${modelId}`);
       },
     });
@@ -20,7 +21,7 @@ describe('per-item errors', () => {
     expect(outcome).toMatchObject({ status: 'done', errors: 6, generated: 42 });
     expectOnePerItem(h.store.responses.values(), 'run1', h.plan.items.map((i) => i.itemKey));
     const failed = [...h.store.responses.values()].filter((r) => r.finishReason === 'error');
-    expect(failed.map((r) => r.itemKey).every((k) => k.startsWith('c2#q1|') && k.endsWith('|s1'))).toBe(true);
+    expect(failed.every((r) => r.caseId === 'c2' && r.questionId === 'q1' && r.sample === 1)).toBe(true);
     expect(failed[0]).toMatchObject({ rawText: '', parsed: null, parseError: null, error: 'out of memory in kernel' });
     expect(failed[0]!.cacheKey).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -1,8 +1,10 @@
 /** The runner on fake engines and an in-memory store: a full run, model order, variants, multi-turn, progress. */
 import { describe, expect, it, vi } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
-import type { RunProtocol } from '../../../src/core/runner/types.ts';
-import { SAMPLING, SPEC, expectOnePerItem, loadImage, protocol } from './fixtures.ts';
+import { imagesThenText, textTurn, turnImages } from '../../../src/core/chat/turn.ts';
+import type { GenerateRequest } from '../../../src/core/engines/engine.ts';
+import type { RunProtocol, Variant } from '../../../src/core/runner/types.ts';
+import { CASES, SAMPLING, SPEC, answer, expectOnePerItem, loadImage, protocol, refOf } from './fixtures.ts';
 import { harness } from './harness.ts';
 
 describe('runRun: a full run', () => {
@@ -15,7 +17,7 @@ describe('runRun: a full run', () => {
     expect(h.engines.count('generate')).toBe(48);
     const row = h.store.responses.get('run1/c1#q1|model-a|none|s1')!;
     expect(row).toMatchObject({
-      runId: 'run1', itemKey: 'c1#q1|model-a|none|s1', modelId: 'model-a', variant: 'none', sample: 1,
+      runId: 'run1', itemKey: 'c1#q1|model-a|none|s1', caseId: 'c1', questionId: 'q1', modelId: 'model-a', variant: 'none', sample: 1,
       rawText: 'answer model-a seed=43 images=1 Which lesion?', parseError: null, finishReason: 'stop', error: null, reusedFrom: null,
       usage: { promptTokens: 10, completionTokens: 20, ttftMs: 5, prefillTps: 100, decodeTps: 40 },
     });
@@ -91,11 +93,11 @@ describe('runRun: multi-turn', () => {
   };
   const multi: RunProtocol = {
     ...protocol,
-    buildRequest: (c, q) => [{ role: 'user', text: q.text, images: [{ sha256: c.images[0]!.sha256! }] }],
+    buildRequest: (c, q) => [imagesThenText([refOf(c, 0)], q.text)],
     turns: (c, q) =>
       (q.followUps ?? []).map((f) => ({
         id: f.id,
-        turn: { role: 'user' as const, text: f.text, images: (f.images ?? []).map((i) => ({ sha256: c.images[i]!.sha256! })) },
+        turn: imagesThenText((f.images ?? []).map((i) => refOf(c, i)), f.text),
         ...(f.id === 'f2' ? { parse: (raw: string) => ({ ok: true as const, value: { final: raw.length } }) } : {}),
       })),
   };
@@ -106,7 +108,7 @@ describe('runRun: multi-turn', () => {
       spec: { benchmarkId: 'b', models: [{ id: 'm', filesHash: 'f' }], variants: ['none', 'text-only'], sampling: SAMPLING },
       cases: [kase],
       responder: (req) => {
-        requests.push({ roles: req.messages.map((m) => m.role), images: req.messages.map((m) => m.images?.length ?? 0) });
+        requests.push({ roles: req.messages.map((m) => m.role), images: req.messages.map((m) => turnImages(m).length) });
         return { text: `answer ${requests.length}`, finishReason: 'stop', usage: { promptTokens: 5, completionTokens: 7, ttftMs: 3, prefillTokensPerS: null, decodeTokensPerS: 10, totalMs: 100 } };
       },
     });
@@ -124,6 +126,68 @@ describe('runRun: multi-turn', () => {
     expect(row.parsed).toEqual({ final: 8 });
     expect(row.turns![0]!.parsed).toEqual({ answer: 'answer 1' });
     expect(row.usage).toEqual({ promptTokens: 15, completionTokens: 21, ttftMs: 3, prefillTps: null, decodeTps: 10 });
+  });
+});
+
+describe('runRun: image parts', () => {
+  it('hands the engine the protocol\'s parts in order, each image reference replaced where it stands by that image\'s bytes', async () => {
+    const kase = CASES[1]!; // c2: images b, c
+    const interleaved: RunProtocol = {
+      ...protocol,
+      buildRequest: (c, q) => [
+        textTurn('system', 'You are a neuroradiologist.'),
+        {
+          role: 'user',
+          parts: [
+            { type: 'text', text: 'Example 1 — class: stroke' },
+            { type: 'image', image: refOf(c, 1) },
+            { type: 'text', text: 'Example 2 — class: tumor' },
+            { type: 'image', image: refOf(c, 0) },
+            { type: 'text', text: q.text },
+          ],
+        },
+      ],
+    };
+    const requests: GenerateRequest[] = [];
+    const h = harness({
+      spec: { benchmarkId: 'b', models: [{ id: 'm', filesHash: 'f' }], variants: ['none', 'degrade:blur:2', 'text-only'], sampling: SAMPLING },
+      cases: [kase],
+      responder: (req) => {
+        requests.push(req);
+        return answer('answer');
+      },
+    });
+    expect((await h.run({ protocol: interleaved })).status).toBe('done');
+    expect(requests).toHaveLength(3);
+
+    const bytesOf = async (index: number, variant: Variant) => {
+      const img = await loadImage(kase.images[index]!.sha256!, variant);
+      return { bytes: img.bytes, mime: img.mime };
+    };
+    for (const [i, item] of h.plan.items.entries()) {
+      const sent = requests[i]!;
+      expect(sent.messages[0]).toEqual(textTurn('system', 'You are a neuroradiologist.'));
+      expect(sent.messages).toHaveLength(2);
+      const user = sent.messages[1]!;
+      expect(user.role).toBe('user');
+      if (item.variant === 'text-only') {
+        // The ablation keeps every text part in its place and drops the images.
+        expect(user.parts).toEqual([
+          { type: 'text', text: 'Example 1 — class: stroke' },
+          { type: 'text', text: 'Example 2 — class: tumor' },
+          { type: 'text', text: 'Diagnosis?' },
+        ]);
+        continue;
+      }
+      expect(user.parts).toEqual([
+        { type: 'text', text: 'Example 1 — class: stroke' },
+        { type: 'image', image: await bytesOf(1, item.variant) },
+        { type: 'text', text: 'Example 2 — class: tumor' },
+        { type: 'image', image: await bytesOf(0, item.variant) },
+        { type: 'text', text: 'Diagnosis?' },
+      ]);
+    }
+    expect(h.plan.items.map((i) => i.variant).sort()).toEqual(['degrade:blur:2', 'none', 'text-only']);
   });
 });
 

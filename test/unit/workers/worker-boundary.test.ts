@@ -4,7 +4,7 @@
  * the browser, only without a separate thread.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortedError, InvalidInputError, NeuroEvalError, throwIfAborted } from '../../../src/core/errors.ts';
+import { AbortedError, EngineError, InvalidInputError, isDeviceLost, NeuroEvalError, StorageError, throwIfAborted } from '../../../src/core/errors.ts';
 import type { CallContext, Progress } from '../../../src/core/rpc/protocol.ts';
 import { createWorkerClient, type WorkerClient } from '../../../src/lib/workers/worker-client.ts';
 import { exposeApi } from '../../../workers/runtime/expose.ts';
@@ -35,6 +35,17 @@ const testApi = {
   },
   async bytes(input: { buf: ArrayBuffer }): Promise<number> {
     return input.buf.byteLength;
+  },
+  async deviceLost(): Promise<never> {
+    throw new EngineError('ENGINE_DEVICE_LOST', 'The GPU stopped while running the model.');
+  },
+  async quota(): Promise<never> {
+    throw new StorageError('QUOTA_EXCEEDED', 'The disk is full.');
+  },
+  /** Reports every token at once, far faster than the progress interval: the pieces must all arrive, in order. */
+  async tokens(input: { pieces: string[] }, ctx: CallContext): Promise<string> {
+    input.pieces.forEach((piece, i) => ctx.progress({ phase: 'token', done: i + 1, total: 1000, detail: { kind: 'tokens', piece } }));
+    return input.pieces.join('');
   },
 };
 type TestApi = typeof testApi;
@@ -176,5 +187,35 @@ describe('engine errors across the boundary', () => {
     const { serializeError, fromSerialized } = await import('../../../src/core/errors.ts');
     const back = fromSerialized(serializeError(new EngineError('ENGINE_DEVICE_LOST', 'The GPU stopped.')));
     expect(back).toMatchObject({ name: 'EngineError', engineCode: 'ENGINE_DEVICE_LOST', message: 'The GPU stopped.' });
+  });
+});
+
+describe('typed errors and progress across the boundary', () => {
+  it('rebuilds an engine error with its class and code: a lost device is a code, not a message', async () => {
+    const { client } = makeClient();
+    const error = await client.api.deviceLost().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).engineCode).toBe('ENGINE_DEVICE_LOST');
+    expect(isDeviceLost(error)).toBe(true);
+    expect(isDeviceLost(new Error('(device lost)'))).toBe(false);
+  });
+
+  it('rebuilds a storage error with its class and code', async () => {
+    const { client } = makeClient();
+    const error = await client.api.quota().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).code).toBe('QUOTA_EXCEEDED');
+  });
+
+  it('batches token reports without losing a piece, and carries no text in the message', async () => {
+    const { client } = makeClient();
+    const pieces = Array.from({ length: 300 }, (_, i) => `t${i} `);
+    const reports: Progress[] = [];
+    const result = await client.api.tokens({ pieces }, { onProgress: (p) => reports.push(p) });
+    const streamed = reports.map((p) => (p.detail?.kind === 'tokens' ? p.detail.piece : '')).join('');
+    expect(streamed).toBe(result);
+    expect(reports.length).toBeLessThan(pieces.length);
+    expect(reports.every((p) => p.message === undefined)).toBe(true);
+    expect(reports.at(-1)?.done).toBe(pieces.length);
   });
 });

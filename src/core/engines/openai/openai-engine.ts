@@ -5,12 +5,12 @@
  * data URLs inside the request, so the server needs no access to anything else.
  */
 import { AbortedError } from '../../errors.ts';
-import type { Engine, EngineInfo, EngineUsage, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
+import type { ChatTurn, Engine, EngineInfo, EngineUsage, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import { toDataUrl } from './data-url.ts';
 import { readSse } from './sse.ts';
 
-export interface OpenAiEndpointConfig {
+interface OpenAiEndpointConfig {
   /** Base URL including the API prefix, e.g. `http://gpu01.hospital.local:8000/v1`. */
   readonly baseUrl: string;
   readonly model: string;
@@ -52,6 +52,25 @@ interface Chunk {
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: string };
 }
+
+/**
+ * One turn as an OpenAI chat message: a plain string when the turn is one
+ * text part, otherwise content parts in the turn's order (each image an
+ * `image_url` data URL where it stands).
+ */
+function toOpenAiMessage(m: ChatTurn): { role: ChatTurn['role']; content: string | OpenAiContentPart[] } {
+  const only = m.parts.length === 1 ? m.parts[0] : undefined;
+  if (only?.type === 'text') return { role: m.role, content: only.text };
+  if (m.role !== 'user' && m.parts.some((p) => p.type === 'image')) {
+    throw new EngineError('ENGINE_UNSUPPORTED', `Images can only be sent in user turns, not in a ${m.role} turn.`);
+  }
+  return {
+    role: m.role,
+    content: m.parts.map((p): OpenAiContentPart => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: toDataUrl(p.image) } })),
+  };
+}
+
+type OpenAiContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 export class OpenAiCompatibleEngine implements Engine {
   readonly #cfg: OpenAiEndpointConfig;
@@ -121,11 +140,7 @@ export class OpenAiCompatibleEngine implements Engine {
     const s = request.sampling;
     const body = {
       model: this.#cfg.model,
-      messages: request.messages.map((m) =>
-        m.images?.length
-          ? { role: m.role, content: [{ type: 'text', text: m.text }, ...m.images.map((img) => ({ type: 'image_url', image_url: { url: toDataUrl(img) } }))] }
-          : { role: m.role, content: m.text },
-      ),
+      messages: request.messages.map(toOpenAiMessage),
       temperature: s.temperature,
       top_p: s.topP,
       seed: s.seed,

@@ -7,6 +7,7 @@
  * are not enforced (transformers.js has no constrained decoding); the prompt
  * has to ask for JSON.
  */
+import { hasImages, turnText } from '../../chat/turn.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { Engine, EngineInfo, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
 import { EngineError } from '../errors.ts';
@@ -33,6 +34,8 @@ export interface LoadedGenerator {
   readonly info: Pick<VlmInfo, 'modelId' | 'device' | 'runtimeVersion'>;
   generate(request: GenerateRequest, sampling: VlmSampling, onToken?: (e: TokenEvent) => void): Promise<GenerateResult>;
   dispose(): Promise<void>;
+  /** The prompt text of the last request, as the runtime received it (VLMs). */
+  lastPrompt?(): string | null;
 }
 
 export class TransformersEngine implements Engine {
@@ -83,10 +86,10 @@ export function asGenerator(model: TransformersVlm | TransformersTextLlm): Loade
     return {
       info: model.info,
       generate: async (request, sampling, onToken) => {
-        if (request.messages.some((m) => (m.images?.length ?? 0) > 0)) {
+        if (hasImages(request.messages)) {
           throw new InvalidInputError(`"${model.info.modelId}" is a text-only model; it cannot read images.`);
         }
-        return model.generate(request.messages.map((m) => ({ role: m.role, text: m.text })), sampling, onToken);
+        return model.generate(request.messages.map((m) => ({ role: m.role, text: turnText(m) })), sampling, onToken);
       },
       dispose: () => model.dispose(),
     };
@@ -94,11 +97,8 @@ export function asGenerator(model: TransformersVlm | TransformersTextLlm): Loade
   return {
     info: model.info,
     generate: (request, sampling, onToken) =>
-      model.generateChat(
-        request.messages.map((m) => ({ role: m.role, text: m.text, images: (m.images ?? []).map((img) => ({ bytes: img.bytes, mime: img.mime })) })),
-        sampling,
-        onToken,
-      ),
+      model.generateChat(request.messages, sampling, onToken),
     dispose: () => model.dispose(),
+    lastPrompt: () => model.lastPrompt,
   };
 }

@@ -4,6 +4,7 @@
  * and a measured, abortable, seeded `generate`.
  */
 import type { PreTrainedModel, Processor, RawImage, Tensor } from '@huggingface/transformers';
+import { imagesThenText, turnImages, type Turn } from '../../chat/turn.ts';
 import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import type { GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
@@ -24,12 +25,8 @@ export interface VlmImage {
   readonly mime?: string;
 }
 
-export interface VlmMessage {
-  readonly role: 'system' | 'user' | 'assistant';
-  readonly text: string;
-  /** Placed before the text, in this order (the SmolVLM convention). */
-  readonly images?: readonly VlmImage[];
-}
+/** A turn of a conversation: text and images in the order the model reads them. */
+export type VlmMessage = Turn<VlmImage>;
 
 export interface VlmSampling {
   /** Upper bound on generated tokens (≥ 1). */
@@ -81,6 +78,7 @@ export class TransformersVlm {
   readonly #model: PreTrainedModel;
   readonly #eosIds: ReadonlySet<number>;
   #disposed = false;
+  #lastPrompt: string | null = null;
 
   private constructor(runtime: TransformersRuntime, processor: Processor, model: PreTrainedModel, info: VlmInfo) {
     this.#runtime = runtime;
@@ -109,14 +107,19 @@ export class TransformersVlm {
     return new TransformersVlm(runtime, processor, model, modelInfo(runtime, modelId, model.config, model.constructor.name, device));
   }
 
+  /** The text the chat template made of the last request (image tokens where each image stands), for diagnostics. */
+  get lastPrompt(): string | null {
+    return this.#lastPrompt;
+  }
+
   /** The ONNX sessions, by transformers.js' name for them (for checks; do not run them directly). */
   get sessions(): Readonly<Record<string, unknown>> {
     return this.#model.sessions;
   }
 
-  /** One user turn: images (in order), then the text. */
+  /** One user turn: images (in order), then the text (the SmolVLM convention). */
   generate(input: VlmGenerateInput, onToken?: (event: TokenEvent) => void): Promise<GenerateResult> {
-    const message: VlmMessage = { role: 'user', text: input.text, images: input.images.map((bytes) => ({ bytes })) };
+    const message: VlmMessage = imagesThenText(input.images.map((bytes) => ({ bytes })), input.text);
     return this.generateChat([message], input, onToken);
   }
 
@@ -134,7 +137,8 @@ export class TransformersVlm {
     const abortResult = (): GenerateResult => ({ text: '', finishReason: 'abort', usage: meter.usage() });
     if (signal?.aborted) return abortResult();
 
-    const images = await Promise.all(messages.flatMap((m) => m.images ?? []).map((img) => decodeImage(this.#runtime, img)));
+    // In reading order: the processor pairs the n-th image token of the prompt with the n-th image.
+    const images = await Promise.all(messages.flatMap((m) => turnImages(m)).map((img) => decodeImage(this.#runtime, img)));
     if (signal?.aborted) return abortResult();
     const inputs = await this.#encode(messages, images);
     if (signal?.aborted) return abortResult();
@@ -143,12 +147,13 @@ export class TransformersVlm {
   }
 
   async #encode(messages: readonly VlmMessage[], images: RawImage[]): Promise<ModelInputs> {
-    const chat = messages.map((m) => {
-      const parts: ChatPart[] = (m.images ?? []).map(() => ({ type: 'image' }));
-      parts.push({ type: 'text', text: m.text });
-      return { role: m.role, content: parts };
-    });
+    // The chat template places one image token block per image part, where the part stands.
+    const chat = messages.map((m) => ({
+      role: m.role,
+      content: m.parts.map((p): ChatPart => (p.type === 'image' ? { type: 'image' } : { type: 'text', text: p.text })),
+    }));
     const prompt = this.#processor.apply_chat_template(chat as never, { add_generation_prompt: true, tokenize: false }) as string;
+    this.#lastPrompt = prompt;
     // Some processors (Idefics3) fail without images; the tokenizer alone is what they would run then.
     const inputs: unknown = images.length > 0 ? await this.#processor(prompt, images) : this.#processor.tokenizer!(prompt);
     return inputs as ModelInputs;

@@ -10,7 +10,8 @@ import { AbortedError } from '../../errors.ts';
 import type { Progress } from '../../rpc/protocol.ts';
 import { toDataUrl } from '../openai/data-url.ts';
 import type { CatalogueEntry } from '../catalogue.ts';
-import type { Engine, EngineInfo, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
+import { turnText } from '../../chat/turn.ts';
+import type { ChatTurn, Engine, EngineImage, EngineInfo, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 
 /** The parts of WebLLM's engine this adapter uses. */
@@ -25,13 +26,13 @@ export interface WebLlmCache {
 }
 
 /** The two WebLLM exports {@link createWebLlmCache} wraps; the worker passes the real ones. */
-export interface WebLlmCacheFunctions {
+interface WebLlmCacheFunctions {
   hasModelInCache(modelId: string, appConfig?: AppConfig): Promise<boolean>;
   deleteModelAllInfoInCache(modelId: string, appConfig?: AppConfig): Promise<void>;
 }
 
 /** The Cache API scopes of WebLLM's `cache` backend. */
-export const WEBLLM_CACHE_SCOPES = ['webllm/model', 'webllm/config', 'webllm/wasm'] as const;
+const WEBLLM_CACHE_SCOPES = ['webllm/model', 'webllm/config', 'webllm/wasm'] as const;
 
 /** WebLLM's `ModelType.VLM`; typed so a renumbering in WebLLM fails the type check (no runtime import of the 7 MB library here). */
 const MODEL_TYPE_VLM: ModelType.VLM = 2;
@@ -107,6 +108,50 @@ export function mapWebLlmError(error: unknown, entry: CatalogueEntry, record?: P
   return error instanceof Error ? error : new Error(text);
 }
 
+/**
+ * One turn as WebLLM chat messages. WebLLM takes at most ONE text part per
+ * message and lays out a message as its images followed by its text
+ * (`postInitAndCheckFieldsChatCompletion`, `Conversation.getPromptArray` in
+ * @mlc-ai/web-llm 0.2.86). So a user turn whose parts interleave text and
+ * images is sent as consecutive user messages, each holding the images that
+ * come next and the text that follows them: the prompt then reads in exactly
+ * the turn's order (NeuroVLM-Bench few-shot: label, its image, label, its
+ * image, …). System and assistant turns are text.
+ */
+export function toWebLlmMessages(m: ChatTurn, entry: Pick<CatalogueEntry, 'images' | 'label'>): ChatCompletionMessageParam[] {
+  const withImages = m.parts.some((p) => p.type === 'image');
+  if (withImages && (m.role !== 'user' || !entry.images)) {
+    throw new EngineError('ENGINE_UNSUPPORTED', m.role !== 'user' ? `Images can only be sent in user turns, not in a ${m.role} turn.` : `${entry.label} does not accept images.`);
+  }
+  if (m.role === 'system') return [{ role: 'system', content: turnText(m) }];
+  if (m.role === 'assistant') return [{ role: 'assistant', content: turnText(m) }];
+  if (!withImages) return [{ role: 'user', content: turnText(m) }];
+  const segments: { images: EngineImage[]; texts: string[] }[] = [];
+  let current: { images: EngineImage[]; texts: string[] } = { images: [], texts: [] };
+  for (const p of m.parts) {
+    if (p.type === 'image') {
+      // An image after text starts the next message, so it is read after that text.
+      if (current.texts.length > 0) {
+        segments.push(current);
+        current = { images: [], texts: [] };
+      }
+      current.images.push(p.image);
+    } else current.texts.push(p.text);
+  }
+  segments.push(current);
+  return segments.map((seg) =>
+    seg.images.length === 0
+      ? { role: 'user', content: seg.texts.join('\n') }
+      : {
+          role: 'user',
+          content: [
+            ...seg.images.map((img) => ({ type: 'image_url' as const, image_url: { url: toDataUrl(img) } })),
+            { type: 'text' as const, text: seg.texts.join('\n') },
+          ],
+        },
+  );
+}
+
 export class WebLlmEngine implements Engine {
   #loaded = false;
   constructor(
@@ -140,13 +185,7 @@ export class WebLlmEngine implements Engine {
   async generate(request: GenerateRequest, opts: GenerateOptions = {}): Promise<GenerateResult> {
     if (!this.#loaded) throw new EngineError('ENGINE_NOT_LOADED', 'Load the model before generating.');
     const entry = this.options.entry;
-    const messages: ChatCompletionMessageParam[] = request.messages.map((m) => {
-      if (m.role === 'system') return { role: 'system', content: m.text };
-      if (m.role === 'assistant') return { role: 'assistant', content: m.text };
-      if (!m.images?.length) return { role: 'user', content: m.text };
-      if (!entry.images) throw new EngineError('ENGINE_UNSUPPORTED', `${entry.label} does not accept images.`);
-      return { role: 'user', content: [{ type: 'text', text: m.text }, ...m.images.map((img) => ({ type: 'image_url' as const, image_url: { url: toDataUrl(img) } }))] };
-    });
+    const messages = request.messages.flatMap((m) => toWebLlmMessages(m, entry));
     const s = request.sampling;
     const t0 = performance.now();
     let ttft: number | null = null;
@@ -249,7 +288,7 @@ export function createWebLlmCache(fns: WebLlmCacheFunctions, storage?: Pick<Cach
 }
 
 /** Deletes every entry of WebLLM's cache scopes that belongs to one model of `appConfig`; returns how many. */
-export async function sweepModelFromCaches(storage: Pick<CacheStorage, 'has' | 'open'>, modelId: string, appConfig: AppConfig): Promise<number> {
+async function sweepModelFromCaches(storage: Pick<CacheStorage, 'has' | 'open'>, modelId: string, appConfig: AppConfig): Promise<number> {
   const record = appConfig.model_list.find((r) => r.model_id === modelId);
   if (!record) return 0;
   const prefix = record.model.endsWith('/') ? record.model : `${record.model}/`;

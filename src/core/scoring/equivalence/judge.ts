@@ -1,16 +1,21 @@
 /**
- * Judge stage of diagnosis equivalence (PRODUCT.md §3): a local model asked,
+ * Judge stage of diagnosis equivalence (docs/protocols.md#diagnosis-equivalence): a local model asked,
  * with a fixed and versioned rubric, whether a candidate diagnosis is
  * clinically equivalent to the reference. A reply that cannot be read as
  * `{"equivalent": <boolean>, …}` is *undecided* (`equivalent: null`), never
  * a silent pass.
  */
+import { textTurn } from '../../chat/turn.ts';
 import type { ReferenceAnswer } from '../../bundle/types.ts';
-import type { Engine, GenerateRequest } from '../../engines/engine.ts';
+import type { GenerateRequest } from '../../engines/engine.ts';
 import { extractJsonObject, isRecord } from '../../protocols/json.ts';
 import { stripThink } from '../../protocols/text.ts';
 
-export interface JudgeRubric {
+/** Shown in the UI next to every judge-decided score. */
+export const JUDGE_CAVEAT =
+  'Equivalence decided by a local judge model with a fixed rubric. It is NOT equivalent to the GPT-4o rubric grader used in the Neural-MedBench paper (calibrated against neurologists), so pass@k figures are not directly comparable with published numbers.';
+
+interface JudgeRubric {
   readonly id: string;
   readonly version: string;
   readonly system: string;
@@ -59,8 +64,8 @@ export function buildJudgeRequest(candidate: string, reference: ReferenceAnswer,
   const aliases = reference.aliases && reference.aliases.length > 0 ? reference.aliases.join('; ') : '(none)';
   return {
     messages: [
-      { role: 'system', text: rubric.system },
-      { role: 'user', text: fill(rubric.user, { candidate: candidate.trim(), reference: (reference.diagnosis ?? '').trim(), aliases }) },
+      textTurn('system', rubric.system),
+      textTurn('user', fill(rubric.user, { candidate: candidate.trim(), reference: (reference.diagnosis ?? '').trim(), aliases })),
     ],
     sampling: { ...JUDGE_SAMPLING },
     jsonSchema: JUDGE_VERDICT_SCHEMA,
@@ -88,44 +93,4 @@ export function parseJudgeVerdict(raw: string): ParsedJudgeVerdict {
   const confidence = typeof c === 'number' && Number.isFinite(c) && c >= 0 && c <= 1 ? c : null;
   if (typeof v.equivalent !== 'boolean') return { equivalent: null, confidence, rationale, error: '"equivalent" is not a boolean' };
   return { equivalent: v.equivalent, confidence, rationale };
-}
-
-export interface JudgeVerdict {
-  readonly equivalent: boolean | null;
-  readonly source: 'judge';
-  readonly judgeModelId: string;
-  readonly rubricId: string;
-  readonly rubricVersion: string;
-  readonly raw: string;
-  readonly rationale: string;
-  readonly confidence: number | null;
-  readonly error?: string;
-}
-
-/**
- * Asks `engine` (already loaded with `modelId`) for a verdict. An engine
- * failure is an undecided verdict carrying the error; an abort is rethrown.
- */
-export async function judgeVerdict(
-  engine: Engine,
-  modelId: string,
-  candidate: string,
-  reference: ReferenceAnswer,
-  signal?: AbortSignal,
-): Promise<JudgeVerdict> {
-  const base = { source: 'judge' as const, judgeModelId: modelId, rubricId: JUDGE_RUBRIC_V1.id, rubricVersion: JUDGE_RUBRIC_V1.version };
-  let raw: string;
-  try {
-    const result = await engine.generate(buildJudgeRequest(candidate, reference), signal ? { signal } : {});
-    raw = result.text;
-    if (result.finishReason === 'abort' || result.finishReason === 'error') {
-      signal?.throwIfAborted();
-      return { ...base, equivalent: null, raw, rationale: '', confidence: null, error: `engine finished with ${result.finishReason}` };
-    }
-  } catch (e) {
-    signal?.throwIfAborted();
-    return { ...base, equivalent: null, raw: '', rationale: '', confidence: null, error: e instanceof Error ? e.message : String(e) };
-  }
-  const parsed = parseJudgeVerdict(raw);
-  return { ...base, ...parsed, raw };
 }

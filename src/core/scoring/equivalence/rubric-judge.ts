@@ -1,11 +1,12 @@
 /**
- * Rubric stage (PRODUCT.md §2.4, HealthBench/LiveMedBench style): the local
+ * Rubric stage (docs/protocols.md#related-protocols, HealthBench/LiveMedBench style): the local
  * judge marks ONE rubric item met or unmet for one free-text answer; the
  * scorer then computes clip(Σ met points ÷ Σ positive points, 0, 1). One call
  * per item, as HealthBench grades, so a long rubric cannot blur items
  * together. An unreadable reply is undecided (`met: null`), counted as not
  * met by the metric and flagged for review.
  */
+import { textTurn } from '../../chat/turn.ts';
 import type { GenerateRequest } from '../../engines/engine.ts';
 import { extractJsonObject, isRecord } from '../../protocols/json.ts';
 import { stripThink } from '../../protocols/text.ts';
@@ -13,7 +14,7 @@ import { JUDGE_SAMPLING } from './judge.ts';
 
 export const RUBRIC_JUDGE_VERSION = '1.0.0';
 
-export const RUBRIC_JUDGE_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
+const RUBRIC_JUDGE_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
   type: 'object',
   properties: { met: { type: 'boolean' }, rationale: { type: 'string' } },
   required: ['met', 'rationale'],
@@ -47,7 +48,7 @@ export function buildRubricItemRequest(input: RubricJudgeInput): GenerateRequest
     '',
     'Is the criterion met by the answer? Reply with the JSON object only.',
   ].join('\n');
-  return { messages: [{ role: 'system', text: SYSTEM }, { role: 'user', text: user }], sampling: { ...JUDGE_SAMPLING }, jsonSchema: RUBRIC_JUDGE_SCHEMA };
+  return { messages: [textTurn('system', SYSTEM), textTurn('user', user)], sampling: { ...JUDGE_SAMPLING }, jsonSchema: RUBRIC_JUDGE_SCHEMA };
 }
 
 export interface ParsedRubricVerdict {

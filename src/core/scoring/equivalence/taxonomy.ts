@@ -1,24 +1,25 @@
 /**
- * Error taxonomies for wrong answers (PRODUCT.md §2.1, §2.3), and a judge
+ * Error taxonomies for wrong answers (docs/protocols.md#error-taxonomies), and a judge
  * prompt that proposes classes for one wrong answer. Proposals are only
  * suggestions for a clinician; the parser keeps known class ids only.
  */
+import { textTurn } from '../../chat/turn.ts';
 import type { GenerateRequest } from '../../engines/engine.ts';
 import { extractJsonObject, isRecord } from '../../protocols/json.ts';
 import { stripThink } from '../../protocols/text.ts';
 
 export const TAXONOMY_VERSION = '1.0.0';
 
-export type TaxonomyId = 'neural-medbench' | 'neuroimaging-article';
+type TaxonomyId = 'neural-medbench' | 'neuroimaging-article';
 
-export interface ErrorClass {
+interface ErrorClass {
   readonly id: string;
   readonly taxonomy: TaxonomyId;
   readonly label: string;
   readonly definition: string;
 }
 
-export const NEURAL_MEDBENCH_CLASSES = [
+const NEURAL_MEDBENCH_CLASSES = [
   { id: 'perceptual_failure', taxonomy: 'neural-medbench', label: 'Perceptual failure', definition: 'The model did not see or misread what is visible in the images (missed or misperceived the relevant abnormality).' },
   { id: 'reasoning_failure', taxonomy: 'neural-medbench', label: 'Reasoning failure', definition: 'Findings were perceived but combined wrongly with the clinical data: faulty inference, wrong weighting of evidence, or an inconsistent conclusion.' },
   { id: 'knowledge_gap', taxonomy: 'neural-medbench', label: 'Knowledge gap', definition: 'Missing or incorrect medical knowledge about the disease, its imaging features or its presentation.' },
@@ -26,7 +27,7 @@ export const NEURAL_MEDBENCH_CLASSES = [
   { id: 'visual_hallucination', taxonomy: 'neural-medbench', label: 'Visual hallucination', definition: 'Describes image findings that are not present.' },
 ] as const satisfies readonly ErrorClass[];
 
-export const NEUROIMAGING_ARTICLE_CLASSES = [
+const NEUROIMAGING_ARTICLE_CLASSES = [
   { id: 'anatomical_localisation_error', taxonomy: 'neuroimaging-article', label: 'Anatomical localisation error', definition: 'A finding placed in the wrong structure, lobe, territory or side.' },
   { id: 'inaccurate_imaging_description', taxonomy: 'neuroimaging-article', label: 'Inaccurate imaging description', definition: 'Wrong signal, density, enhancement, size or morphology of a real finding.' },
   { id: 'sequence_misidentification', taxonomy: 'neuroimaging-article', label: 'Sequence misidentification', definition: 'Wrong modality or MRI sequence (e.g. FLAIR called T2, CT called MRI).' },
@@ -36,15 +37,15 @@ export const NEUROIMAGING_ARTICLE_CLASSES = [
 
 export const ERROR_CLASSES: readonly ErrorClass[] = [...NEURAL_MEDBENCH_CLASSES, ...NEUROIMAGING_ARTICLE_CLASSES];
 
-export type ErrorClassId = (typeof NEURAL_MEDBENCH_CLASSES)[number]['id'] | (typeof NEUROIMAGING_ARTICLE_CLASSES)[number]['id'];
+type ErrorClassId = (typeof NEURAL_MEDBENCH_CLASSES)[number]['id'] | (typeof NEUROIMAGING_ARTICLE_CLASSES)[number]['id'];
 
 const BY_ID: ReadonlyMap<string, ErrorClass> = new Map(ERROR_CLASSES.map((c) => [c.id, c]));
 
-export function isErrorClassId(id: string): id is ErrorClassId {
+function isErrorClassId(id: string): id is ErrorClassId {
   return BY_ID.has(id);
 }
 
-export const TAXONOMY_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
+const TAXONOMY_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
   type: 'object',
   properties: {
     classes: { type: 'array', items: { type: 'string', enum: ERROR_CLASSES.map((c) => c.id) } },
@@ -84,8 +85,8 @@ export function buildTaxonomyRequest(input: TaxonomyPromptInput): GenerateReques
   ].join('\n');
   return {
     messages: [
-      { role: 'system', text: system },
-      { role: 'user', text: user },
+      textTurn('system', system),
+      textTurn('user', user),
     ],
     sampling: { temperature: 0, topP: 1, seed: 20240601, maxTokens: 256 },
     jsonSchema: TAXONOMY_SCHEMA,

@@ -3,8 +3,11 @@
  * items and error-class proposals, each asked at most once per exact request.
  * Replies recorded by an earlier score set with the same judge are reused
  * (matched by a hash of the request), so a re-score after a changed alias
- * list only asks what changed.
+ * list only asks what changed. A call that fails (the engine throws or stops
+ * with an error) is an undecided verdict carrying the engine's message, and
+ * is marked `failed` so it is not reused: a re-score asks again.
  */
+import { turnText } from '../../chat/turn.ts';
 import type { ReferenceAnswer } from '../../bundle/types.ts';
 import type { Engine, GenerateRequest } from '../../engines/engine.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
@@ -24,17 +27,25 @@ export interface JudgeReply<T> {
   readonly raw: string;
   readonly promptHash: string;
   readonly reused: boolean;
+  /** The call failed: `parsed` is undecided with the reason; do not keep the reply for reuse. */
+  readonly failed: boolean;
 }
 
-export function requestHash(request: GenerateRequest): string {
-  return sha256Hex(JSON.stringify([request.messages.map((m) => [m.role, m.text]), request.sampling])).slice(0, 24);
+interface Asked {
+  readonly raw: string;
+  /** Why the call gave no reply. */
+  readonly error?: string;
+}
+
+function requestHash(request: GenerateRequest): string {
+  return sha256Hex(JSON.stringify([request.messages.map((m) => [m.role, turnText(m)]), request.sampling])).slice(0, 24);
 }
 
 export class JudgeService {
   calls = 0;
   reused = 0;
   readonly #known = new Map<string, string>();
-  readonly #asked = new Map<string, Promise<string>>();
+  readonly #asked = new Map<string, Promise<Asked>>();
 
   constructor(
     readonly judge: LocalJudge,
@@ -49,7 +60,7 @@ export class JudgeService {
     return this.judge.id;
   }
 
-  async #ask(request: GenerateRequest): Promise<{ raw: string; promptHash: string; reused: boolean }> {
+  async #ask(request: GenerateRequest): Promise<Asked & { promptHash: string; reused: boolean }> {
     const promptHash = requestHash(request);
     const known = this.#known.get(promptHash);
     if (known !== undefined) {
@@ -59,33 +70,36 @@ export class JudgeService {
     let pending = this.#asked.get(promptHash);
     if (!pending) {
       this.calls++;
-      pending = this.judge.engine.generate(request, this.signal ? { signal: this.signal } : {}).then((r) => {
+      pending = this.judge.engine.generate(request, this.signal ? { signal: this.signal } : {}).then((r): Asked => {
         this.signal?.throwIfAborted();
-        // An engine that stopped early gives an unreadable reply, which parses as undecided.
-        return r.finishReason === 'error' ? '' : r.text;
-      }, () => {
-        // A failed call is an unreadable reply: the verdict is undecided. An abort stays an abort.
+        // An engine that stopped early gave no verdict, even if its partial text parses.
+        return r.finishReason === 'error' || r.finishReason === 'abort' ? { raw: r.text, error: `the judge stopped with "${r.finishReason}"` } : { raw: r.text };
+      }, (e: unknown): Asked => {
+        // A failed call is an undecided verdict with the engine's message. An abort stays an abort.
         this.signal?.throwIfAborted();
-        return '';
+        return { raw: '', error: `the judge call failed: ${e instanceof Error ? e.message : String(e)}` };
       });
       this.#asked.set(promptHash, pending);
     }
-    return { raw: await pending, promptHash, reused: false };
+    return { ...(await pending), promptHash, reused: false };
   }
 
   async equivalence(candidate: string, reference: ReferenceAnswer): Promise<JudgeReply<ParsedJudgeVerdict>> {
-    const r = await this.#ask(buildJudgeRequest(candidate, reference));
-    return { ...r, parsed: parseJudgeVerdict(r.raw) };
+    const { error, ...r } = await this.#ask(buildJudgeRequest(candidate, reference));
+    const parsed = error === undefined ? parseJudgeVerdict(r.raw) : { equivalent: null, confidence: null, rationale: '', error };
+    return { ...r, parsed, failed: error !== undefined };
   }
 
   async rubricItem(input: RubricJudgeInput): Promise<JudgeReply<ParsedRubricVerdict>> {
-    const r = await this.#ask(buildRubricItemRequest(input));
-    return { ...r, parsed: parseRubricVerdict(r.raw) };
+    const { error, ...r } = await this.#ask(buildRubricItemRequest(input));
+    const parsed = error === undefined ? parseRubricVerdict(r.raw) : { met: null, rationale: '', error };
+    return { ...r, parsed, failed: error !== undefined };
   }
 
   async taxonomy(input: TaxonomyPromptInput): Promise<JudgeReply<ParsedTaxonomy>> {
-    const r = await this.#ask(buildTaxonomyRequest(input));
-    return { ...r, parsed: parseTaxonomyClasses(r.raw, input.taxonomy) };
+    const { error, ...r } = await this.#ask(buildTaxonomyRequest(input));
+    const parsed = error === undefined ? parseTaxonomyClasses(r.raw, input.taxonomy) : { classes: [], dropped: [], rationale: '', error };
+    return { ...r, parsed, failed: error !== undefined };
   }
 }
 

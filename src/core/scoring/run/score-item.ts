@@ -30,7 +30,7 @@ import { rubricScore } from '../metrics/rubric.ts';
 import { squadScore } from '../metrics/squad.ts';
 import { ABSTAIN, NEUROVLM_SCORED_FIELDS, normaliseField } from '../neurovlm/normalise.ts';
 import type { ScorableResponse } from '../neurovlm/items.ts';
-import { EQUIVALENCE_RUBRIC_VERSION, RUBRIC_ITEM_VERSION, type JudgeService } from './judge-service.ts';
+import { EQUIVALENCE_RUBRIC_VERSION, RUBRIC_ITEM_VERSION, type JudgeReply, type JudgeService } from './judge-service.ts';
 import type { SimilarityService } from './similarity.ts';
 import { CONTINUOUS_METRICS } from './summary.ts';
 import type { ItemMetric, ItemScore, TaxonomyProposal, VerdictNote } from './types.ts';
@@ -45,7 +45,7 @@ export interface Adjudication {
   readonly rubric?: Readonly<Record<string, { readonly met: boolean; readonly by: string }>>;
 }
 
-export interface ItemContext {
+interface ItemContext {
   readonly response: ScorableResponse & { readonly id: string; readonly turns?: readonly TurnRecord[] };
   readonly caseId: string;
   readonly questionId: string;
@@ -62,6 +62,8 @@ const RULE_NONE = 'rule:none';
 const m = (value: number | null, source: ItemMetric['source'], sourceId: string): ItemMetric => ({ value, source, sourceId });
 const bit = (b: boolean): number => (b ? 1 : 0);
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** The request hash a later re-score matches on; a failed call has none, so it is asked again. */
+const reusable = (reply: JudgeReply<unknown>): { promptHash?: string } => (reply.failed ? {} : { promptHash: reply.promptHash });
 
 /** Builder shared by the protocol scorers. */
 class Item {
@@ -88,7 +90,7 @@ async function equivalent(it: Item, ctx: ItemContext, candidate: string, referen
     const v = reply.parsed;
     it.verdicts.push({
       hypothesis: candidate, for: forMetric, equivalent: v.equivalent, source: 'judge', decidedBy: ctx.judge.id,
-      rationale: v.error ? `undecided: ${v.error}` : v.rationale, raw: reply.raw, rubricVersion: EQUIVALENCE_RUBRIC_VERSION, promptHash: reply.promptHash,
+      rationale: v.error ? `undecided: ${v.error}` : v.rationale, raw: reply.raw, rubricVersion: EQUIVALENCE_RUBRIC_VERSION, ...reusable(reply),
     });
     return m(v.equivalent === null ? null : bit(v.equivalent), 'judge', ctx.judge.id);
   }
@@ -259,7 +261,7 @@ async function scoreRubric(it: Item, ctx: ItemContext, parsed: unknown): Promise
     met.push({ points: r.points, met: reply.parsed.met });
     it.verdicts.push({
       hypothesis: r.text, for: `rubric:${r.id}`, equivalent: reply.parsed.met, source: 'judge', decidedBy: ctx.judge.id,
-      rationale: reply.parsed.error ? `undecided: ${reply.parsed.error}` : reply.parsed.rationale, raw: reply.raw, rubricVersion: RUBRIC_ITEM_VERSION, promptHash: reply.promptHash,
+      rationale: reply.parsed.error ? `undecided: ${reply.parsed.error}` : reply.parsed.rationale, raw: reply.raw, rubricVersion: RUBRIC_ITEM_VERSION, ...reusable(reply),
     });
   }
   const score = rubricScore(met);
@@ -329,7 +331,7 @@ async function proposeTaxonomy(it: Item, ctx: ItemContext): Promise<TaxonomyProp
   });
   return {
     classes: reply.parsed.classes, rationale: reply.parsed.rationale, sourceId: ctx.judge.id, taxonomyVersion: TAXONOMY_VERSION,
-    raw: reply.raw, promptHash: reply.promptHash, ...(reply.parsed.error ? { error: reply.parsed.error } : {}),
+    raw: reply.raw, ...reusable(reply), ...(reply.parsed.error ? { error: reply.parsed.error } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import { getProtocol, protocolFor } from '../../protocols/registry.ts';
 import type { RunResponse } from '../../runner/types.ts';
 import { TAXONOMY_VERSION } from '../equivalence/taxonomy.ts';
-import { findQuestion, splitItemKey } from '../neurovlm/items.ts';
+import { findQuestion } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, JudgeService, type LocalJudge } from './judge-service.ts';
 import { scoreItem, type Adjudication } from './score-item.ts';
 import type { BertScore } from '../metrics/bertscore.ts';
@@ -32,7 +32,7 @@ export interface RunScoringInput {
   readonly previous?: readonly ItemScore[];
 }
 
-export interface RunScoringOptions {
+interface RunScoringOptions {
   readonly seed?: number;
   readonly resamples?: number;
   readonly judge?: LocalJudge;
@@ -152,14 +152,13 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
   let lastReport = 0;
   for (const r of responses) {
     throwIfAborted(options.signal);
-    const { caseId, questionId } = splitItemKey(r);
     const found = findQuestion(caseMap, r);
     const protocolId = protocolOf(found);
     items.push(
       await scoreItem({
         response: r,
-        caseId,
-        questionId: found?.question?.id ?? questionId,
+        caseId: r.caseId,
+        questionId: found?.question?.id ?? r.questionId,
         kase: found?.kase,
         question: found?.question,
         protocolId,

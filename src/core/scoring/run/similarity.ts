@@ -1,5 +1,5 @@
 /**
- * Semantic similarity with a local encoder (PRODUCT.md §3): sentence cosine
+ * Semantic similarity with a local encoder (docs/protocols.md#text-similarity): sentence cosine
  * and BERTScore-style token matching. Every value carries the encoder's name,
  * because the numbers mean nothing without it. Reference embeddings are
  * cached: many models answer the same case.
@@ -15,7 +15,7 @@ export interface SimilarityEncoder {
   tokenEmbeddings(text: string): Promise<{ readonly tokens: readonly string[]; readonly vectors: readonly Float32Array[] }>;
 }
 
-export interface SimilarityScore {
+interface SimilarityScore {
   readonly cosine: number;
   readonly bert: BertScore;
 }
@@ -78,7 +78,7 @@ export class SimilarityService {
 }
 
 /** What {@link encoderFromEmbedder} needs of transformers.js' `TransformersEmbedder` (kept structural, so scoring does not import engines). */
-export interface EmbedderLike {
+interface EmbedderLike {
   readonly info: { readonly modelId: string };
   sentenceEmbeddings(texts: readonly string[], options: { pooling: 'mean' | 'cls'; normalize: boolean; signal?: AbortSignal }): Promise<Float32Array[]>;
   tokenEmbeddings(text: string, options?: { normalize?: boolean; signal?: AbortSignal }): Promise<{ tokens: string[]; vectors: Float32Array[] }>;

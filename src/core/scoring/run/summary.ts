@@ -16,7 +16,7 @@ import { wilsonInterval } from '../stats/wilson.ts';
 import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary } from './types.ts';
 
 /** Human labels, in the order summaries list metrics. */
-export const METRIC_LABELS: Readonly<Record<string, string>> = {
+const METRIC_LABELS: Readonly<Record<string, string>> = {
   'neurovlm.diagnosis_name': 'Class (diagnosis_name)',
   'mcq.correct': 'Multiple-choice accuracy',
   'mcq.set': 'Paired set score',
@@ -65,7 +65,7 @@ function orderOf(key: string): number {
   return ORDER.get(key) ?? (turn ? 500 + Number(turn[1]) : 1000);
 }
 
-export interface SummaryOptions {
+interface SummaryOptions {
   readonly seed: number;
   readonly resamples: number;
 }

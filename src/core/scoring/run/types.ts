@@ -11,7 +11,7 @@ import type { SeverityShift } from '../metrics/calibration-shift.ts';
 export const RUN_SCORER_VERSION = '1';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
-export const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
+const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
 
 /** An arm's key and label: `model`, or `model [variant]` for any variant but the original images. */
 export function armKey(modelId: string, variant: string | undefined): string {

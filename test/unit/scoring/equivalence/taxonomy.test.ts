@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { turnText } from '../../../../src/core/chat/turn.ts';
 import { buildTaxonomyRequest, ERROR_CLASSES, parseTaxonomyClasses, TAXONOMY_VERSION } from '../../../../src/core/scoring/equivalence/taxonomy.ts';
 
 describe('error taxonomies', () => {
@@ -20,8 +21,8 @@ describe('error taxonomies', () => {
     const req = buildTaxonomyRequest({ candidate: 'meningioma', reference: 'glioblastoma', taxonomy: 'neuroimaging-article' });
     expect(req.sampling.temperature).toBe(0);
     expect(req.jsonSchema).toBeDefined();
-    expect(req.messages[0]?.text).toContain('missed_lesion');
-    expect(req.messages[0]?.text).not.toContain('knowledge_gap');
+    expect(turnText(req.messages[0]!)).toContain('missed_lesion');
+    expect(turnText(req.messages[0]!)).not.toContain('knowledge_gap');
   });
 
   it('keeps only known class ids, deduplicated', () => {

@@ -8,12 +8,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BenchCase, Question } from '../../../../src/core/bundle/types.ts';
+import { turnText } from '../../../../src/core/chat/turn.ts';
 import type { ReviewRecord } from '../../../../src/core/db/types.ts';
 import type { GenerateRequest, GenerateResult } from '../../../../src/core/engines/engine.ts';
 import { passAtKUnbiased } from '../../../../src/core/scoring/metrics/passk.ts';
 import { adjudications, scoreRun, type LocalJudge, type RunScoringInput } from '../../../../src/core/scoring/run/index.ts';
 import { wilsonInterval } from '../../../../src/core/scoring/stats/wilson.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
+import type { RunResponse, Variant } from '../../../../src/core/runner/types.ts';
 
 const RUN = 'run-1';
 
@@ -21,12 +23,12 @@ function kase(id: string, taskFamily: BenchCase['taskFamily'], question: Partial
   return { id, taskFamily, images: [{ path: 'a.png', sha256: 'aa' }], questions: [{ id: 'q1', text: `Question of ${id}?`, ...question }], ...extra };
 }
 
-function answer(caseId: string, modelId: string, parsed: unknown, over: Partial<RunResponse> = {}): RunResponse {
+function answer(caseId: string, modelId: string, parsed: unknown, over: Partial<RunResponse> & { variant?: Variant } = {}): RunResponse {
   const variant = over.variant ?? 'none';
   const sample = over.sample ?? 0;
-  const itemKey = `${caseId}#q1|${modelId}|${variant}|s${sample}`;
+  const itemKey = itemKeyOf({ caseId, questionId: 'q1', modelId, variant, sample });
   return {
-    id: `${RUN}/${itemKey}`, runId: RUN, itemKey, cacheKey: '', modelId, variant, sample,
+    id: `${RUN}/${itemKey}`, runId: RUN, itemKey, caseId, questionId: 'q1', cacheKey: '', modelId, variant, sample,
     rawText: typeof parsed === 'string' ? parsed : JSON.stringify(parsed), parsed, parseError: null,
     usage: { promptTokens: 100, completionTokens: 20, ttftMs: 5, prefillTps: 100, decodeTps: 40 },
     latencyMs: 250, finishReason: 'stop', createdAt: 1, ...over,
@@ -41,7 +43,7 @@ function scriptedJudge(script: Record<string, string>, log: string[] = []): Loca
     id: 'judge/test-llm',
     engine: {
       async generate(req: GenerateRequest): Promise<GenerateResult> {
-        const text = req.messages.map((m) => m.text).join('\n');
+        const text = req.messages.map((m) => turnText(m)).join('\n');
         log.push(text);
         const hit = Object.entries(script).find(([k]) => text.includes(k));
         return { text: hit ? hit[1] : 'no idea', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTokensPerS: 1, decodeTokensPerS: 1, totalMs: 1 } };
@@ -218,6 +220,42 @@ describe('scoreRun: reviews, re-scoring and aggregates', () => {
     expect(log).toHaveLength(1);
     expect(second.summary).toMatchObject({ judgeCalls: 0, judgeReused: 2 });
     expect(second.items.map((i) => i.metrics['pass@1']!.value)).toEqual([1, 1]);
+  });
+
+  it('turns a failed judge call into an undecided verdict with the reason, and asks again on re-score', async () => {
+    let fail = true;
+    const working = scriptedJudge({ 'CANDIDATE diagnosis: Brain abscess': '{"equivalent": true, "confidence": 0.9, "rationale": "same"}' });
+    const judge: LocalJudge = {
+      id: working.id,
+      engine: { generate: (req, opts) => (fail ? Promise.reject(new Error('device lost')) : working.engine.generate(req, opts)) },
+    };
+    const stopped: LocalJudge = {
+      id: working.id,
+      engine: { generate: async (req, opts) => ({ ...(await working.engine.generate(req, opts)), finishReason: 'error' }) },
+    };
+    const responses = [answer('dd3', 'm', dx('Brain abscess'))];
+    const first = await scoreRun(base(responses), { judge });
+    expect(first.items[0]!.metrics['pass@1']).toEqual({ value: null, source: 'judge', sourceId: 'judge/test-llm' });
+    expect(first.items[0]!.verdicts[0]!.rationale).toBe('undecided: the judge call failed: device lost');
+    expect((await scoreRun(base(responses), { judge: stopped })).items[0]!.metrics['pass@1']!.value).toBeNull();
+    fail = false;
+    const second = await scoreRun(base(responses, { previous: first.items }), { judge });
+    expect(second.summary).toMatchObject({ judgeCalls: 1, judgeReused: 0 });
+    expect(second.items[0]!.metrics['pass@1']!.value).toBe(1);
+  });
+
+  it('stops scoring when aborted, even while the judge is answering', async () => {
+    const ac = new AbortController();
+    const judge: LocalJudge = {
+      id: 'judge/test-llm',
+      engine: {
+        generate: () => {
+          ac.abort();
+          return Promise.reject(new Error('aborted'));
+        },
+      },
+    };
+    await expect(scoreRun(base([answer('dd3', 'm', dx('Brain abscess'))]), { judge, signal: ac.signal })).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('has the judge propose error classes for wrong answers only, keeping known ids', async () => {
