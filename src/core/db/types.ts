@@ -142,6 +142,16 @@ export interface ResponseUsage {
 /** Why generation stopped; the named values are the ones the runtimes report. */
 export type FinishReason = 'stop' | 'length' | 'abort' | 'error' | (string & {});
 
+/** Which planned item an answer (or its scores, or a progress report) is about: the typed fields, never parsed from the key. */
+export interface ItemIdentity {
+  readonly itemKey: string;
+  readonly caseId: string;
+  readonly questionId: string;
+  readonly modelId: string;
+  readonly variant: string;
+  readonly sample: number;
+}
+
 export interface ResponseRecord {
   /** Deterministic key derived from the run and the item, so a resumed run overwrites rather than duplicates. */
   id: string;

@@ -7,6 +7,7 @@
  * written once, in the worker. Results and errors travel in an
  * {@link Envelope}, because Comlink's own error transfer drops `code`.
  */
+import type { ItemIdentity } from '../db/types.ts';
 import type { SerializedError } from '../errors.ts';
 
 /** Progress of a long call. `total` is absent when the amount of work is unknown. */
@@ -48,17 +49,11 @@ export interface RunProgressDetail {
   readonly model: { readonly done: number; readonly total: number } | null;
   readonly tokensPerS: number | null;
   /** The answer just stored (its text cut to a preview). */
-  readonly latest: {
-    readonly itemKey: string;
-    readonly caseId: string;
-    readonly questionId: string;
-    readonly modelId: string;
-    readonly variant: string;
-    readonly sample: number;
+  readonly latest: (ItemIdentity & {
     readonly text: string;
     readonly parseError: string | null;
     readonly finishReason: string;
-  } | null;
+  }) | null;
 }
 
 /**

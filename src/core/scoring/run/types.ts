@@ -4,6 +4,7 @@
  * summary with 95 % intervals. The result is stored as one *score set*; a
  * re-score writes a new set and keeps the old one as a previous version.
  */
+import type { ItemIdentity } from '../../db/types.ts';
 import type { NeuroVlmReport } from '../neurovlm/score.ts';
 import type { SeverityShift } from '../metrics/calibration-shift.ts';
 
@@ -65,14 +66,8 @@ export interface TaxonomyProposal {
 }
 
 /** The scores of one stored answer. */
-export interface ItemScore {
+export interface ItemScore extends ItemIdentity {
   readonly responseId: string;
-  readonly itemKey: string;
-  readonly caseId: string;
-  readonly questionId: string;
-  readonly modelId: string;
-  readonly variant: string;
-  readonly sample: number;
   readonly protocolId: string;
   /**
    * The item's headline metric (`correct`, `pass@1`, `rubric`, `bertscore.f`,
