@@ -58,14 +58,18 @@ test('the self-test model answers an image on WASM: tokens stream out, usage is 
 });
 
 test('the self-test model answers an image on WebGPU (SwiftShader)', async ({ page, server }) => {
-  const adapter = await (async () => {
+  const { adapter, fallback } = await (async () => {
     await openApp(page, server.url);
-    return page.evaluate(async () => (await navigator.gpu.requestAdapter())?.info.architecture ?? null);
+    return page.evaluate(async () => {
+      const a = await navigator.gpu.requestAdapter();
+      return { adapter: a?.info.architecture ?? null, fallback: a?.info.isFallbackAdapter === true };
+    });
   })();
   expect(adapter, 'Chromium runs with --enable-unsafe-webgpu: an adapter must exist').not.toBeNull();
   const box = await openTryModel(page, server.url);
-  // WebGPU is offered, and chosen by default, when an adapter exists.
-  await expect(box.getByTestId('try-device')).toHaveValue('webgpu');
+  // WebGPU is offered when an adapter exists; it is the default only on a real GPU (a software adapter is slower than WASM).
+  await expect(box.getByTestId('try-device')).toHaveValue(fallback ? 'wasm' : 'webgpu');
+  await expect(box.getByTestId('try-device').locator('option[value="webgpu"]')).toBeEnabled();
   await expect(box.getByTestId('try-webgpu-reason')).toHaveCount(0);
   await runSelfTest(box, 'webgpu');
   await expectUsage(box, 'webgpu');
@@ -139,4 +143,18 @@ test('the judge text model and the similarity encoder run in the worker', async 
   await box.locator('input[name="sim-b"]').fill(await box.locator('input[name="sim-a"]').inputValue());
   await box.getByTestId('sim-run').click();
   await expect(box.getByTestId('sim-result').locator('strong')).toHaveText('1.000');
+});
+
+test('on a software WebGPU adapter the run form picks WASM and says why', async ({ page, server }) => {
+  await openApp(page, server.url, '#/runs');
+  const fallback = await page.evaluate(async () => (await navigator.gpu.requestAdapter())?.info.isFallbackAdapter === true);
+  const form = page.getByTestId('new-run');
+  const reason = form.getByTestId('device-reason');
+  if (fallback) {
+    await expect(reason).toContainText('software fallback');
+    await expect(form.locator('select[name="device"]')).toHaveValue('wasm');
+  } else {
+    await expect(reason).toContainText("this machine's GPU");
+    await expect(form.locator('select[name="device"]')).toHaveValue('webgpu');
+  }
 });

@@ -55,3 +55,26 @@ export async function describeGpu(gpu: GPU | undefined, where = 'this browser'):
     },
   };
 }
+
+/** The device in-browser models should run on by default, and why. */
+export interface DeviceChoice {
+  readonly device: 'webgpu' | 'wasm';
+  readonly reason: string;
+}
+
+/**
+ * WebGPU when there is a real GPU adapter. On a software fallback adapter
+ * (SwiftShader and the like, which run WebGPU on the CPU) the WebAssembly
+ * backend is far faster for the same model, so WASM is the default there.
+ */
+export function preferredDevice(facts: GpuFacts): DeviceChoice {
+  if (!facts.available) return { device: 'wasm', reason: `WASM (CPU): ${facts.reason ?? 'WebGPU is unavailable'}.` };
+  const adapter = facts.architecture || facts.description || facts.vendor || 'unknown adapter';
+  if (facts.isFallbackAdapter) {
+    return {
+      device: 'wasm',
+      reason: `WASM (CPU), because this browser's WebGPU adapter (${adapter}) is a software fallback that runs on the CPU: models decode many times faster on WASM here.`,
+    };
+  }
+  return { device: 'webgpu', reason: `WebGPU, on this machine's GPU (${adapter}).` };
+}
