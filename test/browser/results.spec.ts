@@ -21,7 +21,12 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await form.locator('select[name="device"]').selectOption('wasm');
   await form.locator('[data-facet="taskFamily"] label', { hasText: 'classification' }).locator('input').check();
   await form.locator('[data-facet="taskFamily"] label', { hasText: 'differential-diagnosis' }).locator('input').check();
+  // Each protocol's answer budget is shown; the run takes the largest its cases need.
+  await expect(form.getByTestId('budget-basis')).toContainText('NeuroVLM-Bench structured JSON (zero- and few-shot) 192');
+  await expect(form.locator('input[name="max-tokens"]')).toHaveValue('480');
+  // A budget far too small for real answers: the random-weight model is cut off.
   await form.locator('input[name="max-tokens"]').fill('16');
+  await expect(form.getByTestId('budget-basis')).toContainText('Your budget: 16 tokens');
   await form.getByRole('button', { name: 'Start the run' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 180_000 });
   const planned = Number((await page.getByTestId('run-count').textContent())?.split(' ')[0]);
@@ -31,6 +36,12 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await page.getByTestId('run-scores-link').click();
   await page.getByTestId('score-run').click();
   await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
+  // Answers that reached the budget are counted per model, with a warning past 5 %.
+  const stored = await readStore<{ finishReason: string }>(page, 'responses');
+  const truncated = stored.filter((r) => r.finishReason === 'length').length;
+  expect(truncated).toBeGreaterThan(planned * 0.05);
+  await expect(page.getByTestId('truncated-count')).toHaveText(` · ${truncated} truncated by the answer budget`);
+  await expect(page.getByTestId('truncation-warning')).toContainText(`${truncated} of ${planned} answers`);
 
   // 3. The benchmark's results: leaderboard, two-axis chart, breakdowns, answers.
   await page.getByRole('link', { name: '← Benchmark results' }).click();
@@ -58,6 +69,8 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   const card = page.getByTestId('answer-card').first();
   await expect(card).toHaveAttribute('data-model-label', 'self-test');
   await expect(card.getByTestId('item-scores')).toBeVisible();
+  const cut = stored.some((r) => r.finishReason === 'length');
+  if (cut) await expect(page.getByTestId('answer-truncated').first()).toContainText('reached the token budget');
 
   // 5. Review five answers by keyboard: four accepted, one overridden with a reason.
   await page.goto(`${server.url}#/review`);

@@ -239,6 +239,7 @@ export function summariseArms(
       variant: list[0]!.variant,
       responses: list.length,
       failed: armResponses.length - ok.length,
+      truncated: armResponses.filter((r) => isTruncated(r)).length,
       protocols: [...new Set(list.map((it) => it.protocolId))],
       metrics,
       ...(neuro.length ? { neurovlm: scoreNeuroVlm(neuroVlmItemsFromRun(neuro, cases), { seed: opts.seed, resamples: opts.resamples }) } : {}),
@@ -248,3 +249,11 @@ export function summariseArms(
   }
   return { arms: out, calibrationShift: calibrationShifts(items) };
 }
+
+/** An answer the answer budget cut: its last turn, or any turn of a dialogue, stopped at the token limit. */
+export function isTruncated(r: { readonly finishReason: string; readonly turns?: readonly { readonly finishReason?: string }[] }): boolean {
+  return r.finishReason === 'length' || (r.turns ?? []).some((t) => t.finishReason === 'length');
+}
+
+/** More than this share of a model's answers cut by the budget gets a warning. */
+export const TRUNCATION_WARNING_SHARE = 0.05;

@@ -115,6 +115,8 @@ export interface ArmSummary {
   readonly responses: number;
   /** Calls that failed (left out of every metric). */
   readonly failed: number;
+  /** Answers stopped by the answer budget (a turn ended with finish reason `length`); scored as they are. */
+  readonly truncated: number;
   readonly protocols: readonly string[];
   readonly metrics: readonly MetricSummary[];
   /** The full NeuroVLM-Bench report when the arm has NeuroVLM-style answers. */
