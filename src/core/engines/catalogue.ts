@@ -26,10 +26,50 @@ export interface CatalogueEntry {
   readonly licence: string;
   readonly sources: readonly string[];
   readonly description?: string;
+  /** Where the weights come from: the public host's repository, revision and the exact files the app loads. */
+  readonly source?: ModelSourceFiles;
+  /** Terms to accept on the model page before the host serves the files (e.g. Gemma, Health AI Developer Foundations). */
+  readonly gated?: string;
+  /** What the model is for in NeuroEval. */
+  readonly purpose?: 'vlm-under-test' | 'judge' | 'encoder';
   /** Shipped with the app (the self-test model). */
   readonly bundled?: boolean;
   readonly selfTest?: boolean;
 }
+
+/** One file the app loads for a model, as the public host lays it out. */
+export interface ModelSourceFile {
+  /** Path inside the repository, e.g. `onnx/decoder_model_merged_q4.onnx`. */
+  readonly path: string;
+  /** Which part of the model: `vision_encoder`, `embed_tokens`, `decoder`, `model`, `config`, `tokenizer`, … */
+  readonly part: string;
+  /** Weight / math precision of an ONNX file (`q4`, `fp32`, …); absent for JSON files. */
+  readonly dtype?: string;
+  /** Size in bytes, when the model page lists it: checked after download. */
+  readonly bytes?: number;
+  /** SHA-256 of the file, when the host publishes it (LFS files): checked after download. */
+  readonly sha256?: string;
+}
+
+export interface ModelSourceFiles {
+  /** The public host, default `https://huggingface.co`. */
+  readonly host?: string;
+  /** The repository, e.g. `HuggingFaceTB/SmolVLM-256M-Instruct`. */
+  readonly repo: string;
+  /** A commit or branch of the repository; files are fetched at `<host>/<repo>/resolve/<revision>/<path>`. */
+  readonly revision: string;
+  /** The model page the ids and file names were checked against. */
+  readonly page: string;
+  readonly files: readonly ModelSourceFile[];
+}
+
+/** The URL of one file of a model source on its host. */
+export function sourceFileUrl(source: ModelSourceFiles, path: string, host = source.host ?? DEFAULT_MODEL_HOST): string {
+  const base = host.replace(/\/+$/, '');
+  return `${base}/${source.repo}/resolve/${encodeURIComponent(source.revision)}/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+export const DEFAULT_MODEL_HOST = 'https://huggingface.co';
 
 export interface Catalogue {
   readonly catalogueVersion: number;
