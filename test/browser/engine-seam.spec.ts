@@ -15,30 +15,17 @@
  * holds a transformers.js model, and the build ships one transformers.js
  * runtime chunk, imported by that worker alone.
  */
-import { build } from 'esbuild';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Worker } from '@playwright/test';
-import { startServer, type StaticServer } from '../../scripts/serve.mjs';
+import type { StaticServer } from '../../scripts/serve.mjs';
 import { putRows, readStore } from '../support/app-db.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server.ts';
 import { DIST, expect, openApp, test, waitForOfflineReady } from '../support/fixtures.ts';
-import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import { removeTempDirs } from '../support/temp-dir.ts';
+import { appWithStandIn } from './support/stand-in-app.ts';
 
 const SECRET = 'sk-test-SECRET-4d8e1f';
-const STAND_IN = new URL('./support/webllm-stand-in.worker.ts', import.meta.url).pathname;
-
-/** The built app with the WebLLM worker replaced by the stand-in, served from a temporary copy. */
-async function appWithStandIn(): Promise<StaticServer> {
-  const root = makeTempDir('dist-webllm');
-  cpSync(DIST, root, { recursive: true });
-  const assets = join(root, 'assets');
-  const worker = readdirSync(assets).find((f) => /^webllm\.worker-.*\.js$/.test(f));
-  if (!worker) throw new Error('The build has no WebLLM worker chunk.');
-  const out = await build({ entryPoints: [STAND_IN], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
-  writeFileSync(join(assets, worker), out.outputFiles[0]!.text);
-  return startServer({ root });
-}
 
 function workerNamed(page: Page, pattern: RegExp): Worker | undefined {
   return page.workers().find((w) => pattern.test(w.url()));

@@ -9,7 +9,8 @@ import { AbortedError, InvalidInputError, isAbortLike, throwIfAborted } from '..
 import type { ModelRecord } from '../../core/db/types.ts';
 import { describeModelConfig, MODEL_MANIFEST, parseModelManifest, type ModelManifestFile } from '../../core/models/manifest.ts';
 import type { PickedFile } from '../../lib/files/picked-files.ts';
-import { deleteModelFiles, putModelFile, readModelFile } from '../../lib/models/model-store.ts';
+import { forgetWebLlmModel, rememberWebLlmModel } from '../../lib/engines/webllm-models.ts';
+import { deleteModelFiles, modelLocation, putModelFile, readModelFile } from '../../lib/models/model-store.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { hashWorker } from '../../lib/workers/clients.ts';
@@ -49,6 +50,9 @@ class ModelManager {
   /**
    * Imports a model folder copied from removable media. With a manifest.json the
    * files are checked against it; without one their hashes are computed and kept.
+   * A transformers.js folder (config.json, onnx/…) or, for a WebLLM catalogue
+   * model, an MLC folder (mlc-chat-config.json, tensor-cache.json, weight
+   * shards, tokenizer, the model library .wasm).
    */
   importFolder(files: PickedFile[], entry?: CatalogueEntry): Promise<ModelRecord | null> {
     const root = files[0]?.path.split('/')[0] ?? 'model';
@@ -58,9 +62,20 @@ class ModelManager {
       new Transfer(`Import ${label}`, 'import'),
       async (t) => {
         const byPath = new Map(files.map((f) => [strip(f.path), f.file]));
-        const config = byPath.get('config.json');
+        const mlc = byPath.has(MLC_CONFIG);
+        if (mlc && entry?.runtime !== 'webllm') {
+          throw new InvalidInputError(`"${root}" is a WebLLM (MLC) model folder: choose which WebLLM catalogue model it is before importing.`, { file: MLC_CONFIG });
+        }
+        if (!mlc && entry?.runtime === 'webllm') {
+          throw new InvalidInputError(`"${root}" has no ${MLC_CONFIG} at its top: a WebLLM model folder holds mlc-chat-config.json, tensor-cache.json, params_shard_*.bin, the tokenizer and the model library (.wasm).`, { file: root });
+        }
+        const config = byPath.get(mlc ? MLC_CONFIG : 'config.json');
         if (!config) throw new InvalidInputError(`"${root}" has no config.json at its top: choose the model's own folder.`, { file: root });
-        const { modelType } = describeModelConfig(await config.text());
+        const modelType = mlc ? mlcModelType(await config.text()) : describeModelConfig(await config.text()).modelType;
+        const libs = mlc ? [...byPath.keys()].filter((p) => p.endsWith('.wasm')) : [];
+        if (mlc && libs.length !== 1) {
+          throw new InvalidInputError(`"${root}" must hold exactly one model library (.wasm) built for this WebLLM version; it holds ${libs.length}.`, { file: root });
+        }
         const manifestFile = byPath.get(MODEL_MANIFEST);
         const manifest = manifestFile ? parseModelManifest(JSON.parse(await manifestFile.text())) : null;
         const listed = manifest ? manifest.files.map((f) => f.path) : [...byPath.keys()].filter((p) => p !== MODEL_MANIFEST);
@@ -81,17 +96,23 @@ class ModelManager {
               throw new InvalidInputError(`${path} does not match its manifest (the copy is damaged or was changed): expected SHA-256 ${expected.sha256.slice(0, 12)}…, got ${sha256.slice(0, 12)}…`, { file: path });
             }
             throwIfAborted(t.controller.signal);
-            await putModelFile(id, path, blob);
-            recorded.push({ path, bytes: blob.size, sha256 });
+            // Kept (and recorded, so "Verify" finds it) where the runtime reads it.
+            const stored = mlc && entry ? webllmPath(entry, path) : path;
+            await putModelFile(id, stored, blob);
+            recorded.push({ path: stored, bytes: blob.size, sha256 });
           }
           if (manifestFile) await putModelFile(id, MODEL_MANIFEST, manifestFile);
         } catch (e) {
           await deleteModelFiles(id);
           throw e;
         }
+        if (mlc && entry) {
+          // From now on WebLLM loads it from this browser's own storage (the service worker serves it offline).
+          await rememberWebLlmModel({ entryId: entry.id, weightsBaseUrl: modelLocation(id), modelLibUrl: new URL(webllmPath(entry, libs[0]!), modelLocation(id)).href });
+        }
         const record: ModelRecord = {
           id,
-          runtime: 'transformers',
+          runtime: mlc ? 'webllm' : 'transformers',
           modelId: entry?.modelId ?? `local/${slug(root)}`,
           label: entry?.label ?? `${root} (${modelType}, imported)`,
           sizeBytes: total,
@@ -174,6 +195,7 @@ class ModelManager {
 
   async remove(model: ModelRecord): Promise<void> {
     await deleteModelFiles(model.id);
+    if (model.runtime === 'webllm') await forgetWebLlmModel(modelLocation(model.id));
     await (await repos()).models.delete(model.id);
     this.#message = `Deleted ${model.label} from this device.`;
   }
@@ -196,3 +218,26 @@ async function fetchWithProgress(url: string, signal: AbortSignal, onBytes: (n: 
 }
 
 export const modelManager = new ModelManager();
+
+/** The top file of a WebLLM (MLC) model folder. */
+const MLC_CONFIG = 'mlc-chat-config.json';
+
+/** The model type an MLC folder declares. */
+function mlcModelType(text: string): string {
+  try {
+    const c = JSON.parse(text) as { model_type?: unknown };
+    if (typeof c.model_type === 'string') return c.model_type;
+  } catch {
+    throw new InvalidInputError(`${MLC_CONFIG} is not valid JSON.`, { file: MLC_CONFIG });
+  }
+  throw new InvalidInputError(`${MLC_CONFIG} has no "model_type": is this a WebLLM model folder?`, { file: MLC_CONFIG, field: 'model_type' });
+}
+
+/**
+ * Where a file of an imported MLC folder is kept: the layout WebLLM reads,
+ * `<base>/<model id>/resolve/main/<file>` for weights and config, and
+ * `<base>/lib/<file>` for the model library.
+ */
+function webllmPath(entry: CatalogueEntry, path: string): string {
+  return path.endsWith('.wasm') ? `lib/${path.split('/').pop()}` : `${entry.modelId}/resolve/main/${path}`;
+}

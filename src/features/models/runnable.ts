@@ -7,4 +7,6 @@ export interface RunnableModel {
   /** Absolute URL of the model folder (served from the build or from the models cache). */
   readonly location: string;
   readonly record?: ModelRecord;
+  /** Runs on WebLLM: tested in the WebLLM panel, not by the transformers.js check. */
+  readonly webllm?: boolean;
 }

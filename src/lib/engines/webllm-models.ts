@@ -42,3 +42,10 @@ export async function rememberWebLlmModel(source: WebLlmSource): Promise<void> {
   const list = (await r.settings.get<WebLlmSource[]>(WEBLLM_MODELS_SETTING, [])).filter((s) => s.entryId !== source.entryId);
   await r.settings.set(WEBLLM_MODELS_SETTING, [...list, source]);
 }
+
+/** Forgets the WebLLM models loaded from `weightsBaseUrl` (an imported folder that was deleted). */
+export async function forgetWebLlmModel(weightsBaseUrl: string): Promise<void> {
+  const r = await repos();
+  const list = await r.settings.get<WebLlmSource[]>(WEBLLM_MODELS_SETTING, []);
+  await r.settings.set(WEBLLM_MODELS_SETTING, list.filter((s) => s.weightsBaseUrl !== weightsBaseUrl));
+}

@@ -35,7 +35,9 @@ interface SeenRequest {
 }
 
 const requests: SeenRequest[] = [];
-(globalThis as { neuroevalWebLlmStandIn?: unknown }).neuroevalWebLlmStandIn = { requests };
+/** Files fetched by `reload`, in order. */
+const fetched: string[] = [];
+(globalThis as { neuroevalWebLlmStandIn?: unknown }).neuroevalWebLlmStandIn = { requests, fetched };
 
 /**
  * The answer: for a VLM, a ranked differential when asked for one, else a
@@ -60,7 +62,22 @@ class StandInMlc implements WebLlmApi {
   }
   async reload(modelId: string | string[]): Promise<void> {
     const id = Array.isArray(modelId) ? modelId[0]! : modelId;
-    if (!this.#config?.model_list.some((r) => r.model_id === id)) throw new Error(`ModelNotFoundError: ${id}`);
+    const record = this.#config?.model_list.find((r) => r.model_id === id);
+    if (!record) throw new Error(`ModelNotFoundError: ${id}`);
+    // Files the app serves itself (an imported folder) are fetched as WebLLM fetches them: the config, the
+    // tensor cache with every weight shard it lists, and the model library. No other host is contacted here.
+    if (new URL(record.model).origin === self.location.origin) {
+      const get = async (url: string) => {
+        const res = await fetch(url);
+        fetched.push(url);
+        if (!res.ok) throw new Error(`TypeError: Failed to fetch ${url} (${res.status})`);
+        return res;
+      };
+      await get(new URL('mlc-chat-config.json', record.model).href);
+      const cache = (await (await get(new URL('tensor-cache.json', record.model).href)).json()) as { records: { dataPath: string }[] };
+      for (const r of cache.records) await get(new URL(r.dataPath, record.model).href);
+      await get(record.model_lib);
+    }
     this.#progress?.({ progress: 1, timeElapsed: 0, text: 'Finish loading on WebGPU - stand-in' });
     this.#loaded = id;
   }
