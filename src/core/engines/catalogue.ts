@@ -37,6 +37,28 @@ export interface CatalogueEntry {
   readonly selfTest?: boolean;
 }
 
+/**
+ * A build of the same model (same upstream weights, same runtime) that
+ * computes in fp32, for GPUs without shader-f16; null when the catalogue has
+ * none (then nothing may advise one).
+ */
+export function f32Alternative(entry: CatalogueEntry, catalogue: Pick<Catalogue, 'models'> = CATALOGUE): CatalogueEntry | null {
+  if (!entry.needsShaderF16) return null;
+  const sameModel = (m: CatalogueEntry) => (m.source?.repo ?? m.modelId).replace(/-q4f(16|32)_1-MLC$/, '') === (entry.source?.repo ?? entry.modelId).replace(/-q4f(16|32)_1-MLC$/, '');
+  return catalogue.models.find((m) => m.id !== entry.id && m.runtime === entry.runtime && !m.needsShaderF16 && sameModel(m)) ?? null;
+}
+
+/**
+ * The dtype of each ONNX session a transformers.js catalogue entry loads
+ * (`{ vision_encoder: 'fp32', decoder_model_merged: 'q4' }`), from its file
+ * list; undefined when it lists none.
+ */
+export function sessionDtypes(entry: CatalogueEntry): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const f of entry.source?.files ?? []) if (f.dtype && f.part !== 'config') out[f.part] = f.dtype;
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** One file the app loads for a model, as the public host lays it out. */
 export interface ModelSourceFile {
   /** Path inside the repository, e.g. `onnx/decoder_model_merged_q4.onnx`. */
@@ -49,6 +71,8 @@ export interface ModelSourceFile {
   readonly bytes?: number;
   /** SHA-256 of the file, when the host publishes it (LFS files): checked after download. */
   readonly sha256?: string;
+  /** Named as the repository names such files, but not seen on its page when the catalogue was written. */
+  readonly unverified?: boolean;
 }
 
 export interface ModelSourceFiles {
@@ -107,7 +131,11 @@ export function willItFit(entry: CatalogueEntry, m: MachineFacts): FitVerdict {
   const warnings: string[] = [];
   if (entry.runtime === 'webllm' && !m.webgpu) problems.push('WebLLM needs WebGPU, which this browser does not offer.');
   if (entry.needsShaderF16 && !m.shaderF16) {
-    problems.push(`${entry.label} uses half-precision (${entry.quantisation}) shaders; this GPU lacks shader-f16. Choose an f32 variant.`);
+    const alt = f32Alternative(entry);
+    problems.push(
+      `${entry.label} uses half-precision (${entry.quantisation}) shaders; this GPU lacks shader-f16. ` +
+        (alt ? `Choose ${alt.label}, which computes in fp32.` : 'No fp32 build of this model is in the catalogue; choose another model.'),
+    );
   }
   if (entry.runtime === 'webllm' && m.webgpu && m.maxStorageBufferBindingSize < 128 * MB) {
     problems.push('This GPU allows storage buffers under 128 MB, below what WebLLM needs.');

@@ -7,6 +7,8 @@ export interface RunnableModel {
   /** Absolute URL of the model folder (served from the build or from the models cache). */
   readonly location: string;
   readonly record?: ModelRecord;
+  /** The dtype per ONNX session, from the catalogue entry's file list. */
+  readonly dtype?: Readonly<Record<string, string>>;
   /** Runs on WebLLM: tested in the WebLLM panel, not by the transformers.js check. */
   readonly webllm?: boolean;
 }

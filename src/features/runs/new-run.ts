@@ -5,6 +5,7 @@
 import type { CaseRecord, ModelRecord } from '../../core/db/types.ts';
 import type { MeasuredSpeed } from '../../core/runner/index.ts';
 import { describeGpu } from '../../core/env/gpu.ts';
+import { CATALOGUE, sessionDtypes } from '../../core/engines/catalogue.ts';
 import { modelLocation } from '../../lib/models/model-store.ts';
 import type { Repositories } from '../../core/db/index.ts';
 import type { EndpointConfig } from '../models/endpoints.ts';
@@ -57,7 +58,10 @@ export async function engineConfigs(choices: readonly ModelChoice[], device: 'we
     } else {
       const location = c.id === 'self-test' ? new URL('models/self-test/', document.baseURI).href : modelLocation(c.id);
       const files = c.record ? c.record.files.map((f) => ({ name: f.name, sha256: f.sha256 })) : await selfTestFiles();
-      out.push({ kind: 'transformers', id: c.id, label: c.label, location, device, files });
+      // A catalogue model loads the dtype its file list names per session (e.g. q4 decoder, fp32 vision encoder).
+      const entry = c.record ? CATALOGUE.models.find((m) => m.runtime === 'transformers' && m.modelId === c.record!.modelId) : undefined;
+      const dtype = entry ? sessionDtypes(entry) : undefined;
+      out.push({ kind: 'transformers', id: c.id, label: c.label, location, device, files, ...(dtype ? { dtype } : {}) });
     }
   }
   return out;

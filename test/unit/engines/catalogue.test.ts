@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, willItFit, type MachineFacts } from '../../../src/core/engines/catalogue.ts';
+import { CATALOGUE, f32Alternative, sessionDtypes, willItFit, type MachineFacts } from '../../../src/core/engines/catalogue.ts';
 
 const GB = 1024 ** 3;
 const laptop: MachineFacts = { webgpu: true, shaderF16: true, maxBufferSize: 4 * GB, maxStorageBufferBindingSize: 2 * GB, storageFreeBytes: 50 * GB, deviceMemoryGB: 16 };
@@ -42,7 +42,7 @@ describe('model catalogue', () => {
   it('refuses f16 models without shader-f16 before any download, and says what to choose', () => {
     const v = willItFit(entry('phi-3.5-vision-q4f16'), swiftshader);
     expect(v.fits).toBe(false);
-    expect(v.problems[0]).toMatch(/lacks shader-f16\. Choose an f32 variant/);
+    expect(v.problems[0]).toMatch(/lacks shader-f16\. Choose Phi-3\.5 vision instruct \(q4f32\), which computes in fp32\./);
     expect(willItFit(entry('phi-3.5-vision-q4f32'), swiftshader).fits).toBe(true);
   });
 
@@ -52,5 +52,56 @@ describe('model catalogue', () => {
     expect(willItFit(entry('phi-3.5-vision-q4f32'), { ...laptop, deviceMemoryGB: 8 }).warnings[0]).toMatch(/6\.9 GB of GPU memory/);
     expect(willItFit(entry('self-test'), { ...swiftshader, storageFreeBytes: 0 }).fits).toBe(true);
     expect(willItFit(entry('smolvlm-256m'), laptop)).toEqual({ fits: true, problems: [], warnings: [] });
+  });
+
+  it('names a source page for every downloadable entry, and the exact files where it lists them', () => {
+    for (const m of CATALOGUE.models.filter((x) => !x.bundled)) {
+      expect(m.sources.length, m.id).toBeGreaterThan(0);
+      expect(m.sources.every((u) => u.startsWith('https://huggingface.co/')), m.id).toBe(true);
+      if (m.source) {
+        expect(m.sources, m.id).toContain(m.source.page);
+        expect(m.source.revision, m.id).not.toBe('');
+      }
+    }
+  });
+
+  it('has the medical VLM of the seed paper, runnable without shader-f16, with its terms', () => {
+    const med = CATALOGUE.models.find((m) => /MedGemma/.test(m.label))!;
+    expect(med).toMatchObject({ runtime: 'transformers', task: 'image-text-to-text', needsShaderF16: false, purpose: 'vlm-under-test' });
+    expect(med.gated).toMatch(/Health AI Developer Foundations/);
+    expect(willItFit(med, swiftshader).problems).toEqual([]);
+    expect(sessionDtypes(med)).toEqual({ vision_encoder: 'q4', embed_tokens: 'q4', decoder_model_merged: 'q4' });
+  });
+
+  it('has a text judge for each runtime and an encoder', () => {
+    const judges = CATALOGUE.models.filter((m) => m.purpose === 'judge' && !m.bundled && m.task === 'text-generation');
+    expect(new Set(judges.map((m) => m.runtime))).toEqual(new Set(['transformers', 'webllm']));
+    expect(CATALOGUE.models.some((m) => m.purpose === 'encoder' && !m.bundled && m.task === 'feature-extraction')).toBe(true);
+  });
+
+  it('never advises a build that does not exist: an f16-only model names its fp32 sibling or says there is none', () => {
+    for (const m of CATALOGUE.models.filter((x) => x.needsShaderF16)) {
+      const problem = willItFit(m, swiftshader).problems.find((p) => p.includes('shader-f16'))!;
+      const alt = f32Alternative(m);
+      if (alt) {
+        expect(CATALOGUE.models).toContain(alt);
+        expect(alt.needsShaderF16).toBe(false);
+        expect(problem).toContain(`Choose ${alt.label}`);
+      } else expect(problem).toContain('No fp32 build of this model is in the catalogue');
+    }
+    expect(f32Alternative(entry('smolvlm-256m-q4f16'))?.id).toBe('smolvlm-256m');
+    expect(f32Alternative(entry('smolvlm-500m'))).toBeNull();
+  });
+
+  it("lists ONNX files under the names transformers.js loads for each session's dtype", () => {
+    const suffix: Record<string, string> = { fp32: '', fp16: '_fp16', q4: '_q4', q4f16: '_q4f16', q8: '_quantized', int8: '_int8', uint8: '_uint8', bnb4: '_bnb4' };
+    for (const m of CATALOGUE.models) {
+      for (const f of m.source?.files ?? []) {
+        if (f.part === 'config') continue;
+        expect(f.dtype, `${m.id} ${f.path}`).toBeDefined();
+        expect(f.path, `${m.id} ${f.path}`).toMatch(new RegExp(`^onnx/${f.part}${suffix[f.dtype!]}\\.onnx(_data(_\\d+)?)?$`));
+      }
+    }
+    expect(sessionDtypes(entry('smolvlm-256m'))).toEqual({ vision_encoder: 'fp32', embed_tokens: 'fp32', decoder_model_merged: 'q4' });
   });
 });

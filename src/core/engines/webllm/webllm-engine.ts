@@ -9,7 +9,7 @@ import type { AppConfig, ChatCompletionChunk, ChatCompletionMessageParam, ChatCo
 import { AbortedError } from '../../errors.ts';
 import type { Progress } from '../../rpc/protocol.ts';
 import { toDataUrl } from '../openai/data-url.ts';
-import type { CatalogueEntry } from '../catalogue.ts';
+import { f32Alternative, type CatalogueEntry } from '../catalogue.ts';
 import { turnText } from '../../chat/turn.ts';
 import type { ChatTurn, Engine, EngineImage, EngineInfo, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
 import { EngineError } from '../errors.ts';
@@ -94,7 +94,12 @@ export function mapWebLlmError(error: unknown, entry: CatalogueEntry, record?: P
     return deviceLost(entry, error);
   }
   if (/ShaderF16SupportError|shader-f16/i.test(text)) {
-    return new EngineError('ENGINE_UNSUPPORTED', `${entry.label} needs shader-f16, which this GPU lacks. Choose an f32 (q4f32) variant.`, error);
+    const alt = f32Alternative(entry);
+    return new EngineError(
+      'ENGINE_UNSUPPORTED',
+      `${entry.label} needs shader-f16, which this GPU lacks. ${alt ? `Choose ${alt.label}, which computes in fp32.` : 'No fp32 build of it is in the catalogue; choose another model.'}`,
+      error,
+    );
   }
   if (/WebGPUNotAvailableError|WebGPUNotFoundError/.test(text)) {
     return new EngineError('ENGINE_UNSUPPORTED', 'WebLLM needs WebGPU, which this browser does not offer. Try Chrome or Edge with hardware acceleration on.', error);
