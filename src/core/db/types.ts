@@ -81,7 +81,8 @@ interface ModelFile {
   sha256: string;
 }
 
-type ModelSource = 'catalogue' | 'imported' | 'self-test';
+/** How a model came onto this device: the on-prem mirror ('catalogue'), its public host, a folder import, or bundled. */
+type ModelSource = 'catalogue' | 'public host' | 'imported' | 'self-test';
 
 export interface ModelRecord {
   id: string;

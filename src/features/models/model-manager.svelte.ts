@@ -4,7 +4,7 @@
  * Files go to Cache Storage (lib/models/model-store.ts); the record with the
  * file list and hashes goes to the `models` table.
  */
-import type { CatalogueEntry } from '../../core/engines/catalogue.ts';
+import { sourceFileUrl, type CatalogueEntry } from '../../core/engines/catalogue.ts';
 import { AbortedError, InvalidInputError, isAbortLike, throwIfAborted } from '../../core/errors.ts';
 import type { ModelRecord } from '../../core/db/types.ts';
 import { describeModelConfig, MODEL_MANIFEST, parseModelManifest, type ModelManifestFile } from '../../core/models/manifest.ts';
@@ -27,10 +27,15 @@ class ModelManager {
   #transfers = $state.raw<Transfer[]>([]);
   #message = $state<string | null>(null);
   #error = $state<string | null>(null);
+  /** The last outcome of an action on a catalogue row, shown in that row. */
+  #rows = $state<Record<string, { readonly ok: boolean; readonly text: string }>>({});
 
   get transfers() { return this.#transfers; }
   get message() { return this.#message; }
   get error() { return this.#error; }
+  rowStatus(entryId: string): { readonly ok: boolean; readonly text: string } | undefined {
+    return this.#rows[entryId];
+  }
 
   async #run<T>(transfer: Transfer, work: (t: Transfer) => Promise<T>, done: (r: T) => string): Promise<T | null> {
     this.#transfers = [...this.#transfers, transfer];
@@ -38,9 +43,11 @@ class ModelManager {
     try {
       const result = await work(transfer);
       this.#message = done(result);
+      if (transfer.entryId) this.#rows = { ...this.#rows, [transfer.entryId]: { ok: true, text: this.#message } };
       return result;
     } catch (e) {
       this.#error = isAbortLike(e) ? `${transfer.label}: cancelled. Nothing was kept.` : `${transfer.label}: ${e instanceof Error ? e.message : String(e)}`;
+      if (transfer.entryId) this.#rows = { ...this.#rows, [transfer.entryId]: { ok: false, text: this.#error } };
       return null;
     } finally {
       this.#transfers = this.#transfers.filter((t) => t !== transfer);
@@ -169,6 +176,59 @@ class ModelManager {
     );
   }
 
+  /**
+   * Downloads a catalogue model from its public host (the user allowed that
+   * host first): exactly the files the catalogue lists, at its revision, each
+   * checked against the listed size and SHA-256 where known and hashed for
+   * the record. Only these public files are requested; no case data, image
+   * or answer is ever sent.
+   */
+  downloadFromHost(entry: CatalogueEntry, host: string): Promise<ModelRecord | null> {
+    const source = entry.source;
+    return this.#run(
+      new Transfer(`Download ${entry.label} from ${new URL(host).host}`, 'download', entry.id),
+      async (t) => {
+        if (!source) throw new InvalidInputError(`${entry.label} has no file list in the catalogue; import its folder instead.`, { field: 'source' });
+        const signal = t.controller.signal;
+        // The catalogue's size estimate when not every file's size is listed.
+        t.start(source.files.every((f) => f.bytes !== undefined) ? source.files.reduce((n, f) => n + f.bytes!, 0) : entry.downloadBytes);
+        const recorded: ModelManifestFile[] = [];
+        try {
+          for (const f of source.files) {
+            t.setFile(f.path);
+            const url = sourceFileUrl(source, f.path, host);
+            const blob = await fetchWithProgress(url, signal, (n) => t.advance(n), entry);
+            if (f.bytes !== undefined && blob.size !== f.bytes) {
+              throw new InvalidInputError(`${f.path}: ${blob.size} bytes arrived, the catalogue lists ${f.bytes}. The host may serve another revision; nothing was kept.`, { file: f.path });
+            }
+            const sha256 = await hashWorker.api.sha256({ blob }, { signal });
+            if (f.sha256 !== undefined && sha256 !== f.sha256) throw new InvalidInputError(`${f.path} arrived damaged: its SHA-256 does not match the catalogue.`, { file: f.path });
+            throwIfAborted(signal);
+            await putModelFile(entry.id, f.path, blob);
+            recorded.push({ path: f.path, bytes: blob.size, sha256 });
+          }
+        } catch (e) {
+          await deleteModelFiles(entry.id);
+          throw e;
+        }
+        const record: ModelRecord = {
+          id: entry.id,
+          runtime: entry.runtime,
+          modelId: entry.modelId,
+          label: entry.label,
+          sizeBytes: recorded.reduce((n, f) => n + f.bytes, 0),
+          files: recorded.map((f) => ({ name: f.path, bytes: f.bytes, sha256: f.sha256 })),
+          source: 'public host',
+          addedAt: Date.now(),
+        };
+        await (await repos()).models.put(record);
+        void persistence.request();
+        return record;
+      },
+      (r) => `Downloaded ${r.label} from ${new URL(host).host}: ${r.files.length} files, each hashed; it now loads with the network off.`,
+    );
+  }
+
   /** Re-hashes every stored file and compares with the record. */
   verify(model: ModelRecord): Promise<string[] | null> {
     return this.#run(
@@ -202,8 +262,18 @@ class ModelManager {
 }
 
 /** Fetches a file, reporting bytes as they arrive. */
-async function fetchWithProgress(url: string, signal: AbortSignal, onBytes: (n: number) => void): Promise<Blob> {
-  const res = await fetch(url, { signal });
+async function fetchWithProgress(url: string, signal: AbortSignal, onBytes: (n: number) => void, entry?: CatalogueEntry): Promise<Blob> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal });
+  } catch (e) {
+    if (signal.aborted) throw new AbortedError();
+    // A CSP refusal and an unreachable host look the same to a page: say both.
+    throw new InvalidInputError(`${url} could not be reached (${e instanceof Error ? e.message : String(e)}): check the network, and that the host is allowed in Settings → Network policy.`, { file: url });
+  }
+  if ((res.status === 401 || res.status === 403) && entry) {
+    throw new InvalidInputError(`${url} answered ${res.status}: ${entry.label} is gated.${entry.gated ? ` ${entry.gated}` : ''} Accept the terms on its model page, or fetch it with "neuroeval model-fetch ${entry.id} --token …" and import the folder.`, { file: url });
+  }
   if (!res.ok || !res.body) throw new InvalidInputError(`${url} answered ${res.status}.`, { file: url });
   const reader = res.body.getReader();
   const parts: Uint8Array[] = [];

@@ -13,6 +13,8 @@ export class Transfer {
   constructor(
     readonly label: string,
     readonly kind: 'download' | 'import' | 'verify',
+    /** The catalogue entry it is for, so its row can show it. */
+    readonly entryId?: string,
   ) {}
 
   get done() { return this.#done; }
