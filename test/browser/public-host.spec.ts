@@ -96,6 +96,12 @@ test('a catalogue model downloads from its public host after an explicit opt-in,
     const row = page.locator(`[data-testid="catalogue"] tr[data-model="${ENTRY.id}"]`);
     const detail = page.locator(`[data-testid="catalogue"] tr[data-detail-for="${ENTRY.id}"]`);
 
+    // 0. The public host typed as the mirror is explained beside the field, not saved.
+    await page.locator('input[name="mirror"]').fill('https://huggingface.co/HuggingFaceTB/SmolVLM-256M-Instruct');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('mirror-error')).toContainText('is the models\' public host, not an on-prem mirror');
+    await page.locator('input[name="mirror"]').fill('');
+
     // 1. The opt-in says what is fetched and what is never sent; nothing is contacted before it is accepted.
     await row.getByTestId('host-download').click();
     const optIn = detail.getByTestId('host-optin');

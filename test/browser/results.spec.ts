@@ -32,6 +32,17 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   const planned = Number((await page.getByTestId('run-count').textContent())?.split(' ')[0]);
   expect(planned).toBeGreaterThan(10);
 
+  // The next run's estimate uses the speed measured on this device, and says when there is none.
+  const runUrl = page.url();
+  await page.goto(`${server.url}#/runs`);
+  const next = page.getByTestId('new-run');
+  await next.locator('select[name="device"]').selectOption('wasm');
+  await expect(next.getByTestId('estimate-basis')).toContainText(/Self-test \(random weights\): \d+ tokens\/s on WASM, measured on \d+ earlier answers/);
+  await expect(next.getByTestId('run-plan')).toContainText(/Estimated time: about/);
+  await next.locator('select[name="device"]').selectOption('webgpu');
+  await expect(next.getByTestId('estimate-basis')).toContainText('Self-test (random weights): no speed measured yet on WebGPU');
+  await page.goto(runUrl);
+
   // 2. Score it (rules only) from the run page.
   await page.getByTestId('run-scores-link').click();
   await page.getByTestId('score-run').click();

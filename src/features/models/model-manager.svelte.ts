@@ -138,7 +138,7 @@ class ModelManager {
   /** Downloads a catalogue model from the on-prem mirror, which must serve `<modelId>/manifest.json`. */
   download(entry: CatalogueEntry, mirrorBase: string): Promise<ModelRecord | null> {
     return this.#run(
-      new Transfer(`Download ${entry.label}`, 'download'),
+      new Transfer(`Download ${entry.label}`, 'download', entry.id),
       async (t) => {
         const base = new URL(`${entry.modelId}/`, mirrorBase.endsWith('/') ? mirrorBase : `${mirrorBase}/`).href;
         const signal = t.controller.signal;

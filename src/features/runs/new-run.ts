@@ -67,13 +67,33 @@ export async function engineConfigs(choices: readonly ModelChoice[], device: 'we
   return out;
 }
 
-/** Decode speed per model measured on its stored answers in recent runs, for the time estimate. */
-export async function measuredSpeeds(repos: Repositories, modelIds: readonly string[]): Promise<Record<string, MeasuredSpeed>> {
-  const sums: Record<string, { n: number; decode: number; prefill: number; prefillN: number }> = {};
-  for (const run of await repos.runs.list({ limit: 5 })) {
+/** A model's measured speed and what it was measured on. */
+export interface SpeedBasis extends MeasuredSpeed {
+  /** Answers the figures come from. */
+  readonly answers: number;
+  /** The device they ran on (`wasm`, `webgpu`, or an endpoint's host). */
+  readonly device: string;
+}
+
+/**
+ * Speeds per model measured on its stored answers in recent runs, on the
+ * device this run will use: a transformers.js model on WASM says nothing of
+ * its speed on WebGPU, so only runs whose engine for the model ran on
+ * `device` count (WebLLM and endpoints have one device each).
+ */
+export async function measuredSpeeds(repos: Repositories, modelIds: readonly string[], device: 'webgpu' | 'wasm'): Promise<Record<string, SpeedBasis>> {
+  const sums: Record<string, { n: number; decode: number; prefill: number; prefillN: number; device: string }> = {};
+  for (const run of await repos.runs.list({ limit: 10 })) {
+    const ranOn = new Map<string, string>();
+    for (const id of modelIds) {
+      const info = run.provenance?.engines?.[id]?.at(-1);
+      if (info && (info.runtime !== 'transformers' || info.device === device)) ranOn.set(id, info.device);
+    }
+    if (ranOn.size === 0) continue;
     for (const r of await repos.responses.listByRun(run.id, { limit: 200 })) {
-      if (!modelIds.includes(r.modelId) || !r.usage.decodeTps) continue;
-      const s = (sums[r.modelId] ??= { n: 0, decode: 0, prefill: 0, prefillN: 0 });
+      const on = ranOn.get(r.modelId);
+      if (on === undefined || !r.usage.decodeTps) continue;
+      const s = (sums[r.modelId] ??= { n: 0, decode: 0, prefill: 0, prefillN: 0, device: on });
       s.n++;
       s.decode += r.usage.decodeTps;
       if (r.usage.prefillTps) {
@@ -82,8 +102,8 @@ export async function measuredSpeeds(repos: Repositories, modelIds: readonly str
       }
     }
   }
-  const out: Record<string, MeasuredSpeed> = {};
-  for (const [id, s] of Object.entries(sums)) out[id] = { decodeTokensPerS: s.decode / s.n, prefillTokensPerS: s.prefillN ? s.prefill / s.prefillN : null };
+  const out: Record<string, SpeedBasis> = {};
+  for (const [id, s] of Object.entries(sums)) out[id] = { decodeTokensPerS: s.decode / s.n, prefillTokensPerS: s.prefillN ? s.prefill / s.prefillN : null, answers: s.n, device: s.device };
   return out;
 }
 
