@@ -160,12 +160,18 @@ try {
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 4 * 1024 * 1024, uploadThroughput: 1024 * 1024 });
     await page.getByTestId('catalogue').locator('tr[data-model="smolvlm-256m"]').getByRole('button', { name: 'Download' }).click();
-    await page.getByTestId('transfer').waitFor();
+    const transfer = page.getByTestId('catalogue').locator('tr[data-detail-for="smolvlm-256m"]').getByTestId('transfer');
+    await transfer.waitFor();
     await page.waitForTimeout(2500);
-    await page.getByTestId('transfer').scrollIntoViewIfNeeded();
+    await transfer.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${out}/model-download.png` });
-    await page.getByTestId('transfer').getByRole('button', { name: 'Cancel' }).click();
-    console.log('wrote docs/screenshots/models.png, model-download.png');
+    await transfer.getByRole('button', { name: 'Cancel' }).click();
+    // The public-host opt-in of the medical VLM.
+    const med = page.getByTestId('catalogue').locator('tr[data-model="medgemma-4b-q4"]');
+    await med.getByTestId('host-download').click();
+    await page.getByTestId('host-optin').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: `${out}/model-host-optin.png` });
+    console.log('wrote docs/screenshots/models.png, model-download.png, model-host-optin.png');
   } finally {
     await mirror.close();
     rmSync(mirrorRoot, { recursive: true, force: true });

@@ -158,19 +158,7 @@ class ModelManager {
           await deleteModelFiles(entry.id);
           throw e;
         }
-        const record: ModelRecord = {
-          id: entry.id,
-          runtime: entry.runtime,
-          modelId: entry.modelId,
-          label: entry.label,
-          sizeBytes: t.total,
-          files: manifest.files.map((f) => ({ name: f.path, bytes: f.bytes, sha256: f.sha256 })),
-          source: 'catalogue',
-          addedAt: Date.now(),
-        };
-        await (await repos()).models.put(record);
-        void persistence.request();
-        return record;
+        return saveCatalogueRecord(entry, manifest.files, 'catalogue');
       },
       (r) => `Downloaded ${r.label} (${r.files.length} files, hashes checked).`,
     );
@@ -211,19 +199,7 @@ class ModelManager {
           await deleteModelFiles(entry.id);
           throw e;
         }
-        const record: ModelRecord = {
-          id: entry.id,
-          runtime: entry.runtime,
-          modelId: entry.modelId,
-          label: entry.label,
-          sizeBytes: recorded.reduce((n, f) => n + f.bytes, 0),
-          files: recorded.map((f) => ({ name: f.path, bytes: f.bytes, sha256: f.sha256 })),
-          source: 'public host',
-          addedAt: Date.now(),
-        };
-        await (await repos()).models.put(record);
-        void persistence.request();
-        return record;
+        return saveCatalogueRecord(entry, recorded, 'public host');
       },
       (r) => `Downloaded ${r.label} from ${new URL(host).host}: ${r.files.length} files, each hashed; it now loads with the network off.`,
     );
@@ -288,6 +264,23 @@ async function fetchWithProgress(url: string, signal: AbortSignal, onBytes: (n: 
 }
 
 export const modelManager = new ModelManager();
+
+/** Stores the record of a catalogue model whose files are in place (and asks for persistent storage: it is large). */
+async function saveCatalogueRecord(entry: CatalogueEntry, files: readonly ModelManifestFile[], source: ModelRecord['source']): Promise<ModelRecord> {
+  const record: ModelRecord = {
+    id: entry.id,
+    runtime: entry.runtime,
+    modelId: entry.modelId,
+    label: entry.label,
+    sizeBytes: files.reduce((n, f) => n + f.bytes, 0),
+    files: files.map((f) => ({ name: f.path, bytes: f.bytes, sha256: f.sha256 })),
+    source,
+    addedAt: Date.now(),
+  };
+  await (await repos()).models.put(record);
+  void persistence.request();
+  return record;
+}
 
 /** The top file of a WebLLM (MLC) model folder. */
 const MLC_CONFIG = 'mlc-chat-config.json';
