@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, openAsBlob, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { CATALOGUE, DEFAULT_MODEL_HOST, sourceFileUrl, type Catalogue, type CatalogueEntry, type ModelSourceFile } from '../../core/engines/catalogue.ts';
+import { hashBlob } from '../../core/hash/hash-blob.ts';
 import { MODEL_MANIFEST, type ModelManifest } from '../../core/models/manifest.ts';
 import { formatBytes } from '../../lib/format/units.ts';
 import type { CliCommand, CliIo } from '../command.ts';
@@ -101,7 +102,7 @@ async function fetchModel(entry: CatalogueEntry, folder: string, options: FetchO
   for (const file of source.files) {
     const target = join(folder, ...file.path.split('/'));
     if (!target.startsWith(folder)) throw new Error(`The catalogue lists a file outside the model folder: ${file.path}`);
-    const kept = existingMatch(target, file);
+    const kept = await existingMatch(target, file);
     const got = kept ?? (await download(sourceFileUrl(source, file.path, options.host), target, file, entry, options, (n) => progress(options.io, file.path, done + n, total)));
     done += got.bytes;
     files.push({ path: file.path, bytes: got.bytes, sha256: got.sha256 });
@@ -111,14 +112,17 @@ async function fetchModel(entry: CatalogueEntry, folder: string, options: FetchO
   return manifest;
 }
 
-/** A file already in the folder that matches the catalogue (size, and hash when known): kept as is. */
-function existingMatch(path: string, file: ModelSourceFile): { bytes: number; sha256: string } | null {
-  if (!existsSync(path)) return null;
+/**
+ * A file already in the folder that matches the catalogue (size, and hash when
+ * known): kept as is. Hashed as a stream, as `model-manifest` does: weight files
+ * run to gigabytes.
+ */
+async function existingMatch(path: string, file: ModelSourceFile): Promise<{ bytes: number; sha256: string } | null> {
+  if (!existsSync(path) || (file.bytes === undefined && file.sha256 === undefined)) return null;
   const bytes = statSync(path).size;
   if (file.bytes !== undefined && bytes !== file.bytes) return null;
-  const sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
+  const sha256 = await hashBlob(await openAsBlob(path));
   if (file.sha256 !== undefined && sha256 !== file.sha256) return null;
-  if (file.bytes === undefined && file.sha256 === undefined) return null;
   return { bytes, sha256 };
 }
 
