@@ -4,47 +4,21 @@
  * page transferred with the call. The worker never loads a model itself: the
  * host decides what is resident, for every runtime.
  */
-import { releaseProxy, wrap, proxy, type Remote } from 'comlink';
 import type { HostApi, HostLoadInput } from '../../src/lib/engines/model-host.ts';
 import type { Engine, EngineInfo } from '../../src/core/engines/engine.ts';
 import { RemoteEngine } from '../../src/core/engines/remote-engine.ts';
 import type { EngineSpec, TransformersSpec } from '../../src/core/engines/spec.ts';
-import { AbortedError, fromSerialized } from '../../src/core/errors.ts';
-import type { CallOptions, ClientApi, Progress, WorkerEndpointApi } from '../../src/core/rpc/protocol.ts';
+import type { ClientApi } from '../../src/core/rpc/protocol.ts';
+import { createWorkerClient } from '../../src/lib/workers/worker-client.ts';
 import type { SimilarityEncoder } from '../../src/core/scoring/run/index.ts';
 
-let nextCallId = 1;
-
-/** A typed client of the host's API over `port` (calls, abort, progress, typed errors). */
+/**
+ * A typed client of the host's API over `port`: the project's worker client
+ * (calls, abort, progress, typed errors) with the port in the worker's place.
+ */
 export function hostClient(port: MessagePort): { readonly api: ClientApi<HostApi>; close(): void } {
-  const remote: Remote<WorkerEndpointApi> = wrap<WorkerEndpointApi>(port);
-  const call = async (method: string, input: unknown, opts: CallOptions = {}): Promise<unknown> => {
-    if (opts.signal?.aborted) throw new AbortedError();
-    const callId = nextCallId++;
-    const onProgress = opts.onProgress;
-    const progress = onProgress ? proxy((p: Progress) => onProgress(p)) : undefined;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        remote.abort(callId).catch(() => {});
-        reject(new AbortedError());
-      };
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      remote.call(method, input, callId, progress).then(
-        (envelope) => (envelope.ok ? resolve(envelope.value) : reject(fromSerialized(envelope.error))),
-        (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
-      ).finally(() => opts.signal?.removeEventListener('abort', onAbort));
-    });
-  };
-  const api = new Proxy({} as ClientApi<HostApi>, {
-    get: (_t, prop) => (typeof prop !== 'string' || prop === 'then' ? undefined : (input: unknown, options?: CallOptions) => call(prop, input, options)),
-  });
-  return {
-    api,
-    close() {
-      remote[releaseProxy]();
-      port.close();
-    },
-  };
+  const client = createWorkerClient<HostApi>('model host', () => Object.assign(port, { terminate: () => port.close() }) as unknown as Worker, { idleMs: 0 });
+  return { api: client.api, close: () => client.terminate() };
 }
 
 export type HostClient = ReturnType<typeof hostClient>;

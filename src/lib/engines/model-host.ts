@@ -332,10 +332,8 @@ function hostApi(host: ModelHost) {
     },
     async generate(input: HostLoadInput & { readonly request: GenerateRequest }, ctx: CallContext): Promise<GenerateResult> {
       let pieces = 0;
-      return host.engine(input.spec, input.session).generate(input.request, {
-        signal: ctx.signal,
-        onToken: (piece) => ctx.progress({ phase: 'token', done: ++pieces, total: input.request.sampling.maxTokens, detail: { kind: 'tokens', piece } }),
-      });
+      const onToken = (piece: string) => ctx.progress({ phase: 'token', done: ++pieces, total: input.request.sampling.maxTokens, detail: { kind: 'tokens', piece } });
+      return host.use(input.spec, input.session, ctx.signal, (engine) => engine.generate(input.request, { signal: ctx.signal, onToken }));
     },
     async unload(input: HostLoadInput): Promise<void> {
       await host.unload(input.spec, input.session);
