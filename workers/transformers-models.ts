@@ -18,8 +18,9 @@ import { describeGpu } from '../src/core/env/gpu.ts';
 import { throwIfAborted } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 
-/** What a model is for: the transformers.js task (the catalogue's `task`). */
-export type TransformersTask = 'image-text-to-text' | 'text-generation' | 'feature-extraction';
+import type { TransformersTask } from '../src/core/engines/spec.ts';
+
+export type { TransformersTask } from '../src/core/engines/spec.ts';
 
 /** Which model to load, from where, on which device. */
 export interface TransformersLoadInput {

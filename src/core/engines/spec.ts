@@ -64,12 +64,6 @@ export function runtimeOfSpec(spec: EngineSpec): 'transformers' | 'webllm' | 'op
   return spec.kind === 'openai' ? 'openai-compatible' : spec.kind;
 }
 
-/** Whether this spec's model reads images. */
-export function specReadsImages(spec: EngineSpec): boolean {
-  if (spec.kind === 'openai') return true;
-  return (spec.task ?? 'image-text-to-text') === 'image-text-to-text';
-}
-
 /** The files that identify the weights; none for an endpoint (its weights are not ours to hash). */
 export function specFiles(spec: EngineSpec): readonly ModelFileRef[] {
   return spec.kind === 'openai' ? [] : spec.files;

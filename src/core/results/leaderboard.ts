@@ -34,8 +34,6 @@ export interface LeaderboardRow {
   readonly label: string;
   readonly responses: number;
   readonly failed: number;
-  /** Answers cut by the answer budget (0 for scores stored before it was counted). */
-  readonly truncated: number;
   readonly metrics: Readonly<Record<string, MetricSummary>>;
   readonly medianLatencyMs: number;
   readonly meanDecodeTps: number;
@@ -74,7 +72,7 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
       }
       rows.push({
         id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, arm: arm.key, label: arm.key,
-        responses: arm.responses, failed: arm.failed, truncated: arm.truncated ?? 0, metrics, medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
+        responses: arm.responses, failed: arm.failed, metrics, medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
         scoreVersion: set.version, judge: set.config.judge, encoder: set.config.encoder,
       });
     }

@@ -6,10 +6,8 @@
  */
 import { DEFAULT_MODEL_HOST } from '../../core/engines/catalogue.ts';
 import { validateCspOrigin } from '../../core/security/csp.ts';
-import { repos } from '../storage/app-db.ts';
 import { getAllowedOrigins, originsInPolicy, setAllowedOrigins } from './allowed-origins.ts';
 
-const SETTING = 'models.publicHosts';
 const PENDING = 'neuroeval.pendingHostDownload';
 
 /**
@@ -27,20 +25,14 @@ export function hostOrigins(host: string): string[] {
   return [origin, ...(FILE_SERVERS[origin] ?? [])];
 }
 
-export async function allowedPublicHosts(): Promise<string[]> {
-  return (await repos()).settings.get<string[]>(SETTING, []);
-}
-
 /**
- * Records the user's opt-in for `host` and adds its origins to the network
- * policy. Returns true when the page must reload before the host can be
- * reached (its origins are not in this page's policy yet).
+ * The user's opt-in for `host`: its origins join the network policy (the
+ * allowed origins are the record of the opt-in). Returns true when the page
+ * must reload before the host can be reached (its origins are not in this
+ * page's policy yet).
  */
 export async function allowPublicHost(host: string): Promise<boolean> {
   const origins = hostOrigins(host);
-  const r = await repos();
-  const hosts = await allowedPublicHosts();
-  if (!hosts.includes(host)) await r.settings.set(SETTING, [...hosts, host]);
   const allowed = await getAllowedOrigins();
   const missing = origins.filter((o) => !allowed.includes(o));
   if (missing.length) await setAllowedOrigins([...allowed, ...missing]);
