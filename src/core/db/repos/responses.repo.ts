@@ -35,6 +35,11 @@ export interface ResponsesRepo {
 export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
   const t = db.responses;
   const get = (id: string) => guard('read the response', () => t.get(id));
+  /** The distinct second parts of a `[runId+…]` index for one run, read from the index alone. */
+  const secondKeys = async (index: '[runId+itemKey]' | '[runId+caseId]', runId: string): Promise<Set<string>> => {
+    const keys = await t.where(index).between([runId, Dexie.minKey], [runId, Dexie.maxKey], true, true).uniqueKeys();
+    return new Set(keys.map((k) => String((k as unknown[])[1])));
+  };
   return {
     get,
     async require(id) {
@@ -47,22 +52,8 @@ export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
     listByItem: (runId, itemKey) =>
       guard('list responses', () => t.where('[runId+itemKey]').equals([runId, itemKey]).toArray()),
     countByRun: (runId) => guard('count responses', () => t.where('runId').equals(runId).count()),
-    itemKeysByRun: (runId) =>
-      guard('list answered items', async () => {
-        const keys = await t
-          .where('[runId+itemKey]')
-          .between([runId, Dexie.minKey], [runId, Dexie.maxKey], true, true)
-          .uniqueKeys();
-        return new Set(keys.map((k) => String((k as unknown[])[1])));
-      }),
-    caseIdsByRun: (runId) =>
-      guard('list answered cases', async () => {
-        const keys = await t
-          .where('[runId+caseId]')
-          .between([runId, Dexie.minKey], [runId, Dexie.maxKey], true, true)
-          .uniqueKeys();
-        return new Set(keys.map((k) => String((k as unknown[])[1])));
-      }),
+    itemKeysByRun: (runId) => guard('list answered items', () => secondKeys('[runId+itemKey]', runId)),
+    caseIdsByRun: (runId) => guard('list answered cases', () => secondKeys('[runId+caseId]', runId)),
     getByCacheKey: (cacheKey) =>
       guard('look up a cached response', async () => {
         const hits = await t.where('cacheKey').equals(cacheKey).sortBy('createdAt');
