@@ -23,15 +23,15 @@ interface ScoringProgress {
 }
 
 /** A model that can judge or embed, whatever its runtime; `spec` is built for the chosen device. */
-export interface ScoringModelOption {
+export interface ScoringModelOption<S extends EngineSpec = EngineSpec> {
   readonly id: string;
   readonly label: string;
-  readonly spec: (device: 'webgpu' | 'wasm') => EngineSpec;
+  readonly spec: (device: 'webgpu' | 'wasm') => S;
 }
 
 const bundled = (id: string) => new URL(`models/${id}/`, document.baseURI).href;
 
-function transformersOption(id: string, label: string, location: string, task: 'text-generation' | 'feature-extraction'): ScoringModelOption {
+function transformersOption(id: string, label: string, location: string, task: 'text-generation' | 'feature-extraction'): ScoringModelOption<TransformersSpec> {
   return { id, label, spec: (device) => ({ kind: 'transformers', id, label, location, device, task, files: [] }) };
 }
 
@@ -53,7 +53,7 @@ export function judgeOptions(stored: readonly ModelRecord[], webllm: readonly We
 }
 
 /** Similarity encoders (transformers.js feature-extraction models). */
-export function encoderOptions(stored: readonly ModelRecord[]): ScoringModelOption[] {
+export function encoderOptions(stored: readonly ModelRecord[]): ScoringModelOption<TransformersSpec>[] {
   return [
     transformersOption('self-test-embed', 'Self-test encoder (random weights: wiring check only)', bundled('self-test-embed'), 'feature-extraction'),
     ...stored.filter((m) => m.runtime === 'transformers').map((m) => transformersOption(m.id, m.label, modelLocation(m.id), 'feature-extraction')),
