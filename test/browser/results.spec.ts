@@ -48,7 +48,7 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await page.getByTestId('score-run').click();
   await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
   // Answers that reached the budget are counted per model, with a warning past 5 %.
-  const stored = await readStore<{ finishReason: string }>(page, 'responses');
+  const stored = await readStore<{ caseId: string; finishReason: string }>(page, 'responses');
   const truncated = stored.filter((r) => r.finishReason === 'length').length;
   expect(truncated).toBeGreaterThan(planned * 0.05);
   await expect(page.getByTestId('truncated-count')).toHaveText(` · ${truncated} truncated by the answer budget`);
@@ -80,8 +80,9 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   const card = page.getByTestId('answer-card').first();
   await expect(card).toHaveAttribute('data-model-label', 'self-test');
   await expect(card.getByTestId('item-scores')).toBeVisible();
-  const cut = stored.some((r) => r.finishReason === 'length');
-  if (cut) await expect(page.getByTestId('answer-truncated').first()).toContainText('reached the token budget');
+  // This case's answers are marked truncated exactly when they hit the budget.
+  const cutHere = stored.filter((r) => r.caseId === caseId && r.finishReason === 'length').length;
+  await expect(page.getByTestId('answer-truncated')).toHaveCount(cutHere);
 
   // 5. Review five answers by keyboard: four accepted, one overridden with a reason.
   await page.goto(`${server.url}#/review`);
