@@ -155,6 +155,8 @@ export class ModelHost {
   /** Loads `spec` for `session` (see the file comment) and returns what the engine reports. */
   async load(spec: EngineSpec, session: string, options: LoadOptions = {}): Promise<EngineInfo> {
     if (spec.kind === 'openai') return (await this.#endpoint(spec)).load(options);
+    // A model loaded and never asked must still be let go when the tab goes idle.
+    this.#touch();
     return this.#gpu.run(async () => {
       const r = await this.#ensure(spec, session, options);
       return r.info!;

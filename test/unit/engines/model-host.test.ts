@@ -5,7 +5,7 @@
  * same model at once. Engines are stand-ins that log loads and unloads; the
  * locks are an in-memory LockManager with Web Locks' exclusive semantics.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { textTurn } from '../../../src/core/chat/turn.ts';
 import type { Engine, EngineInfo, GenerateRequest } from '../../../src/core/engines/engine.ts';
 import type { EngineSpec, TransformersSpec, WebLlmSpec } from '../../../src/core/engines/spec.ts';
@@ -72,10 +72,10 @@ afterEach(() => {
   for (const c of channels.splice(0)) c.close();
 });
 
-function host(world: World, name: string, locks: MemoryLocks, channelName: string | null = null): ModelHost {
+function host(world: World, name: string, locks: MemoryLocks, channelName: string | null = null, idleMs = 0): ModelHost {
   const channel = channelName ? new BroadcastChannel(channelName) : null;
   if (channel) channels.push(channel);
-  return new ModelHost({ endpointSecrets: async () => undefined, locks: locks as unknown as LockManager, channel, idleMs: 0, createEngine: (spec) => standInEngine(world, name, spec) });
+  return new ModelHost({ endpointSecrets: async () => undefined, locks: locks as unknown as LockManager, channel, idleMs, createEngine: (spec) => standInEngine(world, name, spec) });
 }
 
 const newWorld = (): World => ({ log: [], loaded: new Map(), maxHolders: 0 });
@@ -141,5 +141,21 @@ describe('ModelHost residency', () => {
     expect((await tabA.engine(vlm, 'run:1').generate(request)).text).toBe('vlm:1');
     expect(world.log.slice(3)).toEqual(['B unload vlm', 'A load vlm', 'A generate vlm']);
     expect(world.maxHolders).toBe(1);
+  });
+
+  it('lets a model go once the tab has been idle, also when it was loaded and never asked', async () => {
+    vi.useFakeTimers();
+    try {
+      const world = newWorld();
+      const h = host(world, 'tab', new MemoryLocks(), null, 60_000);
+      await h.engine(vlm, 'models').load();
+      await vi.advanceTimersByTimeAsync(59_000);
+      expect(h.resident().map((r) => r.label)).toEqual(['VLM']);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(h.resident()).toEqual([]);
+      expect(world.log).toEqual(['tab load vlm', 'tab unload vlm']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
