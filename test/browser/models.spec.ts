@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { startFakeOpenAi } from '../support/fake-openai-server.ts';
 import { expect, openApp, test, waitForOfflineReady } from '../support/fixtures.ts';
+import { smolVlmFolder } from '../support/catalogue-folder.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 const SELF_TEST = new URL('../../public/models/self-test/', import.meta.url).pathname;
@@ -51,6 +52,20 @@ test('a model imported from a folder is hashed, stored, and runs after a reload 
   // Verify re-hashes the stored copy.
   await row.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByTestId('model-message')).toContainText('files match their recorded SHA-256');
+});
+
+test('a folder imported as a catalogue model must hold the files the catalogue lists, where the repository keeps them', async ({ page, server }) => {
+  await openApp(page, server.url, '#/models');
+  await page.locator('select[name="importAs"]').selectOption('smolvlm-256m');
+  // The self-test folder is not laid out as SmolVLM-256M's repository: the first missing file is named, with the count of the rest.
+  await page.getByTestId('import-model-folder').setInputFiles(usbCopy('not-smolvlm'));
+  await expect(page.getByTestId('model-error')).toContainText('"not-smolvlm": chat_template.json is missing: SmolVLM 256M Instruct');
+  await expect(page.getByTestId('model-error')).toContainText('more problems after this one');
+  await expect(page.getByTestId('stored-models').locator('tr[data-model="smolvlm-256m"]')).toHaveCount(0);
+
+  await page.getByTestId('import-model-folder').setInputFiles(smolVlmFolder(join(makeTempDir('usb'), 'SmolVLM-256M-Instruct')));
+  await expect(page.getByTestId('model-message')).toContainText('Imported SmolVLM 256M Instruct');
+  await expect(page.getByTestId('stored-models').locator('tr[data-model="smolvlm-256m"]')).toContainText('imported');
 });
 
 test('a damaged copy is refused and nothing is kept', async ({ page, server }) => {

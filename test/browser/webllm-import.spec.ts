@@ -7,7 +7,7 @@
  * is the app's worker API over a stand-in engine that fetches those files as
  * WebLLM does (test/browser/support/webllm-stand-in.worker.ts).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StaticServer } from '../../scripts/serve.mjs';
 import { expect, foreignRequests, openApp, test, waitForOfflineReady } from '../support/fixtures.ts';
@@ -49,6 +49,13 @@ test.describe('WebLLM folder import', () => {
     await expect(page.getByTestId('model-error')).toContainText('is a WebLLM (MLC) model folder: choose which WebLLM catalogue model it is');
 
     await page.locator('select[name="importAs"]').selectOption('phi-3.5-vision-q4f32');
+    // A shard the weight index names is missing: named before anything is stored.
+    const broken = mlcFolder();
+    rmSync(join(broken, 'params_shard_1.bin'));
+    await page.getByTestId('import-model-folder').setInputFiles(broken);
+    await expect(page.getByTestId('model-error')).toContainText('params_shard_1.bin is missing: tensor-cache.json lists it as a weight shard');
+    await expect(page.getByTestId('stored-models').locator('tr[data-model="phi-3.5-vision-q4f32"]')).toHaveCount(0);
+
     await page.getByTestId('import-model-folder').setInputFiles(mlcFolder());
     await expect(page.getByTestId('model-message')).toContainText('Imported Phi-3.5 vision instruct (q4f32): 6 files');
     const row = page.getByTestId('stored-models').locator('tr[data-model="phi-3.5-vision-q4f32"]');

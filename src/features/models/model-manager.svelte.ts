@@ -7,6 +7,7 @@
 import { sourceFileUrl, type CatalogueEntry } from '../../core/engines/catalogue.ts';
 import { AbortedError, InvalidInputError, isAbortLike, throwIfAborted } from '../../core/errors.ts';
 import type { ModelRecord } from '../../core/db/types.ts';
+import { checkModelFolder, MLC_CONFIG, mlcShardPaths } from '../../core/models/folder-layout.ts';
 import { describeModelConfig, MODEL_MANIFEST, parseModelManifest, type ModelManifestFile } from '../../core/models/manifest.ts';
 import type { PickedFile } from '../../lib/files/picked-files.ts';
 import { forgetWebLlmModel, rememberWebLlmModel } from '../../lib/engines/webllm-models.ts';
@@ -70,11 +71,14 @@ class ModelManager {
       async (t) => {
         const byPath = new Map(files.map((f) => [strip(f.path), f.file]));
         const mlc = byPath.has(MLC_CONFIG);
-        if (mlc && entry?.runtime !== 'webllm') {
+        if (entry) {
+          // The catalogue says what the entry loads: a missing or misplaced file is named now, not at load time.
+          const index = byPath.get('tensor-cache.json') ?? byPath.get('ndarray-cache.json');
+          const problems = checkModelFolder(entry, byPath.keys(), index ? mlcShardPaths(await index.text()) : null);
+          const first = problems[0];
+          if (first) throw new InvalidInputError(`"${root}": ${first.message}${problems.length > 1 ? ` (${problems.length - 1} more problem${problems.length > 2 ? 's' : ''} after this one)` : ''}`, { file: first.file });
+        } else if (mlc) {
           throw new InvalidInputError(`"${root}" is a WebLLM (MLC) model folder: choose which WebLLM catalogue model it is before importing.`, { file: MLC_CONFIG });
-        }
-        if (!mlc && entry?.runtime === 'webllm') {
-          throw new InvalidInputError(`"${root}" has no ${MLC_CONFIG} at its top: a WebLLM model folder holds mlc-chat-config.json, tensor-cache.json, params_shard_*.bin, the tokenizer and the model library (.wasm).`, { file: root });
         }
         const config = byPath.get(mlc ? MLC_CONFIG : 'config.json');
         if (!config) throw new InvalidInputError(`"${root}" has no config.json at its top: choose the model's own folder.`, { file: root });
@@ -281,9 +285,6 @@ async function saveCatalogueRecord(entry: CatalogueEntry, files: readonly ModelM
   void persistence.request();
   return record;
 }
-
-/** The top file of a WebLLM (MLC) model folder. */
-const MLC_CONFIG = 'mlc-chat-config.json';
 
 /** The model type an MLC folder declares. */
 function mlcModelType(text: string): string {
