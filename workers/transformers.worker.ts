@@ -30,6 +30,7 @@ import type { GenerateRequest, GenerateResult } from '../src/core/engines/engine
 import type { Pooling } from '../src/core/engines/transformers/embedder.ts';
 import type { CallContext, TokenProgress } from '../src/core/rpc/protocol.ts';
 import { exposeApi } from './runtime/expose.ts';
+import { gpuMemory, installGpuMeter, type GpuMemoryInput, type GpuMemoryReport } from './runtime/gpu-meter.ts';
 import { models, type TransformersInfo, type TransformersLoadInput } from './transformers-models.ts';
 
 export type { TransformersInfo, TransformersLoadInput, TransformersTask } from './transformers-models.ts';
@@ -82,6 +83,9 @@ interface TokenEmbedResult {
 
 /** Texts per encoder call (and per progress report). */
 const EMBED_BATCH = 16;
+
+// Before onnxruntime-web makes its device: every GPU buffer it allocates is counted.
+installGpuMeter();
 
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -169,6 +173,11 @@ export const transformersApi = {
   /** The encoder loaded now, or null. */
   async encoderInfo(): Promise<TransformersInfo | null> {
     return models.info('encoder');
+  },
+
+  /** GPU buffer memory held by this worker's models (./runtime/gpu-meter.ts); not queued, so it answers during a generate. */
+  async gpuMemory(input: GpuMemoryInput | undefined): Promise<GpuMemoryReport> {
+    return gpuMemory(input);
   },
 };
 

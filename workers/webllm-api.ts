@@ -34,6 +34,7 @@ import { appConfigFor, deleteCached, isCached, WebLlmEngine, type WebLlmApi, typ
 import { describeGpu } from '../src/core/env/gpu.ts';
 import { throwIfAborted } from '../src/core/errors.ts';
 import type { CallContext, TokenProgress } from '../src/core/rpc/protocol.ts';
+import { gpuMemory, installGpuMeter, type GpuMemoryInput, type GpuMemoryReport } from './runtime/gpu-meter.ts';
 
 /** What the API needs of WebLLM; the worker entry passes the real library, tests a stand-in engine. */
 interface WebLlmDeps {
@@ -304,6 +305,11 @@ const webllmApi = {
   async info(): Promise<WebLlmInfo | null> {
     return current?.info ?? null;
   },
+
+  /** GPU buffer memory WebLLM holds in this worker (./runtime/gpu-meter.ts); not queued, so it answers during a generate. */
+  async gpuMemory(input: GpuMemoryInput | undefined): Promise<GpuMemoryReport> {
+    return gpuMemory(input);
+  },
 };
 
 export type WebLlmWorkerApi = typeof webllmApi;
@@ -311,5 +317,7 @@ export type WebLlmWorkerApi = typeof webllmApi;
 /** The worker's API over the given WebLLM (the real library in ./webllm.worker.ts). */
 export function createWebLlmApi(d: WebLlmDeps): WebLlmWorkerApi {
   deps = d;
+  // Before WebLLM makes its device: every GPU buffer it allocates is counted.
+  installGpuMeter();
   return webllmApi;
 }
