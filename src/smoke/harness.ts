@@ -1,0 +1,158 @@
+/**
+ * The page `npm run smoke:real` drives (scripts/smoke-real.ts): the app's own
+ * modules, built with the app's own Vite config and CSP, not a copy. It loads
+ * the demo benchmark as the app does on first start, loads the model through
+ * the app's model host (the same workers a run uses), and asks one question
+ * per protocol as a one-case run through the runner worker, so prompts,
+ * answer budgets, few-shot exemplars, parsing and the stored answers are
+ * exactly what a real run produces. Not part of the app's build.
+ */
+import { answerBudget } from '../core/protocols/budgets.ts';
+import { extractJsonObject } from '../core/protocols/json.ts';
+import { PROTOCOLS, PROTOCOL_IDS, protocolFor } from '../core/protocols/registry.ts';
+import type { BenchCase } from '../core/bundle/types.ts';
+import type { EngineSpec } from '../core/engines/spec.ts';
+import { describeGpu, preferredDevice } from '../core/env/gpu.ts';
+import { loadDemo } from '../features/benchmarks/benchmarks.service.ts';
+import { environmentForProvenance } from '../features/runs/new-run.ts';
+import { runsManager } from '../features/runs/runs-manager.svelte.ts';
+import { modelHost } from '../lib/engines/app-host.ts';
+import { transformersWorker } from '../lib/engines/transformers-client.ts';
+import { webllmWorker } from '../lib/engines/webllm-client.ts';
+import { repos } from '../lib/storage/app-db.ts';
+import type { GpuMemoryInput, GpuMemoryReport } from '../../workers/runtime/gpu-meter.ts';
+import type { SmokeApi, SmokeError, SmokeGpuErrors, SmokePick } from './types.ts';
+
+const SESSION = 'smoke';
+
+function plain(e: unknown): SmokeError {
+  const err = e as { name?: string; code?: string; engineCode?: string; message?: string } | null;
+  const code = err?.engineCode ?? err?.code;
+  return { name: err?.name ?? 'Error', ...(code ? { code } : {}), message: err?.message ?? String(e) };
+}
+
+/** The GPU buffer meter of the worker that runs `spec` (workers/runtime/gpu-meter.ts). */
+function meter(spec: EngineSpec): { gpuMemory(input?: GpuMemoryInput): Promise<GpuMemoryReport> } | null {
+  if (spec.kind === 'webllm') return { gpuMemory: (input) => webllmWorker.api.gpuMemory(input) };
+  if (spec.kind === 'transformers') return { gpuMemory: (input) => transformersWorker().api.gpuMemory(input) };
+  return null;
+}
+
+/** Whether `protocolId` can ask this case at all (as the run form's protocol choice allows). */
+function fits(protocolId: string, c: BenchCase): boolean {
+  const options = c.questions.length > 0 && c.questions.every((q) => q.options?.length);
+  if (protocolId === 'mcq' || options) return protocolId === 'mcq' && options;
+  return protocolId !== 'neurovlm-structured' || c.images.length > 0;
+}
+
+/** Whether an answer is JSON as the model sent it, only after repair (cut by the budget), or not at all. */
+function jsonValidity(text: string): 'valid' | 'repaired' | 'invalid' {
+  const found = extractJsonObject(text, { allowArray: true });
+  return !found.ok ? 'invalid' : found.repaired ? 'repaired' : 'valid';
+}
+
+/** The meter's figures after a load or a run; nothing when the worker cannot answer (it crashed). */
+async function gpuAfter(m: ReturnType<typeof meter>): Promise<{ gpuPeakBytes: number; gpuErrors: SmokeGpuErrors }> {
+  const r = await m?.gpuMemory(undefined).catch(() => null);
+  return { gpuPeakBytes: r?.peakBytes ?? 0, gpuErrors: { outOfMemory: r?.outOfMemory ?? null, deviceLost: r?.deviceLost ?? null } };
+}
+
+const api: SmokeApi = {
+  async gpu() {
+    const { facts } = await describeGpu(navigator.gpu, 'this page');
+    const choice = preferredDevice(facts);
+    const adapter = facts.available ? [facts.architecture || facts.description || 'unknown', facts.vendor && `vendor ${facts.vendor}`].filter(Boolean).join(', ') : 'none';
+    return {
+      available: facts.available,
+      ...(facts.reason ? { reason: facts.reason } : {}),
+      adapter,
+      fallback: facts.isFallbackAdapter === true,
+      shaderF16: facts.features.includes('shader-f16'),
+      preferred: choice.device,
+      preferredReason: choice.reason,
+    };
+  },
+
+  async prepare(protocols) {
+    const benchmarkId = await loadDemo();
+    const r = await repos();
+    const benchmark = await r.benchmarks.get(benchmarkId);
+    const defaults = benchmark?.manifest.protocolDefaults;
+    const exemplars = new Set(defaults?.fewShotCaseIds ?? []);
+    // Exemplars are shown to the model as worked examples: never the question itself.
+    const cases = (await r.cases.listByBenchmark(benchmarkId)).filter((c) => !exemplars.has(c.id));
+    const picks: SmokePick[] = [];
+    const unfit: string[] = [];
+    for (const id of protocols ?? PROTOCOL_IDS) {
+      const protocol = PROTOCOLS[id as keyof typeof PROTOCOLS];
+      if (!protocol) throw new Error(`Unknown protocol "${id}"; known: ${PROTOCOL_IDS.join(', ')}.`);
+      const native = cases.find((c) => protocolFor(c, defaults).id === id);
+      const chosen = native ?? cases.find((c) => fits(id, c));
+      if (!chosen) unfit.push(id);
+      else picks.push({ protocolId: id, protocolLabel: protocol.label, caseId: chosen.id, native: native !== undefined, answerBudget: answerBudget(id), expectsJson: protocol.templates.some((t) => /\bJSON\b/.test(`${t.system ?? ''}\n${t.user}`)) });
+    }
+    return { benchmarkId, picks, unfit };
+  },
+
+  async load(spec, gpuLimitBytes) {
+    const m = meter(spec);
+    await m?.gpuMemory({ resetPeak: true, limitBytes: gpuLimitBytes });
+    const t0 = performance.now();
+    try {
+      const info = await modelHost.load(spec, SESSION, { onProgress: (p) => window.neuroevalSmokeProgress?.({ stage: 'load', ...p }) });
+      return { ok: true, wallMs: performance.now() - t0, runtime: `${info.runtime} ${info.runtimeVersion}`, device: info.device, ...(await gpuAfter(m)) };
+    } catch (e) {
+      return { ok: false, error: plain(e), wallMs: performance.now() - t0, ...(await gpuAfter(m)) };
+    }
+  },
+
+  async run(spec, benchmarkId, pick, { maxTokens, variant }) {
+    const r = await repos();
+    const benchmark = await r.benchmarks.get(benchmarkId);
+    const fewShot = (benchmark?.manifest.protocolDefaults?.fewShotCaseIds?.length ?? 0) > 0;
+    const m = meter(spec);
+    await m?.gpuMemory({ resetPeak: true });
+    const t0 = performance.now();
+    const runId = await runsManager.create({
+      name: `smoke:real · ${spec.label} · ${pick.protocolLabel}`,
+      config: {
+        spec: {
+          benchmarkId,
+          filters: { caseIds: [pick.caseId] },
+          models: [{ id: spec.id, filesHash: '' }],
+          variants: [variant],
+          samples: 1,
+          // As the run form does: greedy, seed 42, the protocol's answer budget unless overridden.
+          sampling: { temperature: 0, topP: 1, seed: 42, maxTokens: maxTokens ?? pick.answerBudget },
+        },
+        protocolId: pick.protocolId,
+        fewShot,
+        force: true,
+        engines: [spec],
+      },
+      app: { version: __APP_VERSION__, commit: __APP_COMMIT__ },
+      environment: await environmentForProvenance(),
+    });
+    const timer = setInterval(() => {
+      const live = runsManager.live(runId);
+      if (live) window.neuroevalSmokeProgress?.({ stage: 'run', phase: pick.protocolId, done: live.done, total: live.total });
+    }, 1000);
+    try {
+      await runsManager.start(runId);
+    } finally {
+      clearInterval(timer);
+    }
+    const responses = await r.responses.listByRun(runId);
+    return {
+      pick,
+      runId,
+      error: runsManager.error(runId) ?? null,
+      answers: responses.map((x) => ({ questionId: x.questionId, text: x.rawText, finishReason: x.finishReason, parseError: x.parseError, json: pick.expectsJson ? jsonValidity(x.rawText) : null, usage: x.usage, latencyMs: x.latencyMs })),
+      wallMs: performance.now() - t0,
+      ...(await gpuAfter(m)),
+    };
+  },
+};
+
+window.neuroevalSmoke = api;
+document.documentElement.dataset.ready = 'true';

@@ -1,0 +1,98 @@
+/**
+ * What the real-weights smoke test's page (./harness.ts) and its driver
+ * (scripts/smoke-real.ts) say to each other through Playwright.
+ */
+import type { EngineSpec } from '../core/engines/spec.ts';
+import type { FinishReason, ResponseUsage } from '../core/db/types.ts';
+
+export interface SmokeGpu {
+  readonly available: boolean;
+  readonly reason?: string;
+  readonly adapter: string;
+  readonly fallback: boolean;
+  readonly shaderF16: boolean;
+  /** The device the app itself would choose here, and why. */
+  readonly preferred: 'webgpu' | 'wasm';
+  readonly preferredReason: string;
+}
+
+/** One protocol's question, picked from the demo benchmark. */
+export interface SmokePick {
+  readonly protocolId: string;
+  readonly protocolLabel: string;
+  readonly caseId: string;
+  /** The case's own default protocol is this one (else the protocol merely fits the case). */
+  readonly native: boolean;
+  readonly answerBudget: number;
+  /** The protocol's prompt asks for a JSON answer. */
+  readonly expectsJson: boolean;
+}
+
+export interface SmokePrepared {
+  readonly benchmarkId: string;
+  readonly picks: readonly SmokePick[];
+  /** Protocols no demo case fits. */
+  readonly unfit: readonly string[];
+}
+
+/** What WebGPU itself reported in the model's worker (workers/runtime/gpu-meter.ts), whatever error the runtime made of it. */
+export interface SmokeGpuErrors {
+  readonly outOfMemory: string | null;
+  readonly deviceLost: string | null;
+}
+
+export interface SmokeLoad {
+  readonly ok: boolean;
+  readonly error?: SmokeError;
+  readonly wallMs: number;
+  readonly runtime?: string;
+  readonly device?: string;
+  readonly gpuPeakBytes: number;
+  readonly gpuErrors: SmokeGpuErrors;
+}
+
+export interface SmokeError {
+  readonly name: string;
+  readonly code?: string;
+  readonly message: string;
+}
+
+export interface SmokeAnswer {
+  readonly questionId: string;
+  readonly text: string;
+  readonly finishReason: FinishReason;
+  /** Null when the answer parsed (the protocol's own parser); else why not. */
+  readonly parseError: string | null;
+  /** For a JSON protocol: the answer is JSON as sent, JSON only after closing what the token budget cut, or no JSON at all. */
+  readonly json: 'valid' | 'repaired' | 'invalid' | null;
+  readonly usage: ResponseUsage;
+  readonly latencyMs: number;
+}
+
+export interface SmokeRunResult {
+  readonly pick: SmokePick;
+  readonly runId: string;
+  /** Why the run failed, when it did. */
+  readonly error: string | null;
+  readonly answers: readonly SmokeAnswer[];
+  readonly wallMs: number;
+  /** Peak GPU buffer bytes in the model's worker during this run (0 on WASM). */
+  readonly gpuPeakBytes: number;
+  readonly gpuErrors: SmokeGpuErrors;
+}
+
+export interface SmokeApi {
+  gpu(): Promise<SmokeGpu>;
+  prepare(protocols: readonly string[] | null): Promise<SmokePrepared>;
+  /** Loads the model through the app's model host; `gpuLimitBytes` pretends the GPU has only that much. */
+  load(spec: EngineSpec, gpuLimitBytes: number | null): Promise<SmokeLoad>;
+  /** One question of `pick`'s protocol as a one-case run; `text-only` for a text model (a judge). */
+  run(spec: EngineSpec, benchmarkId: string, pick: SmokePick, options: { readonly maxTokens: number | null; readonly variant: 'none' | 'text-only' }): Promise<SmokeRunResult>;
+}
+
+declare global {
+  interface Window {
+    neuroevalSmoke?: SmokeApi;
+    neuroevalSmokeProgress?: (p: { readonly stage: string; readonly phase: string; readonly done: number; readonly total?: number; readonly message?: string }) => void;
+  }
+}
