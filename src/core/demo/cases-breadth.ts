@@ -9,7 +9,7 @@ import { type DemoCase, type SliceDraft, img, makeCase } from './case-kit.ts';
 import * as L from './lesions.ts';
 
 export const NVB_CLASSES = ['tumor', 'stroke', 'multiple sclerosis', 'normal', 'other abnormalities'] as const;
-type NvbClass = (typeof NVB_CLASSES)[number];
+export type NvbClass = (typeof NVB_CLASSES)[number];
 export const NVB_TUMOR_SUBTYPES = [
   'glioma',
   'meningioma',
@@ -28,8 +28,8 @@ export const NVB_MODALITIES = ['CT', 'MRI'] as const;
 export const NVB_SEQUENCES = ['FLAIR', 'T1', 'T2', 'T1C+'] as const;
 export const NVB_PLANES = ['axial', 'sagittal', 'coronal'] as const;
 
-type NvbSequence = (typeof NVB_SEQUENCES)[number] | 'CT';
-type Subtype = (typeof NVB_TUMOR_SUBTYPES)[number] | (typeof NVB_STROKE_SUBTYPES)[number] | null;
+export type NvbSequence = (typeof NVB_SEQUENCES)[number] | 'CT';
+export type Subtype = (typeof NVB_TUMOR_SUBTYPES)[number] | (typeof NVB_STROKE_SUBTYPES)[number] | null;
 
 const QUESTION =
   'Analyse this single brain image. Answer with one JSON object with the fields modality (CT or MRI), ' +
@@ -37,7 +37,8 @@ const QUESTION =
   'diagnosis_name (tumor, stroke, multiple sclerosis, normal or other abnormalities) and diagnosis_detailed ' +
   '(the tumour or stroke subtype, otherwise null).';
 
-function breadth(
+/** One NeuroVLM-Bench style case: a single slice, the benchmark's five classes and per-field labels. */
+export function breadth(
   id: string,
   cls: NvbClass,
   detailed: Subtype,

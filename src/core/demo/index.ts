@@ -8,10 +8,12 @@
  */
 import type { DraftManifest, ImportDraft } from '../bundle/importers/importer.ts';
 import { encodePng } from '../imaging/png-encode.ts';
-import { demoCases } from './cases.ts';
+import { demoCases, type DemoCase } from './cases.ts';
+import { drawnCases } from './drawn-cases.ts';
 import { DEMO_IMAGE_SIZE, type SliceSpec, renderImage, renderTissueMap } from './phantom.ts';
 
 export { demoCases } from './cases.ts';
+export { drawnCases } from './drawn-cases.ts';
 export { DEMO_IMAGE_SIZE, renderImage, renderSlice, renderTissueMap, type SliceSpec } from './phantom.ts';
 
 const DEMO_BUNDLE_ID = 'neuroeval-demo';
@@ -34,7 +36,28 @@ const DEMO_MANIFEST: DraftManifest = {
 
 /** Builds the demo benchmark: cases and PNG images, ready for `finalizeBundle`. */
 export function buildDemoDraft(): ImportDraft {
-  const built = demoCases();
+  return draftOf(DEMO_MANIFEST, demoCases());
+}
+
+/**
+ * A benchmark of `count` fresh NeuroVLM-Bench style cases drawn with `seed`
+ * (./drawn-cases.ts): a held-out set of images no other seed produces.
+ */
+export function buildDrawnDraft(seed: number, count: number): ImportDraft {
+  const manifest: DraftManifest = {
+    ...DEMO_MANIFEST,
+    id: `neuroeval-demo-drawn-s${seed}`,
+    name: `NeuroEval drawn demo cases (synthetic, seed ${seed}, ${count} cases)`,
+    description:
+      `${count} synthetic single-image cases in the style of NeuroVLM-Bench, drawn by the demo generator with seed ${seed}: ` +
+      'the five classes in equal measure, lesion, position, size, sequence and plane drawn. Every image is computer-generated; ' +
+      'none comes from a patient. For testing models on images they have never seen; it says nothing about clinical performance.',
+    protocolDefaults: { protocol: 'neurovlm-structured' },
+  };
+  return draftOf(manifest, drawnCases(seed, count));
+}
+
+function draftOf(manifest: DraftManifest, built: readonly DemoCase[]): ImportDraft {
   const images = new Map<string, Uint8Array>();
   // Sequences of one slice share its tissue map; draw each map once.
   const maps = new Map<SliceSpec, Uint8Array>();
@@ -49,7 +72,7 @@ export function buildDemoDraft(): ImportDraft {
     }
   }
   return {
-    manifest: DEMO_MANIFEST,
+    manifest,
     cases: built.map((c) => c.case),
     images,
     files: new Map(),
