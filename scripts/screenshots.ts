@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { startServer } from './serve.mjs';
-import { startSeededServer } from '../test/bench/seed-server.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = `${root}docs/screenshots`;
@@ -67,26 +66,35 @@ try {
   await page.screenshot({ path: `${out}/scores.png`, fullPage: true });
   console.log('wrote docs/screenshots/scores.png');
 
-  // Results: a finished run of the classification and differential cases under three variants, scored
-  // with the bundled judge and encoder; then the leaderboard, the two-axis chart, a drill-down and review.
+  // Results: a finished run of the self-test model and the demo-trained model on the classification and
+  // differential cases, with the image, without it, and with noise at three severities; scored with the
+  // bundled judge and encoder. Then the leaderboard, the two-axis and degradation charts, a drill-down and review:
+  // every figure is of these two models' real answers.
   await page.goto(`${server.url}#/runs`);
   await page.getByTestId('run-plan').getByText('requests').waitFor({ timeout: 30_000 });
   await page.locator('select[name="device"]').selectOption('wasm');
-  await page.locator('input[name="name"]').fill('Self-test: classification and differentials');
+  await page.locator('input[name="name"]').fill('Self-test and demo-trained: classification and differentials');
+  await page.locator('input[name="model"][value="demo-trained"]').check();
   for (const family of ['classification', 'differential-diagnosis']) await page.locator('[data-facet="taskFamily"] label', { hasText: family }).locator('input').check();
-  for (const v of ['text-only', 'degrade:noise:2']) await page.locator(`input[name="variant"][value="${v}"]`).check();
-  await page.locator('input[name="max-tokens"]').fill('16');
+  for (const v of ['text-only', 'degrade:noise:1', 'degrade:noise:2', 'degrade:noise:3']) await page.locator(`input[name="variant"][value="${v}"]`).check();
+  await page.locator('input[name="max-tokens"]').fill('64');
   await page.getByRole('button', { name: 'Start the run' }).click();
-  await page.getByTestId('run-status').filter({ hasText: 'done' }).waitFor({ timeout: 300_000 });
+  await page.getByTestId('run-status').filter({ hasText: 'done' }).waitFor({ timeout: 900_000 });
   await page.getByTestId('run-scores-link').click();
   await page.getByTestId('score-judge').selectOption('self-test-text');
   await page.getByTestId('score-encoder').selectOption('self-test-embed');
   await page.getByTestId('score-run').click();
-  await page.getByTestId('score-summary').waitFor({ timeout: 300_000 });
+  await page.getByTestId('score-summary').waitFor({ timeout: 600_000 });
   await page.getByRole('link', { name: '← Benchmark results' }).click();
   await page.getByTestId('leaderboard').waitFor();
   await page.waitForTimeout(800);
-  await page.screenshot({ path: `${out}/results-self-test.png` });
+  await page.screenshot({ path: `${out}/leaderboard.png` });
+  await page.getByTestId('two-axis').screenshot({ path: `${out}/two-axis.png` });
+  await page.getByTestId('degradation-chart').first().scrollIntoViewIfNeeded();
+  await page.getByTestId('degradation-chart').first().screenshot({ path: `${out}/degradation.png` });
+  await page.getByTestId('breakdown-dimension').selectOption('diseaseGroup');
+  await page.getByTestId('breakdown-chart').filter({ hasText: 'by disease group' }).waitFor();
+  await page.getByTestId('breakdown-chart').screenshot({ path: `${out}/breakdown.png` });
   await page.getByTestId('answers-table').locator('tbody a').first().click();
   await page.getByTestId('drilldown').waitFor();
   await page.getByTestId('show-prompt').check();
@@ -100,31 +108,7 @@ try {
   await page.getByRole('button', { name: 'Keyboard (?)' }).click();
   await page.waitForTimeout(500);
   await page.screenshot({ path: `${out}/review.png`, fullPage: true });
-  console.log('wrote docs/screenshots/results-self-test.png, drilldown.png, review.png');
-
-  // The leaderboard and two-axis chart need models that differ: four simulated models with generated
-  // answers (the results bench fixture), in a profile of their own.
-  const seeded = await startSeededServer(`${root}dist`, root);
-  const sim = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  try {
-    const p2 = await sim.newPage();
-    await p2.goto(`${seeded.url}bench-seed.html`);
-    await p2.waitForFunction(() => typeof (window as unknown as { seedResults?: unknown }).seedResults === 'function');
-    const { benchmarkId } = await p2.evaluate(() => (window as unknown as { seedResults(n: number, o: object): Promise<{ benchmarkId: string }> }).seedResults(8000, { runName: 'Simulated models (generated answers)' }));
-    await p2.goto(`${seeded.url}#/results/b/${benchmarkId}`);
-    await p2.getByTestId('leaderboard').locator('tbody tr').nth(3).waitFor({ timeout: 60_000 });
-    await p2.getByTestId('versus').nth(1).filter({ hasText: /p=/ }).waitFor();
-    await p2.waitForTimeout(800);
-    await p2.screenshot({ path: `${out}/leaderboard.png` });
-    await p2.getByTestId('two-axis').screenshot({ path: `${out}/two-axis.png` });
-    await p2.getByTestId('breakdown-dimension').selectOption('split');
-    await p2.getByTestId('breakdown-chart').filter({ hasText: 'by split' }).waitFor();
-    await p2.getByTestId('breakdown-chart').screenshot({ path: `${out}/breakdown.png` });
-    console.log('wrote docs/screenshots/leaderboard.png, two-axis.png, breakdown.png');
-  } finally {
-    await sim.close();
-    await seeded.close();
-  }
+  console.log('wrote docs/screenshots/leaderboard.png, two-axis.png, degradation.png, breakdown.png, drilldown.png, review.png');
 
   // Models: the self-test run, then a download in progress from a (throttled) on-prem mirror.
   await page.goto(`${server.url}#/models`);

@@ -28,6 +28,7 @@
  */
 import type { GenerateRequest, GenerateResult } from '../src/core/engines/engine.ts';
 import type { Pooling } from '../src/core/engines/transformers/embedder.ts';
+import { setDiagnosticImageTransform, type DiagnosticImageTransform } from '../src/core/engines/transformers/vlm.ts';
 import type { CallContext, TokenProgress } from '../src/core/rpc/protocol.ts';
 import { exposeApi } from './runtime/expose.ts';
 import { gpuMemory, installGpuMeter, type GpuMemoryInput, type GpuMemoryReport } from './runtime/gpu-meter.ts';
@@ -88,6 +89,7 @@ const EMBED_BATCH = 16;
 installGpuMeter();
 
 let queue: Promise<unknown> = Promise.resolve();
+let transform: DiagnosticImageTransform = null;
 
 /** How many recent prompts the diagnostics keep. */
 const RECENT_PROMPTS = 64;
@@ -98,9 +100,17 @@ const RECENT_PROMPTS = 64;
  * where each image stands), readable from the worker's console as
  * `neuroevalDiagnostics`. Nothing leaves the worker.
  */
-const diagnostics: { prompts: string[]; readonly models: () => (string | null)[] } = {
+const diagnostics: { prompts: string[]; readonly models: () => (string | null)[]; imageTransform: DiagnosticImageTransform } = {
   prompts: [],
   models: () => [models.info('generator')?.modelId ?? null, models.info('encoder')?.modelId ?? null],
+  // The known-answer check's deliberately wrong image path (tests only); see setDiagnosticImageTransform.
+  get imageTransform() {
+    return transform;
+  },
+  set imageTransform(t: DiagnosticImageTransform) {
+    transform = t;
+    setDiagnosticImageTransform(t);
+  },
 };
 (globalThis as { neuroevalDiagnostics?: typeof diagnostics }).neuroevalDiagnostics = diagnostics;
 

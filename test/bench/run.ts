@@ -20,6 +20,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { type BenchContext, type BenchSuite, DIST_DIR, DOCS_DIR, REPO_ROOT, freshContext } from './harness.ts';
 import { type BenchReport, type MachineInfo, type SuiteReport, formatValue, renderJson, renderMarkdown } from './report.ts';
 import { cliStartupSuite } from './suites/cli-startup.ts';
+import { demoTrainedSuite } from './suites/demo-trained.ts';
 import { engineBoundarySuite } from './suites/engine-boundary.ts';
 import { firstPaintSuite } from './suites/first-paint.ts';
 import { idbWriteSuite } from './suites/idb-write.ts';
@@ -30,7 +31,7 @@ import { resultsPageSuite } from './suites/results-page.ts';
 import { scoringSuite } from './suites/scoring.ts';
 
 /** Report order. Add new suites here. */
-const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, runnerSuite, scoringSuite, resultsPageSuite, cliStartupSuite];
+const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, cliStartupSuite];
 
 const COMMAND = 'npm run bench';
 /** Hard stop, so a hung page can never keep the bench (and its browsers) alive. */

@@ -7,6 +7,7 @@ import type { MeasuredSpeed } from '../../core/runner/index.ts';
 import { describeGpu } from '../../core/env/gpu.ts';
 import { CATALOGUE, sessionDtypes } from '../../core/engines/catalogue.ts';
 import { modelLocation } from '../../lib/models/model-store.ts';
+import { BUNDLED_VLMS, bundledFiles, bundledLocation, isBundled } from '../models/bundled.ts';
 import type { Repositories } from '../../core/db/index.ts';
 import type { EndpointConfig } from '../models/endpoints.ts';
 import type { WebLlmSpec } from '../../core/engines/spec.ts';
@@ -23,27 +24,14 @@ interface ModelChoice {
   readonly webllm?: WebLlmSpec;
 }
 
-const SELF_TEST_FILES_NOTE = 'bundled';
-
-/** Models a run can use: the bundled self-test VLM, stored transformers VLMs, and on-prem endpoints. */
+/** Models a run can use: the bundled VLMs (self-test, demo-trained), stored transformers VLMs, WebLLM VLMs and on-prem endpoints. */
 export function modelChoices(stored: readonly ModelRecord[], endpoints: readonly EndpointConfig[], webllm: readonly WebLlmSpec[] = []): ModelChoice[] {
   return [
-    { id: 'self-test', label: 'Self-test (random weights)', kind: 'transformers' },
+    ...BUNDLED_VLMS.map((m): ModelChoice => ({ id: m.id, label: m.label, kind: 'transformers' })),
     ...stored.filter((m) => m.runtime === 'transformers').map((m): ModelChoice => ({ id: m.id, label: m.label, kind: 'transformers', record: m })),
     ...webllm.filter((w) => w.task === 'image-text-to-text').map((w): ModelChoice => ({ id: w.id, label: w.label, kind: 'webllm', webllm: w })),
     ...endpoints.map((e): ModelChoice => ({ id: `endpoint:${e.id}`, label: `${e.model} on ${new URL(e.baseUrl).host}`, kind: 'openai', endpoint: e })),
   ];
-}
-
-/** The stored manifest of the bundled self-test model, for its file hashes. */
-async function selfTestFiles(): Promise<{ name: string; sha256: string }[]> {
-  try {
-    const res = await fetch(new URL('models/self-test/manifest.json', document.baseURI));
-    const m = (await res.json()) as { files: { path: string; sha256: string }[] };
-    return m.files.map((f) => ({ name: f.path, sha256: f.sha256 }));
-  } catch {
-    return [{ name: SELF_TEST_FILES_NOTE, sha256: '' }];
-  }
 }
 
 /** The engines of a run's configuration; an endpoint is named by its id, its API key stays in the endpoint settings. */
@@ -56,8 +44,8 @@ export async function engineConfigs(choices: readonly ModelChoice[], device: 'we
       const e = c.endpoint;
       out.push({ kind: 'openai', id: c.id, label: c.label, endpointId: e.id, baseUrl: e.baseUrl, model: e.model, concurrency: e.concurrency });
     } else {
-      const location = c.id === 'self-test' ? new URL('models/self-test/', document.baseURI).href : modelLocation(c.id);
-      const files = c.record ? c.record.files.map((f) => ({ name: f.name, sha256: f.sha256 })) : await selfTestFiles();
+      const location = !c.record && isBundled(c.id) ? bundledLocation(c.id) : modelLocation(c.id);
+      const files = c.record ? c.record.files.map((f) => ({ name: f.name, sha256: f.sha256 })) : await bundledFiles(c.id);
       // A catalogue model loads the dtype its file list names per session (e.g. q4 decoder, fp32 vision encoder).
       const entry = c.record ? CATALOGUE.models.find((m) => m.runtime === 'transformers' && m.modelId === c.record!.modelId) : undefined;
       const dtype = entry ? sessionDtypes(entry) : undefined;

@@ -138,7 +138,7 @@ export class TransformersVlm {
     if (signal?.aborted) return abortResult();
 
     // In reading order: the processor pairs the n-th image token of the prompt with the n-th image.
-    const images = await Promise.all(messages.flatMap((m) => turnImages(m)).map((img) => decodeImage(this.#runtime, img)));
+    const images = (await Promise.all(messages.flatMap((m) => turnImages(m)).map((img) => decodeImage(this.#runtime, img)))).map((img) => scramble(this.#runtime, img));
     if (signal?.aborted) return abortResult();
     const inputs = await this.#encode(messages, images);
     if (signal?.aborted) return abortResult();
@@ -147,16 +147,9 @@ export class TransformersVlm {
   }
 
   async #encode(messages: readonly VlmMessage[], images: RawImage[]): Promise<ModelInputs> {
-    // The chat template places one image token block per image part, where the part stands.
-    const chat = messages.map((m) => ({
-      role: m.role,
-      content: m.parts.map((p): ChatPart => (p.type === 'image' ? { type: 'image' } : { type: 'text', text: p.text })),
-    }));
-    const prompt = this.#processor.apply_chat_template(chat as never, { add_generation_prompt: true, tokenize: false }) as string;
+    const { prompt, inputs } = await encodeChat(this.#processor, messages, images);
     this.#lastPrompt = prompt;
-    // Some processors (Idefics3) fail without images; the tokenizer alone is what they would run then.
-    const inputs: unknown = images.length > 0 ? await this.#processor(prompt, images) : this.#processor.tokenizer!(prompt);
-    return inputs as ModelInputs;
+    return inputs;
   }
 
   /** Releases the ONNX sessions (GPU and wasm memory). */
@@ -167,6 +160,53 @@ export class TransformersVlm {
   }
 }
 
+
+/**
+ * A deliberately wrong image path, for the known-answer check only: the
+ * browser tests switch it on (through the transformers worker's
+ * `neuroevalDiagnostics.imageTransform`) to prove that a model which learned
+ * the demo falls to chance when its images are scrambled before the
+ * processor. Off (null) in every normal use.
+ */
+export type DiagnosticImageTransform = 'invert' | 'transpose' | null;
+let diagnosticTransform: DiagnosticImageTransform = null;
+
+export function setDiagnosticImageTransform(t: DiagnosticImageTransform): void {
+  diagnosticTransform = t;
+}
+
+function scramble(runtime: TransformersRuntime, img: RawImage): RawImage {
+  if (diagnosticTransform === null) return img;
+  const { data, width, height, channels } = img;
+  const out = new Uint8ClampedArray(data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < channels; c++) {
+        const from = (y * width + x) * channels + c;
+        if (diagnosticTransform === 'invert') out[from] = 255 - data[from]!;
+        else out[(x * height + y) * channels + c] = data[from]!;
+      }
+    }
+  }
+  return diagnosticTransform === 'invert' ? new runtime.lib.RawImage(out, width, height, channels) : new runtime.lib.RawImage(out, height, width, channels);
+}
+
+/**
+ * What a VLM receives for a conversation: the chat template's text (one
+ * image token block per image part, where the part stands) and the
+ * processor's tensors. Exported so the demo-trained model is trained on
+ * exactly the inputs the app gives it (scripts/demo-trained/).
+ */
+export async function encodeChat(processor: Processor, messages: readonly VlmMessage[], images: RawImage[]): Promise<{ prompt: string; inputs: ModelInputs }> {
+  const chat = messages.map((m) => ({
+    role: m.role,
+    content: m.parts.map((p): ChatPart => (p.type === 'image' ? { type: 'image' } : { type: 'text', text: p.text })),
+  }));
+  const prompt = processor.apply_chat_template(chat as never, { add_generation_prompt: true, tokenize: false }) as string;
+  // Some processors (Idefics3) fail without images; the tokenizer alone is what they would run then.
+  const inputs: unknown = images.length > 0 ? await processor(prompt, images) : processor.tokenizer!(prompt);
+  return { prompt, inputs: inputs as ModelInputs };
+}
 
 function checkSampling(s: VlmSampling): void {
   if (!Number.isInteger(s.maxTokens) || s.maxTokens < 1) throw new InvalidInputError(`maxTokens must be a whole number ≥ 1, not ${s.maxTokens}.`);
@@ -179,7 +219,7 @@ function checkSampling(s: VlmSampling): void {
  * Decodes image bytes with transformers.js' own loader: createImageBitmap +
  * OffscreenCanvas in browsers and workers (no DOM), sharp in Node.
  */
-async function decodeImage(runtime: TransformersRuntime, image: VlmImage): Promise<RawImage> {
+export async function decodeImage(runtime: TransformersRuntime, image: VlmImage): Promise<RawImage> {
   const blob = new Blob([image.bytes as BlobPart], { type: image.mime ?? 'image/png' });
   try {
     return await runtime.lib.RawImage.fromBlob(blob);

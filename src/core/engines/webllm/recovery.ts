@@ -10,15 +10,16 @@ import { willItFit, type Catalogue, type CatalogueEntry, type MachineFacts } fro
  * same task as `entry` that needs less GPU memory than it and passes
  * {@link willItFit} on `facts`; `null` when there is none. Entries of any
  * runtime qualify (a transformers.js model can replace a WebLLM one). A model
- * that took images is only replaced by one that takes images. The self-test
- * model (random weights) is never offered.
+ * that took images is only replaced by one that takes images. The bundled
+ * models (the self-test ones with random weights, the demo-trained one that
+ * only knows the demo's phantoms) are never offered.
  */
 export function smallerAlternative(entry: CatalogueEntry, catalogue: Pick<Catalogue, 'models'>, facts: MachineFacts): CatalogueEntry | null {
   const candidates = catalogue.models.filter(
     (c) =>
       c.id !== entry.id &&
       c.task === entry.task &&
-      !c.selfTest &&
+      !c.bundled &&
       (!entry.images || c.images) &&
       c.vramMB < entry.vramMB &&
       willItFit(c, facts).fits,

@@ -1,0 +1,120 @@
+/**
+ * Driving the real app with the demo-trained model on a held-out set drawn
+ * by the demo generator: import the bundle, start a run from the Runs page's
+ * form, score it, and read the NeuroVLM-Bench figures and the speed of its
+ * answers from IndexedDB. Shared by the browser test
+ * (test/browser/demo-trained.spec.ts) and the bench (test/bench/suites/demo-trained.ts).
+ */
+import type { Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { finalizeBundle } from '../../src/core/bundle/finalize.ts';
+import { writeBundleZip } from '../../src/core/bundle/zip-write.ts';
+import { buildDrawnDraft } from '../../src/core/demo/index.ts';
+import { makeTempDir } from './temp-dir.ts';
+
+/** The held-out seed (training used 1000 and 1001). */
+export const HELD_OUT_SEED = 7;
+
+/** Writes a held-out bundle of `count` drawn cases to a temporary folder (removeTempDirs deletes it). */
+export function heldOutZip(count: number, seed = HELD_OUT_SEED): string {
+  const { bundle } = finalizeBundle(buildDrawnDraft(seed, count), { inputName: 'held-out' });
+  if (!bundle) throw new Error('the drawn bundle did not finalize');
+  const file = join(makeTempDir('held-out'), `neuroeval-demo-s${seed}.zip`);
+  writeFileSync(file, writeBundleZip(bundle));
+  return file;
+}
+
+/** Imports a bundle ZIP on the Benchmarks page (already open) and waits for the import to finish. */
+export async function importBundle(page: Page, file: string, count: number): Promise<void> {
+  await page.getByTestId('import-files').setInputFiles(file);
+  await page.getByTestId('import-preview').getByRole('button', { name: new RegExp(`^Import ${count} cases$`) }).click();
+  await page.getByTestId('import-done').waitFor({ timeout: 60_000 });
+}
+
+export interface ArmFigures {
+  readonly variant: string;
+  /** NeuroVLM-Bench diagnosis_name accuracy. */
+  readonly accuracy: number;
+  readonly scored: number;
+  readonly jsonValid: number;
+  readonly ece: number;
+}
+
+export interface RunFigures {
+  readonly runId: string;
+  readonly arms: readonly ArmFigures[];
+  readonly answers: number;
+  readonly medianTtftMs: number | null;
+  readonly medianDecodeTps: number | null;
+  /** From the first stored answer to the last. */
+  readonly spanMs: number;
+}
+
+export interface DemoRunOptions {
+  readonly device: 'wasm' | 'webgpu';
+  readonly seed?: number;
+  readonly variants?: readonly string[];
+  /** Ask again even where an identical request has a stored answer. */
+  readonly force?: boolean;
+  readonly timeoutMs?: number;
+}
+
+/** A run of the demo-trained model (only) on the held-out benchmark, scored; its figures. */
+export async function runDemoTrained(page: Page, url: string, options: DemoRunOptions): Promise<RunFigures> {
+  const seed = options.seed ?? HELD_OUT_SEED;
+  await page.goto(`${url}#/runs`);
+  const form = page.getByTestId('new-run');
+  await form.getByTestId('run-plan').waitFor({ timeout: 30_000 });
+  const benchmark = await form.locator('select[name="benchmark"] option', { hasText: `seed ${seed}` }).getAttribute('value');
+  await form.locator('select[name="benchmark"]').selectOption(benchmark!);
+  await form.locator('input[name="model"][value="self-test"]').uncheck();
+  await form.locator('input[name="model"][value="demo-trained"]').check();
+  await form.locator('select[name="device"]').selectOption(options.device);
+  for (const v of options.variants ?? []) await form.locator(`input[name="variant"][value="${v}"]`).check();
+  if (options.force) await form.locator('input[name="force"]').check();
+  await form.getByRole('button', { name: 'Start the run' }).click();
+  await page.getByTestId('run-status').filter({ hasText: /^done$/ }).waitFor({ timeout: options.timeoutMs ?? 300_000 });
+  const runId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
+  await page.getByTestId('run-scores-link').click();
+  await page.getByTestId('score-run').click();
+  await page.locator('[data-testid="score-summary"][data-version="1"]').waitFor({ timeout: 120_000 });
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('neuroeval');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const byRun = <T,>(store: string) =>
+      new Promise<T[]>((resolve, reject) => {
+        const req = db.transaction(store).objectStore(store).index('runId').getAll(id);
+        req.onsuccess = () => resolve(req.result as T[]);
+        req.onerror = () => reject(req.error);
+      });
+    type Arm = { variant: string; neurovlm?: { jsonValid: { rate: number }; fields: { diagnosis_name: { scored: number; accuracy: { value: number } } }; calibration: { ece: number } } };
+    const sets = await byRun<{ summary: { arms: Arm[] } }>('scoreSets');
+    const responses = await byRun<{ createdAt: number; latencyMs: number; usage: { ttftMs: number | null; decodeTps: number | null } }>('responses');
+    db.close();
+    const median = (xs: number[]) => {
+      if (xs.length === 0) return null;
+      const s = [...xs].sort((a, b) => a - b);
+      const m = Math.floor(s.length / 2);
+      return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+    };
+    const starts = responses.map((r) => r.createdAt - r.latencyMs);
+    return {
+      runId: id,
+      arms: sets[0]!.summary.arms.map((a) => ({
+        variant: a.variant,
+        accuracy: a.neurovlm!.fields.diagnosis_name.accuracy.value,
+        scored: a.neurovlm!.fields.diagnosis_name.scored,
+        jsonValid: a.neurovlm!.jsonValid.rate,
+        ece: a.neurovlm!.calibration.ece,
+      })),
+      answers: responses.length,
+      medianTtftMs: median(responses.flatMap((r) => (r.usage.ttftMs === null ? [] : [r.usage.ttftMs]))),
+      medianDecodeTps: median(responses.flatMap((r) => (r.usage.decodeTps ? [r.usage.decodeTps] : []))),
+      spanMs: Math.max(...responses.map((r) => r.createdAt)) - Math.min(...starts),
+    };
+  }, runId);
+}
