@@ -67,7 +67,7 @@ try {
   console.log('wrote docs/screenshots/scores.png');
 
   // Results: a finished run of the self-test model and the demo-trained model on the classification and
-  // differential cases, with the image, without it, and with noise at three severities; scored with the
+  // differential cases, with the image, without it, and with contrast reduced at three severities; scored with the
   // bundled judge and encoder. Then the leaderboard, the two-axis and degradation charts, a drill-down and review:
   // every figure is of these two models' real answers.
   await page.goto(`${server.url}#/runs`);
@@ -76,7 +76,7 @@ try {
   await page.locator('input[name="name"]').fill('Self-test and demo-trained: classification and differentials');
   await page.locator('input[name="model"][value="demo-trained"]').check();
   for (const family of ['classification', 'differential-diagnosis']) await page.locator('[data-facet="taskFamily"] label', { hasText: family }).locator('input').check();
-  for (const v of ['text-only', 'degrade:noise:1', 'degrade:noise:2', 'degrade:noise:3']) await page.locator(`input[name="variant"][value="${v}"]`).check();
+  for (const v of ['text-only', 'degrade:contrast:1', 'degrade:contrast:2', 'degrade:contrast:3']) await page.locator(`input[name="variant"][value="${v}"]`).check();
   await page.locator('input[name="max-tokens"]').fill('64');
   await page.getByRole('button', { name: 'Start the run' }).click();
   await page.getByTestId('run-status').filter({ hasText: 'done' }).waitFor({ timeout: 900_000 });

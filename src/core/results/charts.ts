@@ -11,6 +11,8 @@ const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9
 
 const W = 640;
 const FONT = { 'font-family': 'system-ui, sans-serif', 'font-size': 12 };
+/** A generous width of one character at FONT's size, for keeping labels inside the chart. */
+const LABEL_CHAR_WIDTH = 7.2;
 const pctLabel = (v: number) => `${Math.round(v * 100)}%`;
 
 interface Frame {
@@ -131,7 +133,10 @@ export function scatterChart(opts: { title: string; xLabel: string; yLabel: stri
     if (p.xCi && p.xCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.xCi[0]), y1: sy(p.y), x2: sx(p.xCi[1]), y2: sy(p.y), stroke: color, 'stroke-width': 1.5 }));
     if (p.yCi && p.yCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.x), y1: sy(p.yCi[0]), x2: sx(p.x), y2: sy(p.yCi[1]), stroke: color, 'stroke-width': 1.5 }));
     children.push(el('circle', { cx: sx(p.x), cy: sy(p.y), r: 6, fill: color }, [txt('title', `${p.label}: ${opts.xLabel} ${opts.xPercent ? pctLabel(p.x) : p.x.toFixed(1)}, ${opts.yLabel} ${opts.yPercent ?? true ? pctLabel(p.y) : p.y.toFixed(1)}`)]));
-    children.push(txt('text', p.label.length > 24 ? `${p.label.slice(0, 23)}…` : p.label, { x: sx(p.x) + 9, y: ly }));
+    const text = p.label.length > 24 ? `${p.label.slice(0, 23)}…` : p.label;
+    // A label that would run past the chart's right edge goes to the left of its point instead (never clipped).
+    const right = sx(p.x) + 9 + text.length * LABEL_CHAR_WIDTH <= W;
+    children.push(txt('text', text, right ? { x: sx(p.x) + 9, y: ly } : { x: sx(p.x) - 9, y: ly, 'text-anchor': 'end' }));
   });
   return svg(opts.title, height, children);
 }
