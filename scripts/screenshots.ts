@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { startServer } from './serve.mjs';
+import { smolVlmFolder } from '../test/support/catalogue-folder.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = `${root}docs/screenshots`;
@@ -159,6 +160,22 @@ try {
   } finally {
     await mirror.close();
     rmSync(mirrorRoot, { recursive: true, force: true });
+  }
+
+  // Folder import (air-gapped): a folder laid out as SmolVLM-256M's repository (stand-in weights), imported as that catalogue model.
+  const usb = mkdtempSync(join(tmpdir(), 'neuroeval-shot-usb-'));
+  try {
+    const folder = smolVlmFolder(join(usb, 'SmolVLM-256M-Instruct'));
+    await page.goto(`${server.url}#/models`);
+    await page.locator('select[name="importAs"]').selectOption('smolvlm-256m');
+    await page.getByTestId('import-model-folder').setInputFiles(folder);
+    await page.getByTestId('model-message').filter({ hasText: 'Imported' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { name: 'On this device' }).evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${out}/model-import.png` });
+    console.log('wrote docs/screenshots/model-import.png');
+  } finally {
+    rmSync(usb, { recursive: true, force: true });
   }
 } finally {
   await browser.close();
