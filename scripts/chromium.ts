@@ -16,6 +16,9 @@ export const CHROMIUM_ARGS = [
   '--disable-domain-reliability',
 ];
 
+/** Chrome's documented flags for a real GPU in headless Linux (the smoke tests' --gpu-flags). */
+export const REAL_GPU_ARGS = ['--use-angle=vulkan', '--enable-features=Vulkan', '--disable-vulkan-surface'];
+
 /** CHROME_PATH, then Debian's chromium, then Playwright's own download; null when none exists. */
 export async function findChromium(): Promise<string | null> {
   const env = process.env.CHROME_PATH;

@@ -10,7 +10,7 @@
  * Exits 1 with the reason (and what to do) when the folder lacks a file or
  * has the wrong layout, the model does not fit in GPU memory, or a run fails.
  */
-import { chromium, type Browser, type ConsoleMessage } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,8 @@ import { checkModelFolder, mlcShardPaths } from '../src/core/models/folder-layou
 import { MODEL_MANIFEST, parseModelManifest } from '../src/core/models/manifest.ts';
 import { PROTOCOL_IDS } from '../src/core/protocols/registry.ts';
 import type { SmokeGpu, SmokeLoad, SmokePrepared, SmokeRunResult } from '../src/smoke/types.ts';
-import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
+import { findChromium } from './chromium.ts';
+import { openSmokePage } from './smoke-browser.ts';
 import { startServer, type StaticServer } from './serve.mjs';
 
 const USAGE = `Usage: npm run smoke:real -- --model <catalogue-id> --from <folder> [options]
@@ -341,11 +342,9 @@ async function main(argv: string[]): Promise<number> {
       console.log(secs(Date.now() - t0));
     }
     server = await startServer({ root: dist });
-    const args = [...CHROMIUM_ARGS, ...(o.gpuFlags ? ['--use-angle=vulkan', '--enable-features=Vulkan', '--disable-vulkan-surface'] : [])];
-    browser = await chromium.launch({ executablePath: executablePath as string, args, headless: !o.headed });
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
-    if (o.verbose) page.on('console', (m: ConsoleMessage) => console.log(`[browser ${m.type()}] ${m.text()}`));
+    const opened = await openSmokePage(executablePath as string, o);
+    browser = opened.browser;
+    const page = opened.page;
 
     let lastProgress = Date.now();
     let lastLine = '';

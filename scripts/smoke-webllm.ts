@@ -9,7 +9,7 @@
  * no network); a network error surfaces at once, and a download that stops
  * moving fails after --stall seconds.
  */
-import { chromium, type Browser, type ConsoleMessage } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import { CATALOGUE } from '../src/core/engines/catalogue.ts';
-import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
+import { findChromium } from './chromium.ts';
+import { openSmokePage } from './smoke-browser.ts';
 import { startServer, type StaticServer } from './serve.mjs';
 
 const USAGE = `Usage: npm run smoke:webllm -- --model <catalogue id | WebLLM model id> [options]
@@ -239,11 +240,9 @@ async function main(): Promise<number> {
     const weightsBaseUrl = localOrUrl(o.weights, dist, 'mlc', server.url, 'dir');
     const modelLibUrl = localOrUrl(o.lib, dist, 'lib', server.url, 'file');
 
-    const args = [...CHROMIUM_ARGS, ...(o.gpuFlags ? ['--use-angle=vulkan', '--enable-features=Vulkan', '--disable-vulkan-surface'] : [])];
-    browser = await chromium.launch({ executablePath: executablePath as string, args, headless: !o.headed });
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
-    if (o.verbose) page.on('console', (m: ConsoleMessage) => console.log(`[browser ${m.type()}] ${m.text()}`));
+    const opened = await openSmokePage(executablePath as string, o);
+    browser = opened.browser;
+    const page = opened.page;
 
     let lastProgress = Date.now();
     let lastPrinted = '';

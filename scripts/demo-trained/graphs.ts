@@ -10,19 +10,13 @@
  * - decoder: pre-norm (RMS) causal attention with a KV cache, ReLU MLP,
  *   sinusoidal positions, a final RMS norm and the output head.
  */
-import { GraphBuilder, floatTensor, int64Tensor, type TensorData } from '../onnx/onnx-writer.ts';
-import { OPSET, attention, ints, paddingBias, scalar, splitIntoHeads } from '../self-test-model/graphs.ts';
+import { GraphBuilder, floatTensor, type TensorData } from '../onnx/onnx-writer.ts';
+import { OPSET, attention, causalBias, decoderInputs, ints, scalar, splitIntoHeads, type DecoderDims } from '../self-test-model/graphs.ts';
 
 export const PRODUCER = 'neuroeval scripts/demo-trained';
 const FLOAT = { int: 1 };
 
-export interface DemoModelDims {
-  readonly vocabSize: number;
-  readonly hidden: number;
-  readonly heads: number;
-  readonly headDim: number;
-  readonly layers: number;
-  readonly intermediate: number;
+export interface DemoModelDims extends DecoderDims {
   /** Side of the square image the vision encoder takes. */
   readonly imageSize: number;
   /** Channels of the four convolutions. */
@@ -95,14 +89,7 @@ export function decoderModelMerged(d: DemoModelDims, w: Weights): Uint8Array {
   const g = new GraphBuilder('decoder_model_merged');
   const h = d.hidden;
   const embeds = g.input('inputs_embeds', 'float32', ['batch_size', 'sequence_length', h]);
-  const attentionMask = g.input('attention_mask', 'int64', ['batch_size', 'total_sequence_length']);
-  const positionIds = g.input('position_ids', 'int64', ['batch_size', 'sequence_length']);
-  const cacheShape = ['batch_size', d.heads, 'past_sequence_length', d.headDim] as const;
-  const presentShape = ['batch_size', d.heads, 'total_sequence_length', d.headDim] as const;
-  const past = Array.from({ length: d.layers }, (_, l) => ({
-    key: g.input(`past_key_values.${l}.key`, 'float32', cacheShape),
-    value: g.input(`past_key_values.${l}.value`, 'float32', cacheShape),
-  }));
+  const { attentionMask, positionIds, past, presentShape } = decoderInputs(g, d);
 
   // Sinusoidal positions: sin for even columns, cos (= sin shifted by π/2) for odd ones.
   const phase = floatTensor([h], Array.from({ length: h }, (_, i) => (i % 2 === 0 ? 0 : Math.PI / 2)));
@@ -110,12 +97,7 @@ export function decoderModelMerged(d: DemoModelDims, w: Weights): Uint8Array {
   const signal = g.op('Sin', [g.op('Add', [g.op('Mul', [pos, g.constant(floatTensor([h], positionFrequencies(h)))]), g.constant(phase)])]);
   let x = g.op('Add', [embeds, signal]);
 
-  const padBias = paddingBias(g, attentionMask);
-  const total = g.op('Squeeze', [g.op('Shape', [attentionMask], { start: { int: 1 }, end: { int: 2 } }), g.constant(ints([0]))]);
-  const keyPos = g.op('Range', [g.constant(int64Tensor([], [0])), total, g.constant(int64Tensor([], [1]))]);
-  const queryPos = g.op('Unsqueeze', [positionIds, g.constant(ints([1, 3]))]);
-  const causal = g.op('Where', [g.op('LessOrEqual', [keyPos, queryPos]), g.constant(scalar(0)), g.constant(scalar(-1e4))]);
-  const bias = g.op('Add', [causal, padBias]);
+  const bias = causalBias(g, attentionMask, positionIds);
 
   const linear = (t: string, name: string, rows: number, cols: number) => g.op('MatMul', [t, g.constant(w(name, [rows, cols]))]);
   const presents: string[] = [];

@@ -29,7 +29,8 @@ import { encodePng } from '../../src/core/imaging/png-encode.ts';
 import { NEUROVLM_PROMPT } from '../../src/core/protocols/neurovlm/prompt.ts';
 import { neuroVlmProtocol } from '../../src/core/protocols/neurovlm/protocol.ts';
 import { loadNodeTransformers } from '../../test/support/transformers-node.ts';
-import { json, utf8, withManifest, type ModelFile } from '../self-test-model/build.ts';
+import { idefics3PreprocessorConfig, json, utf8, withManifest, type ModelFile } from '../self-test-model/build.ts';
+import { llamaDecoderConfig } from '../self-test-model/graphs.ts';
 import { TRAILING_SPECIAL_TOKENS, tokenId } from '../self-test-model/tokenizer.ts';
 import { decoderModelMerged, embedTokens, visionEncoder, type DemoModelDims, type Weights } from './graphs.ts';
 import { floatTensor } from '../onnx/onnx-writer.ts';
@@ -66,43 +67,13 @@ function configFiles(tok: TrainedTokenizer, d: DemoModelDims): ModelFile[] {
     vocab_size: d.vocabSize,
     pad_token_id: pad,
     tie_word_embeddings: false,
-    text_config: {
-      model_type: 'llama',
-      vocab_size: d.vocabSize,
-      hidden_size: d.hidden,
-      intermediate_size: d.intermediate,
-      num_hidden_layers: d.layers,
-      num_attention_heads: d.heads,
-      num_key_value_heads: d.heads,
-      head_dim: d.headDim,
-      max_position_embeddings: 2048,
-      hidden_act: 'relu',
-      bos_token_id: bos,
-      eos_token_id: eos,
-      pad_token_id: pad,
-      tie_word_embeddings: false,
-    },
+    text_config: { ...llamaDecoderConfig(d, { bos, eos, pad }), hidden_act: 'relu' },
     vision_config: { model_type: 'idefics3_vision', num_channels: 3, image_size: d.imageSize, patch_size: 16, hidden_size: d.channels[3] },
     'transformers.js_config': { dtype: 'fp32' },
     neuroeval: { name: DEMO_TRAINED_NAME, note: 'Trained on synthetic phantoms only. Not a medical model.' },
   };
   // One frame of 256 px, no splitting: the demo's images are already that size, so the processor never resamples.
-  const preprocessor = {
-    image_processor_type: 'Idefics3ImageProcessor',
-    processor_class: 'Idefics3Processor',
-    do_convert_rgb: true,
-    do_resize: true,
-    size: { longest_edge: d.imageSize },
-    max_image_size: { longest_edge: d.imageSize },
-    do_image_splitting: false,
-    resample: 1,
-    do_rescale: true,
-    rescale_factor: 1 / 255,
-    do_normalize: true,
-    image_mean: [0.5, 0.5, 0.5],
-    image_std: [0.5, 0.5, 0.5],
-    do_pad: true,
-  };
+  const preprocessor = idefics3PreprocessorConfig({ longestEdge: d.imageSize, frame: d.imageSize, split: false });
   return [
     { path: 'config.json', bytes: json(config) },
     { path: 'generation_config.json', bytes: json({ bos_token_id: bos, eos_token_id: eos, pad_token_id: pad }) },

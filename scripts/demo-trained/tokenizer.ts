@@ -8,21 +8,9 @@
  * fast on a CPU. Digits stay single tokens (the `Digits` pre-tokenizer), so
  * a confidence like 0.93 is always the tokens 0 . 9 3.
  */
-import { LEADING_SPECIAL_TOKENS, TRAILING_SPECIAL_TOKENS, addedSpecialToken, tokenizerConfigJson, type Vocabulary } from '../self-test-model/tokenizer.ts';
+import { LEADING_SPECIAL_TOKENS, TRAILING_SPECIAL_TOKENS, bpeTokenizerJson, byteSymbols, tokenizerConfigJson, type Vocabulary } from '../self-test-model/tokenizer.ts';
 
 const SPECIAL = [...LEADING_SPECIAL_TOKENS, ...TRAILING_SPECIAL_TOKENS];
-
-/** GPT-2's byte-to-symbol table (as the self-test tokenizer's). */
-function byteSymbols(): string[] {
-  const printable: number[] = [];
-  for (let b = 0x21; b <= 0x7e; b++) printable.push(b);
-  for (let b = 0xa1; b <= 0xac; b++) printable.push(b);
-  for (let b = 0xae; b <= 0xff; b++) printable.push(b);
-  const symbols = new Array<string>(256);
-  let extra = 0;
-  for (let b = 0; b < 256; b++) symbols[b] = printable.includes(b) ? String.fromCharCode(b) : String.fromCharCode(256 + extra++);
-  return symbols;
-}
 
 const SYMBOLS = byteSymbols();
 const utf8 = new TextEncoder();
@@ -86,36 +74,9 @@ export function trainTokenizer(corpus: ReadonlyMap<string, number>, maxMerges: n
   return { vocab: { ids, size: ids.size, byteIds: SYMBOLS.map((s) => ids.get(s)!) }, merges };
 }
 
-/** tokenizer.json in the `tokenizers` library format transformers.js reads. */
+/** tokenizer.json in the `tokenizers` library format transformers.js reads: no word split, so merges span words. */
 export function trainedTokenizerJson(t: TrainedTokenizer): unknown {
-  return {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: SPECIAL.map((content) => addedSpecialToken(t.vocab.ids.get(content)!, content)),
-    normalizer: null,
-    pre_tokenizer: {
-      type: 'Sequence',
-      pretokenizers: [
-        { type: 'Digits', individual_digits: true },
-        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
-      ],
-    },
-    post_processor: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
-    decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
-    model: {
-      type: 'BPE',
-      dropout: null,
-      unk_token: null,
-      continuing_subword_prefix: null,
-      end_of_word_suffix: null,
-      fuse_unk: false,
-      byte_fallback: false,
-      ignore_merges: false,
-      vocab: Object.fromEntries(t.vocab.ids),
-      merges: t.merges.map(([a, b]) => `${a} ${b}`),
-    },
-  };
+  return bpeTokenizerJson(t.vocab.ids, t.merges, SPECIAL, { useRegex: false, addPrefixSpace: false });
 }
 
 export { tokenizerConfigJson };

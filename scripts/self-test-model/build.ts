@@ -80,6 +80,30 @@ function outputBias(vocab: Vocabulary, eos: number): Float32Array {
   return bias;
 }
 
+/**
+ * An Idefics3 (SmolVLM) `preprocessor_config.json`: resize to `longestEdge`,
+ * then (with `split`) cut into frames of `frame` px plus a global frame, or
+ * (without) one frame; rescale to [0, 1], normalise to [−1, 1].
+ */
+export function idefics3PreprocessorConfig(o: { readonly longestEdge: number; readonly frame: number; readonly split: boolean }): Record<string, unknown> {
+  return {
+    image_processor_type: 'Idefics3ImageProcessor',
+    processor_class: 'Idefics3Processor',
+    do_convert_rgb: true,
+    do_resize: true,
+    size: { longest_edge: o.longestEdge },
+    max_image_size: { longest_edge: o.frame },
+    do_image_splitting: o.split,
+    resample: 1,
+    do_rescale: true,
+    rescale_factor: 1 / 255,
+    do_normalize: true,
+    image_mean: [0.5, 0.5, 0.5],
+    image_std: [0.5, 0.5, 0.5],
+    do_pad: true,
+  };
+}
+
 /** All files of the model folder, manifest.json last. */
 export function buildSelfTestModel(): ModelFile[] {
   const vocab = buildVocabulary();
@@ -109,22 +133,7 @@ export function buildSelfTestModel(): ModelFile[] {
     neuroeval: { name: SELF_TEST_MODEL_NAME, note: DISCLAIMER },
   };
 
-  const preprocessorConfig = {
-    image_processor_type: 'Idefics3ImageProcessor',
-    processor_class: 'Idefics3Processor',
-    do_convert_rgb: true,
-    do_resize: true,
-    size: { longest_edge: d.imageSize * MAX_SPLITS },
-    max_image_size: { longest_edge: d.imageSize },
-    do_image_splitting: true,
-    resample: 1,
-    do_rescale: true,
-    rescale_factor: 1 / 255,
-    do_normalize: true,
-    image_mean: [0.5, 0.5, 0.5],
-    image_std: [0.5, 0.5, 0.5],
-    do_pad: true,
-  };
+  const preprocessorConfig = idefics3PreprocessorConfig({ longestEdge: d.imageSize * MAX_SPLITS, frame: d.imageSize, split: true });
 
   const files: ModelFile[] = [
     { path: 'README.md', bytes: utf8.encode(readme(d, imageSeqLen)) },

@@ -172,9 +172,12 @@ export function attention(g: GraphBuilder, q: string, k: string, v: string, bias
   ]);
 }
 
-export function causalDecoder(g: GraphBuilder, d: DecoderDims, embeds: string, outputBias: Float32Array, seed?: string): void {
-  const h = d.hidden;
-  const w = (name: string, dims: readonly number[], scale: number) => weights(name, dims, scale, seed);
+/**
+ * The KV-cache decoder's inputs after `inputs_embeds`, in the order every
+ * transformers.js decoder export declares them: attention_mask,
+ * position_ids, past_key_values.N.{key,value}.
+ */
+export function decoderInputs(g: GraphBuilder, d: Pick<DecoderDims, 'heads' | 'headDim' | 'layers'>) {
   const attentionMask = g.input('attention_mask', 'int64', ['batch_size', 'total_sequence_length']);
   const positionIds = g.input('position_ids', 'int64', ['batch_size', 'sequence_length']);
   const cacheShape = ['batch_size', d.heads, 'past_sequence_length', d.headDim] as const;
@@ -183,6 +186,23 @@ export function causalDecoder(g: GraphBuilder, d: DecoderDims, embeds: string, o
     key: g.input(`past_key_values.${l}.key`, 'float32', cacheShape),
     value: g.input(`past_key_values.${l}.value`, 'float32', cacheShape),
   }));
+  return { attentionMask, positionIds, past, presentShape };
+}
+
+/** Additive attention bias [batch, 1, seq, total]: -1e4 for padded keys and for keys after the query's position (causal). */
+export function causalBias(g: GraphBuilder, attentionMask: string, positionIds: string): string {
+  const padBias = paddingBias(g, attentionMask);
+  const total = g.op('Squeeze', [g.op('Shape', [attentionMask], { start: { int: 1 }, end: { int: 2 } }), g.constant(ints([0]))]);
+  const keyPos = g.op('Range', [g.constant(int64Tensor([], [0])), total, g.constant(int64Tensor([], [1]))]);
+  const queryPos = g.op('Unsqueeze', [positionIds, g.constant(ints([1, 3]))]);
+  const causal = g.op('Where', [g.op('LessOrEqual', [keyPos, queryPos]), g.constant(scalar(0)), g.constant(scalar(-1e4))]);
+  return g.op('Add', [causal, padBias]);
+}
+
+export function causalDecoder(g: GraphBuilder, d: DecoderDims, embeds: string, outputBias: Float32Array, seed?: string): void {
+  const h = d.hidden;
+  const w = (name: string, dims: readonly number[], scale: number) => weights(name, dims, scale, seed);
+  const { attentionMask, positionIds, past, presentShape } = decoderInputs(g, d);
 
   // Sinusoidal position signal; frequencies 1/(i+1) and phases 0 or π/2 keep the weights exactly reproducible.
   const freq = floatTensor([h], Array.from({ length: h }, (_, i) => 1 / (Math.floor(i / 2) + 1)));
@@ -191,13 +211,7 @@ export function causalDecoder(g: GraphBuilder, d: DecoderDims, embeds: string, o
   const signal = g.op('Sin', [g.op('Add', [g.op('Mul', [pos, g.constant(freq)]), g.constant(phase)])]);
   let x = g.op('Add', [embeds, g.op('Mul', [signal, g.constant(scalar(0.1))])]);
 
-  // Additive attention bias: -1e4 for padded keys and for keys after the query's position (causal).
-  const padBias = paddingBias(g, attentionMask);
-  const total = g.op('Squeeze', [g.op('Shape', [attentionMask], { start: { int: 1 }, end: { int: 2 } }), g.constant(ints([0]))]);
-  const keyPos = g.op('Range', [g.constant(int64Tensor([], [0])), total, g.constant(int64Tensor([], [1]))]);
-  const queryPos = g.op('Unsqueeze', [positionIds, g.constant(ints([1, 3]))]);
-  const causal = g.op('Where', [g.op('LessOrEqual', [keyPos, queryPos]), g.constant(scalar(0)), g.constant(scalar(-1e4))]);
-  const bias = g.op('Add', [causal, padBias]); // [batch, 1, seq, total]
+  const bias = causalBias(g, attentionMask, positionIds);
 
   const splitHeads = (t: string) => splitIntoHeads(g, t, d);
   const linear = (t: string, name: string, rows: number, cols: number) =>

@@ -28,7 +28,7 @@ const MERGES: readonly (readonly [string, string])[] = [
  * GPT-2's byte-to-symbol table: printable bytes map to themselves, the rest to
  * code points from U+0100 up, so every byte is one visible symbol.
  */
-function byteSymbols(): string[] {
+export function byteSymbols(): string[] {
   const printable: number[] = [];
   for (let b = 0x21; b <= 0x7e; b++) printable.push(b);
   for (let b = 0xa1; b <= 0xac; b++) printable.push(b);
@@ -75,26 +75,30 @@ export function tokenId(vocab: Vocabulary, token: string): number {
   return id;
 }
 
-/** tokenizer.json (the `tokenizers` library format); `trailing` as given to {@link buildVocabulary}. */
-export function tokenizerJson(vocab: Vocabulary, trailing: readonly string[] = TRAILING_SPECIAL_TOKENS): unknown {
-  const special = [...LEADING_SPECIAL_TOKENS, ...trailing];
-  // Like GPT-2's, the model vocabulary lists every id, the added (special) tokens included.
-  const modelVocab = Object.fromEntries(vocab.ids);
+/** The byte-level pre-tokenizer, post-processor and decoder settings of a BPE tokenizer.json. */
+export interface ByteLevelOptions {
+  /** Split on GPT-2's word pattern before merging (false: merges may span words). */
+  readonly useRegex: boolean;
+  readonly addPrefixSpace: boolean;
+}
+
+/** tokenizer.json in the `tokenizers` library format: byte-level BPE with the given vocabulary, merges and special tokens. */
+export function bpeTokenizerJson(ids: ReadonlyMap<string, number>, merges: readonly (readonly [string, string])[], special: readonly string[], o: ByteLevelOptions): unknown {
   return {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: special.map((content) => addedSpecialToken(tokenId(vocab, content), content)),
+    added_tokens: special.map((content) => addedSpecialToken(ids.get(content)!, content)),
     normalizer: null,
     pre_tokenizer: {
       type: 'Sequence',
       pretokenizers: [
         { type: 'Digits', individual_digits: true },
-        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
+        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: o.useRegex },
       ],
     },
-    post_processor: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true },
-    decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
+    post_processor: { type: 'ByteLevel', add_prefix_space: o.addPrefixSpace, trim_offsets: false, use_regex: o.useRegex },
+    decoder: { type: 'ByteLevel', add_prefix_space: o.addPrefixSpace, trim_offsets: true, use_regex: o.useRegex },
     model: {
       type: 'BPE',
       dropout: null,
@@ -104,10 +108,16 @@ export function tokenizerJson(vocab: Vocabulary, trailing: readonly string[] = T
       fuse_unk: false,
       byte_fallback: false,
       ignore_merges: false,
-      vocab: modelVocab,
-      merges: MERGES.map(([a, b]) => `${a} ${b}`),
+      // Like GPT-2's, the model vocabulary lists every id, the added (special) tokens included.
+      vocab: Object.fromEntries(ids),
+      merges: merges.map(([a, b]) => `${a} ${b}`),
     },
   };
+}
+
+/** tokenizer.json (the `tokenizers` library format); `trailing` as given to {@link buildVocabulary}. */
+export function tokenizerJson(vocab: Vocabulary, trailing: readonly string[] = TRAILING_SPECIAL_TOKENS): unknown {
+  return bpeTokenizerJson(vocab.ids, MERGES, [...LEADING_SPECIAL_TOKENS, ...trailing], { useRegex: true, addPrefixSpace: true });
 }
 
 /**
