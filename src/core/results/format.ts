@@ -9,6 +9,17 @@ import type { Interval, MetricSummary } from '../scoring/run/types.ts';
 export const percent = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)}%` : '–');
 export const decimal = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 
+/**
+ * An agreement or correlation statistic (κ, α, r): "undefined" where the
+ * formula has no value (0/0: one category only, no variation, too few
+ * pairs), never a number that would read as agreement or its absence.
+ */
+export const statistic = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'undefined');
+
+/** Why κ, α or r can be undefined, for a note under the figures. */
+export const UNDEFINED_STATISTIC_NOTE =
+  'κ, α and r are undefined (not 0, not 1) when their formula divides 0 by 0: every rating in the same category, no variation on one side, or fewer than two paired ratings.';
+
 /** A number of a metric summary: percent for proportions (Wilson intervals), decimals otherwise. */
 export function metricNumber(m: Pick<MetricSummary, 'ciMethod'>, x: number): string {
   return m.ciMethod === 'wilson' ? percent(x) : decimal(x);

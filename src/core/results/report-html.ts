@@ -8,7 +8,7 @@ import { JUDGE_CAVEAT } from '../scoring/equivalence/judge.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
-import { decimal, metricInterval, metricNumber, percent } from './format.ts';
+import { metricInterval, metricNumber, percent, statistic, UNDEFINED_STATISTIC_NOTE } from './format.ts';
 import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure, speedFigure, taxonomyFigure, twoAxisFigure } from './figures.ts';
 import { LOWER_IS_BETTER, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
@@ -37,7 +37,8 @@ figure{margin:1rem 0;break-inside:avoid}svg{max-width:100%;height:auto}.badge{di
 `;
 
 const pct = (x: number) => percent(x);
-const dec = (x: number) => decimal(x);
+/** κ, α, r: "undefined" where the formula has no value (see format.ts). */
+const stat = (x: number) => statistic(x);
 
 function value(m: MetricSummary | undefined): string {
   if (!m) return '<td class="num muted">–</td>';
@@ -82,11 +83,11 @@ export function buildHtmlReport(input: ReportInput): string {
   const agreement = a.reviews === 0 ? '<p class="muted">No clinician reviews yet.</p>' : [
     `<p>${a.reviews} reviews of ${a.reviewedAnswers} answers by ${a.reviewers.length} reviewer(s); ${a.overrides} verdict(s) differ from the machine's.</p>`,
     '<table><thead><tr><th>Between</th><th class="num">Answers</th><th class="num">Cohen κ</th><th class="num">Raw agreement</th></tr></thead><tbody>',
-    ...a.verdicts.pairs.map((p) => `<tr><td>${esc(p.a)} – ${esc(p.b)} (verdicts)</td><td class="num">${p.n}</td><td class="num">${esc(dec(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
-    ...a.ratings.pairs.map((p) => `<tr><td>${esc(p.a)} – ${esc(p.b)} (rationale ratings, quadratic)</td><td class="num">${p.n}</td><td class="num">${esc(dec(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
-    ...a.machine.map((p) => `<tr><td>machine – ${esc(p.b)}${p.judgeOnly ? ` (judge-decided only: κ ${esc(dec(p.judgeOnly.kappa))}, n=${p.judgeOnly.n})` : ''}</td><td class="num">${p.n}</td><td class="num">${esc(dec(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
+    ...a.verdicts.pairs.map((p) => `<tr><td>${esc(p.a)} – ${esc(p.b)} (verdicts)</td><td class="num">${p.n}</td><td class="num">${esc(stat(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
+    ...a.ratings.pairs.map((p) => `<tr><td>${esc(p.a)} – ${esc(p.b)} (rationale ratings, quadratic)</td><td class="num">${p.n}</td><td class="num">${esc(stat(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
+    ...a.machine.map((p) => `<tr><td>machine – ${esc(p.b)}${p.judgeOnly ? ` (judge-decided only: κ ${esc(stat(p.judgeOnly.kappa))}, n=${p.judgeOnly.n})` : ''}</td><td class="num">${p.n}</td><td class="num">${esc(stat(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
     '</tbody></table>',
-    `<p>Krippendorff's α: verdicts ${esc(dec(a.verdicts.alpha))} (${a.verdicts.alphaUnits} answers with ≥ 2 reviews), rationale ratings ${esc(dec(a.ratings.alpha))} (${a.ratings.alphaUnits}). Pearson r, rationale rating vs ${esc(a.ratingVsSimilarity.metric ?? 'similarity')}: ${esc(dec(a.ratingVsSimilarity.r))} (n=${a.ratingVsSimilarity.n}).</p>`,
+    `<p>Krippendorff's α: verdicts ${esc(stat(a.verdicts.alpha))} (${a.verdicts.alphaUnits} answers with ≥ 2 reviews), rationale ratings ${esc(stat(a.ratings.alpha))} (${a.ratings.alphaUnits}). Pearson r, rationale rating vs ${esc(a.ratingVsSimilarity.metric ?? 'similarity')}: ${esc(stat(a.ratingVsSimilarity.r))} (n=${a.ratingVsSimilarity.n}). ${esc(UNDEFINED_STATISTIC_NOTE)}</p>`,
   ].join('\n');
 
   const provenance = overview.runs.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(r.status)}</td><td class="num">${r.answers}</td><td>${r.scoreVersion ? `v${r.scoreVersion}, ${esc(new Date(r.scoredAt!).toISOString())}` : 'not scored'}</td><td>${esc(r.judge ?? 'none')}</td><td>${esc(r.encoder ?? 'none')}</td></tr>`).join('\n');

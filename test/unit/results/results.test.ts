@@ -120,6 +120,20 @@ describe('agreement', () => {
     expect(report.ratingVsSimilarity.n).toBe(0); // differentials have no similarity metric
   });
 
+  it('says "undefined" for κ and α when every reviewer gave every answer the same verdict, in the report too', async () => {
+    const run = await scored();
+    const ids = run.items.filter((it) => it.modelId === 'weak').map((it) => it.responseId).slice(0, 4);
+    const reviews = [...ids.map((id) => review(id, 'dr-a', 'correct')), ...ids.map((id) => review(id, 'dr-b', 'correct'))];
+    const report = agreementReport(reviews, run.items);
+    expect(report.verdicts.pairs[0]).toMatchObject({ n: 4, agreement: 1 });
+    expect(report.verdicts.pairs[0]!.kappa).toBeNaN();
+    expect(report.verdicts.alpha).toBeNaN();
+    const html = buildHtmlReport({ overview: overviewOf({ benchmark: { id: 'b', name: 'Bench', version: '1', caseCount: 4, contentHash: 'f'.repeat(64) } as never, runs: [], scored: [], cases: new Map(), reviews: [], answers: [], signature: '' }), metric: 'pass@1', comparisons: [], breakdowns: [], agreement: report, generatedAt: new Date(0), appVersion: 'test' });
+    expect(html).toMatch(/dr-a – dr-b \(verdicts\)<\/td><td class="num">4<\/td><td class="num">undefined<\/td><td class="num">100.0%<\/td>/);
+    expect(html).toContain("Krippendorff's α: verdicts undefined (4 answers with ≥ 2 reviews)");
+    expect(html).toContain('κ, α and r are undefined (not 0, not 1)');
+  });
+
   it('keeps the machine verdict visible after a reviewer override', async () => {
     const target = responses.find((r) => r.modelId === 'weak' && r.caseId === 'c0')!;
     const r = await scoreRun({ protocolId: 'auto', cases, responses: [target], reviews: [review(target.id, 'dr-a', 'incorrect')] });

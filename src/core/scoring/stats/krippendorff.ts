@@ -12,7 +12,9 @@
  * - nominal: δ² = [a ≠ b]; interval: δ² = (a − b)²; ordinal: values are
  *   re-encoded as cumulative-midpoint ranks of the marginal counts
  *   (Σ_{k<c} n_k + n_c/2), which turns the ordinal δ² into a squared difference.
- * Fewer than 2 pairable values → NaN; every rating identical (D_e = 0) → 1.
+ * Fewer than 2 pairable values → NaN. Every rating identical (D_e = 0) → NaN
+ * too: α = 1 − 0/0 is undefined (Inspect AI returns 1 there, which reads as
+ * perfect agreement where the raters had nothing to disagree about).
  */
 import { InvalidInputError } from '../../errors.ts';
 
@@ -76,6 +78,6 @@ export function krippendorffAlpha(units: readonly (readonly AlphaRating[])[], le
   }
   const dObserved = prepared.reduce((s, u) => s + disagreement(u) / (u.length - 1), 0) / n;
   const dExpected = disagreement(prepared.flat()) / (n * (n - 1));
-  if (dExpected === 0) return 1;
+  if (dExpected === 0) return NaN;
   return 1 - dObserved / dExpected;
 }

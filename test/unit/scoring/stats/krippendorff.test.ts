@@ -23,9 +23,10 @@ describe("Krippendorff's alpha", () => {
     expect(krippendorffAlpha([[1, 1], [3, 4], [5, 5]], 'ordinal')).toBeCloseTo(94 / 99, 12);
   });
 
-  it('perfect agreement and all-identical ratings → 1; empty → NaN', () => {
+  it('perfect agreement → 1; all-identical ratings (0/0) and empty → NaN, undefined', () => {
     expect(krippendorffAlpha([['a', 'a'], ['b', 'b'], ['c', 'c']])).toBe(1);
-    expect(krippendorffAlpha([[5, 5], [5, 5], [5, 5]])).toBe(1);
+    expect(krippendorffAlpha([[5, 5], [5, 5], [5, 5]])).toBeNaN();
+    expect(krippendorffAlpha([['right', 'right'], ['right', 'right', 'right']])).toBeNaN();
     expect(krippendorffAlpha([[1, 1, 1], [3, 3, 3], [5, 5, 5]], 'ordinal')).toBe(1);
     expect(krippendorffAlpha([])).toBeNaN();
     expect(krippendorffAlpha([[1], [2]])).toBeNaN();
