@@ -46,11 +46,20 @@ export class SimilarityService {
 
   /**
    * IDF weights from the references' tokens (bert_score `idf=True`): call once
-   * with every reference before scoring.
+   * with the reference of every scored pair before scoring. As bert_score's
+   * `get_idf_dict`, every reference given counts, repeats included (two
+   * models answering one question give that reference twice); each distinct
+   * text is tokenised once.
    */
   async useIdf(references: readonly string[]): Promise<void> {
-    const tokenised = await Promise.all([...new Set(references)].map(async (r) => [...((await this.#embedTokens(r)).tokens ?? [])]));
-    this.#idf = computeIdf(tokenised);
+    const distinct = [...new Set(references)];
+    const tokens = new Map(await Promise.all(distinct.map(async (r) => [r, [...((await this.#embedTokens(r)).tokens ?? [])]] as const)));
+    this.#idf = computeIdf(references.map((r) => tokens.get(r)!));
+  }
+
+  /** The IDF weights in use (after {@link useIdf}), or undefined. */
+  get idf(): IdfWeights | undefined {
+    return this.#idf;
   }
 
   #embedSentence(text: string, cache: boolean): Promise<Float32Array> {
