@@ -20,12 +20,13 @@
  */
 import { accuracy, averagedPrf, calibrationReport, classificationReport, type ConfusionMatrix, type ReliabilityPoint } from '../metrics/index.ts';
 import { bootstrapCi, wilsonInterval } from '../stats/index.ts';
+import { neuroVlmEce, pythonFloat } from './calibration.ts';
 import { ABSTAIN, NEUROVLM_SCORED_FIELDS, normaliseField, type NeuroVlmScoredField } from './normalise.ts';
 import { MANDATORY_FIELDS, isFlagged, safetyFlags } from './safety.ts';
 import type { NeuroVlmItem } from './types.ts';
 
 /** Bump when a rule or metric definition changes: stored scores carry it. */
-const NEUROVLM_SCORER_VERSION = '1';
+const NEUROVLM_SCORER_VERSION = '2';
 
 interface NeuroVlmScoreOptions {
   /** Bootstrap PRNG seed (default 0). */
@@ -173,12 +174,9 @@ function predLabel(a: Answered, field: NeuroVlmScoredField): string {
   return a.answer ? normaliseField(field, a.answer[field]) : ABSTAIN;
 }
 
-/** `diagnosis_confidence` as a number, or null (upstream: `float(conf)`, else 0). */
+/** `diagnosis_confidence` as upstream reads it: Python's `float(conf)`, or null where that raises (then 0). */
 function confidenceOf(answer: AnswerObject | null): number | null {
-  const c = answer?.diagnosis_confidence;
-  if (typeof c === 'number' && Number.isFinite(c)) return c;
-  if (typeof c === 'string' && c.trim() !== '' && Number.isFinite(Number(c))) return Number(c);
-  return null;
+  return answer ? pythonFloat(answer.diagnosis_confidence) : null;
 }
 
 function scoreField(field: NeuroVlmScoredField, answered: readonly Answered[], opts: Required<NeuroVlmScoreOptions>): FieldReport {
@@ -231,15 +229,18 @@ function scoreCalibration(answered: readonly Answered[]): NeuroVlmCalibration {
   const scored = answered.filter((a) => goldLabel(a.item, 'diagnosis_name') !== null);
   const conf = scored.map((a) => confidenceOf(a.answer));
   const correct = scored.map((a) => predLabel(a, 'diagnosis_name') === goldLabel(a.item, 'diagnosis_name'));
-  const c = calibrationReport(conf, correct, 10);
+  const values = conf.map((x) => x ?? 0);
+  // scikit-learn refuses a NaN confidence ("nan" in an answer); the evaluator then reports all three as NaN.
+  const refused = values.some(Number.isNaN);
+  const c = calibrationReport(values.map((v) => (Number.isNaN(v) ? 0 : v)), correct, 10);
   return {
     n: c.n,
     missingConfidence: conf.filter((x) => x === null).length,
     meanConfidence: c.meanConfidence,
     accuracy: c.accuracy,
-    ece: c.ece,
-    brier: c.brier,
-    auroc: c.auroc,
+    ece: refused ? NaN : neuroVlmEce(values, correct, 10),
+    brier: refused ? NaN : c.brier,
+    auroc: refused ? NaN : c.auroc,
     reliability: c.reliability,
   };
 }
