@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import { CATALOGUE, f32Alternative, sessionDtypes, type CatalogueEntry } from '../src/core/engines/catalogue.ts';
 import type { EngineSpec, ModelFileRef, TransformersTask } from '../src/core/engines/spec.ts';
+import { formatBytes } from '../src/core/imaging/inflate.ts';
 import { checkModelFolder, mlcShardPaths } from '../src/core/models/folder-layout.ts';
 import { MODEL_MANIFEST, parseModelManifest } from '../src/core/models/manifest.ts';
 import { PROTOCOL_IDS } from '../src/core/protocols/registry.ts';
@@ -260,7 +261,6 @@ function mountModel(entry: CatalogueEntry, folder: string, checked: CheckedFolde
 }
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const mib = (b: number) => (b < MIB ? `${(b / 1024).toFixed(1)} KiB` : `${(b / MIB).toFixed(1)} MiB`);
 const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined || !Number.isFinite(n) ? 'n/a' : n.toFixed(digits));
 
 /** What the error means and what to do, for the failures a user meets. */
@@ -291,7 +291,7 @@ function report(entry: CatalogueEntry, device: string, gpu: SmokeGpu, load: Smok
       console.log(`   ${a.json === null ? 'free-text answer' : `JSON ${a.json}`} · ${a.parseError === null ? 'parsed by the protocol' : `not parsed: ${a.parseError}`}`);
       console.log(a.text.trim().split('\n').map((l) => `   │ ${l}`).join('\n'));
     }
-    if (device === 'webgpu') console.log(`   peak GPU buffer memory during this question: ${mib(r.gpuPeakBytes)}`);
+    if (device === 'webgpu') console.log(`   peak GPU buffer memory during this question: ${formatBytes(r.gpuPeakBytes)}`);
   }
   for (const p of prepared.unfit) console.log(`\n── ${p}: no demo case fits this protocol; not asked.`);
   const answers = results.flatMap((r) => r.answers);
@@ -304,7 +304,7 @@ function report(entry: CatalogueEntry, device: string, gpu: SmokeGpu, load: Smok
   console.log(`  load ${secs(load.wallMs)} · answers ${answers.length} from ${results.length} protocols · failed runs ${results.filter((r) => r.error).length}`);
   console.log(`  median time to first token ${fmt(median(ttft), 0)} ms · median decode ${fmt(median(decode))} tok/s`);
   console.log(`  JSON answers valid ${json.filter((a) => a.json === 'valid').length}/${json.length}, repaired ${json.filter((a) => a.json === 'repaired').length}, invalid ${json.filter((a) => a.json === 'invalid').length} · truncated ${answers.filter((a) => a.finishReason === 'length').length}/${answers.length}`);
-  if (device === 'webgpu') console.log(`  peak GPU buffer memory: ${mib(Math.max(load.gpuPeakBytes, ...results.map((r) => r.gpuPeakBytes)))} (catalogue estimate ${Math.round(entry.vramMB)} MB)`);
+  if (device === 'webgpu') console.log(`  peak GPU buffer memory: ${formatBytes(Math.max(load.gpuPeakBytes, ...results.map((r) => r.gpuPeakBytes)))} (catalogue estimate ${Math.round(entry.vramMB)} MB)`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -319,7 +319,7 @@ async function main(argv: string[]): Promise<number> {
   const entry = catalogueEntry(o.model);
   process.stdout.write(`Checking ${o.from} against the catalogue's file list for ${entry.id}… `);
   const checked = await checkFolder(entry, o.from);
-  console.log(`${checked.files.length} files, ${mib(checked.bytes)}, hashed`);
+  console.log(`${checked.files.length} files, ${formatBytes(checked.bytes)}, hashed`);
 
   const executablePath = o.chromium ?? (await findChromium());
   if (!executablePath) fail('No Chromium found: run "node scripts/setup-chromium.mjs", set CHROME_PATH, or pass --chromium <path>.');
@@ -392,9 +392,9 @@ async function main(argv: string[]): Promise<number> {
       const e = load.error!;
       const gpuSaid = [load.gpuErrors.outOfMemory, load.gpuErrors.deviceLost && `GPU device lost (${load.gpuErrors.deviceLost})`].filter(Boolean).join('; ');
       const hint = hintFor(`${gpuSaid} ${e.code ?? ''} ${e.message}`, entry, device);
-      fail(`Load failed after ${secs(load.wallMs)}: ${gpuSaid ? `${gpuSaid}.\n  The runtime reported: ` : ''}${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}${device === 'webgpu' ? `\n  GPU buffers at the failure: peak ${mib(load.gpuPeakBytes)}${o.gpuLimitBytes ? ` of the ${mib(o.gpuLimitBytes)} --gpu-memory-limit` : ''}.` : ''}${hint ? `\n  ${hint}` : ''}`);
+      fail(`Load failed after ${secs(load.wallMs)}: ${gpuSaid ? `${gpuSaid}.\n  The runtime reported: ` : ''}${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}${device === 'webgpu' ? `\n  GPU buffers at the failure: peak ${formatBytes(load.gpuPeakBytes)}${o.gpuLimitBytes ? ` of the ${formatBytes(o.gpuLimitBytes)} --gpu-memory-limit` : ''}.` : ''}${hint ? `\n  ${hint}` : ''}`);
     }
-    console.log(`Loaded in ${secs(load.wallMs)} (${load.runtime}, ${load.device})${device === 'webgpu' ? `, GPU buffers ${mib(load.gpuPeakBytes)}` : ''}`);
+    console.log(`Loaded in ${secs(load.wallMs)} (${load.runtime}, ${load.device})${device === 'webgpu' ? `, GPU buffers ${formatBytes(load.gpuPeakBytes)}` : ''}`);
 
     const results: SmokeRunResult[] = [];
     for (const pick of prepared.picks) {

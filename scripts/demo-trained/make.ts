@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchCase } from '../../src/core/bundle/types.ts';
 import { mapTurnImages } from '../../src/core/chat/turn.ts';
-import { drawnCases, renderImage, renderTissueMap, DEMO_IMAGE_SIZE } from '../../src/core/demo/index.ts';
-import type { DemoCase } from '../../src/core/demo/cases.ts';
+import { drawnCases, renderSlice, DEMO_IMAGE_SIZE } from '../../src/core/demo/index.ts';
+import { NVB_CLASSES, type DemoCase } from '../../src/core/demo/cases.ts';
 import { decodeImage, encodeChat, TransformersVlm, type VlmImage } from '../../src/core/engines/transformers/vlm.ts';
 import { applyModelSource } from '../../src/core/engines/transformers/runtime.ts';
 import { encodePng } from '../../src/core/imaging/png-encode.ts';
@@ -31,7 +31,7 @@ import { neuroVlmProtocol } from '../../src/core/protocols/neurovlm/protocol.ts'
 import { loadNodeTransformers } from '../../test/support/transformers-node.ts';
 import { idefics3PreprocessorConfig, json, utf8, withManifest, type ModelFile } from '../self-test-model/build.ts';
 import { llamaDecoderConfig } from '../self-test-model/graphs.ts';
-import { TRAILING_SPECIAL_TOKENS, tokenId } from '../self-test-model/tokenizer.ts';
+import { TRAILING_SPECIAL_TOKENS, byteSymbols, tokenId } from '../self-test-model/tokenizer.ts';
 import { decoderModelMerged, embedTokens, visionEncoder, type DemoModelDims, type Weights } from './graphs.ts';
 import { floatTensor } from '../onnx/onnx-writer.ts';
 import { trainTokenizer, trainedTokenizerJson, tokenizerConfigJson, type TrainedTokenizer } from './tokenizer.ts';
@@ -94,7 +94,7 @@ function writeFiles(dir: string, files: readonly ModelFile[]): void {
 
 function renderGray(c: DemoCase): Uint8Array {
   const r = c.renders[0]!;
-  return renderImage(renderTissueMap(r.slice, DEMO_IMAGE_SIZE), DEMO_IMAGE_SIZE, r.sequence, r.slice.seed);
+  return renderSlice(r.slice, r.sequence);
 }
 
 /** The request the app sends for a case under the NeuroVLM-Bench protocol (zero-shot), with the image's PNG bytes in place. */
@@ -162,13 +162,12 @@ async function data(out: string, trainCount: number, valCount: number): Promise<
     writeFileSync(join(out, `${name}.u8`), pixels);
   }
   const idToBytes = Array.from({ length: tok.vocab.size }, () => '');
-  const symbolByte = new Map<string, number>();
-  tok.vocab.byteIds.forEach((id, byte) => symbolByte.set([...tok.vocab.ids].find(([, v]) => v === id)![0], byte));
+  const symbolByte = new Map(byteSymbols().map((symbol, byte) => [symbol, byte]));
   for (const [token, id] of tok.vocab.ids) {
     if ((TRAILING_SPECIAL_TOKENS as readonly string[]).includes(token) || id < 3) continue;
     idToBytes[id] = Buffer.from([...token].map((s) => symbolByte.get(s)!)).toString('hex');
   }
-  writeFileSync(join(out, 'meta.json'), JSON.stringify({ dims: d, eos, digits: digitIds, idToBytes, classes: ['tumor', 'stroke', 'multiple sclerosis', 'normal', 'other abnormalities'] }, null, 1));
+  writeFileSync(join(out, 'meta.json'), JSON.stringify({ dims: d, eos, digits: digitIds, idToBytes, classes: NVB_CLASSES }, null, 1));
   console.log(`wrote ${out}: ${trainCount} training and ${valCount} validation cases`);
 }
 

@@ -9,8 +9,7 @@
  */
 import { answerBudget } from '../core/protocols/budgets.ts';
 import { extractJsonObject } from '../core/protocols/json.ts';
-import { PROTOCOLS, PROTOCOL_IDS, protocolFor } from '../core/protocols/registry.ts';
-import type { BenchCase } from '../core/bundle/types.ts';
+import { PROTOCOLS, PROTOCOL_IDS, fits, protocolFor } from '../core/protocols/registry.ts';
 import type { EngineSpec } from '../core/engines/spec.ts';
 import { describeGpu, preferredDevice } from '../core/env/gpu.ts';
 import { loadDemo } from '../features/benchmarks/benchmarks.service.ts';
@@ -36,13 +35,6 @@ function meter(spec: EngineSpec): { gpuMemory(input?: GpuMemoryInput): Promise<G
   if (spec.kind === 'webllm') return { gpuMemory: (input) => webllmWorker.api.gpuMemory(input) };
   if (spec.kind === 'transformers') return { gpuMemory: (input) => transformersWorker().api.gpuMemory(input) };
   return null;
-}
-
-/** Whether `protocolId` can ask this case at all (as the run form's protocol choice allows). */
-function fits(protocolId: string, c: BenchCase): boolean {
-  const options = c.questions.length > 0 && c.questions.every((q) => q.options?.length);
-  if (protocolId === 'mcq' || options) return protocolId === 'mcq' && options;
-  return protocolId !== 'neurovlm-structured' || c.images.length > 0;
 }
 
 /** Whether an answer is JSON as the model sent it, only after repair (cut by the budget), or not at all. */
@@ -87,7 +79,7 @@ const api: SmokeApi = {
       const protocol = PROTOCOLS[id as keyof typeof PROTOCOLS];
       if (!protocol) throw new Error(`Unknown protocol "${id}"; known: ${PROTOCOL_IDS.join(', ')}.`);
       const native = cases.find((c) => protocolFor(c, defaults).id === id);
-      const chosen = native ?? cases.find((c) => fits(id, c));
+      const chosen = native ?? cases.find((c) => fits(id as keyof typeof PROTOCOLS, c));
       if (!chosen) unfit.push(id);
       else picks.push({ protocolId: id, protocolLabel: protocol.label, caseId: chosen.id, native: native !== undefined, answerBudget: answerBudget(id), expectsJson: protocol.templates.some((t) => /\bJSON\b/.test(`${t.system ?? ''}\n${t.user}`)) });
     }

@@ -3,7 +3,7 @@
  * (scripts/smoke-real.ts) say to each other through Playwright.
  */
 import type { EngineSpec } from '../core/engines/spec.ts';
-import type { FinishReason, ResponseUsage } from '../core/db/types.ts';
+import type { ResponseRecord } from '../core/db/types.ts';
 
 export interface SmokeGpu {
   readonly available: boolean;
@@ -57,16 +57,11 @@ export interface SmokeError {
   readonly message: string;
 }
 
-export interface SmokeAnswer {
-  readonly questionId: string;
+/** A stored answer as the runner wrote it (`rawText` as `text`), with the smoke test's JSON verdict. */
+export interface SmokeAnswer extends Pick<ResponseRecord, 'questionId' | 'finishReason' | 'parseError' | 'usage' | 'latencyMs'> {
   readonly text: string;
-  readonly finishReason: FinishReason;
-  /** Null when the answer parsed (the protocol's own parser); else why not. */
-  readonly parseError: string | null;
   /** For a JSON protocol: the answer is JSON as sent, JSON only after closing what the token budget cut, or no JSON at all. */
   readonly json: 'valid' | 'repaired' | 'invalid' | null;
-  readonly usage: ResponseUsage;
-  readonly latencyMs: number;
 }
 
 export interface SmokeRunResult {

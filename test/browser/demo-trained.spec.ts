@@ -11,14 +11,20 @@
  * measure).
  */
 import { expect, openApp, test } from '../support/fixtures.ts';
+import type { Page } from '@playwright/test';
 import { heldOutZip, importBundle, runDemoTrained } from '../support/demo-trained-run.ts';
+
+/** The app with its demo loaded and a held-out set of `cases` imported beside it. */
+async function withHeldOut(page: Page, url: string, cases: number): Promise<void> {
+  await openApp(page, url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  await importBundle(page, heldOutZip(cases), cases);
+}
 
 test('on WASM the demo-trained model sees the held-out images: accurate, valid JSON, calibrated; hidden or scrambled images fall to chance', async ({ page, server }) => {
   test.setTimeout(600_000);
   const cases = 50;
-  await openApp(page, server.url, '#/benchmarks');
-  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
-  await importBundle(page, heldOutZip(cases), cases);
+  await withHeldOut(page, server.url, cases);
 
   const run = await runDemoTrained(page, server.url, { device: 'wasm', variants: ['text-only'] });
   const full = run.arms.find((a) => a.variant === 'none')!;
@@ -47,9 +53,7 @@ test('on WASM the demo-trained model sees the held-out images: accurate, valid J
 test('on the software WebGPU adapter the demo-trained model answers the held-out images as on WASM', async ({ page, server }) => {
   test.setTimeout(600_000);
   const cases = 20;
-  await openApp(page, server.url, '#/benchmarks');
-  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
-  await importBundle(page, heldOutZip(cases), cases);
+  await withHeldOut(page, server.url, cases);
   const full = (await runDemoTrained(page, server.url, { device: 'webgpu' })).arms.find((a) => a.variant === 'none')!;
   expect(full.scored).toBe(cases);
   expect(full.accuracy, JSON.stringify(full)).toBeGreaterThanOrEqual(0.8);

@@ -12,6 +12,7 @@
  * It lets the smoke test's out-of-memory path be exercised on a machine
  * whose GPU is large (or software).
  */
+import { formatBytes } from '../../src/core/imaging/inflate.ts';
 
 export interface GpuMemoryReport {
   /** Bytes in live buffers now. */
@@ -56,11 +57,6 @@ interface DeviceProto {
   createBuffer(descriptor: { size: number }): BufferLike;
 }
 
-const MIB = 1024 * 1024;
-
-function bytesText(n: number): string {
-  return n < MIB ? `${(n / 1024).toFixed(1)} KiB` : `${(n / MIB).toFixed(1)} MiB`;
-}
 
 let installed = false;
 let current = 0;
@@ -97,7 +93,7 @@ export function installGpuMeter(scope: object = globalThis): boolean {
   deviceProto.createBuffer = function (this: DeviceProto, descriptor: { size: number }) {
     const size = Number(descriptor?.size) || 0;
     if (limit !== null && current + size > limit) {
-      const message = `GPU out of memory: a ${bytesText(size)} buffer would bring this worker's buffers to ${bytesText(current + size)}, over the ${bytesText(limit)} allowed`;
+      const message = `GPU out of memory: a ${formatBytes(size)} buffer would bring this worker's buffers to ${formatBytes(current + size)}, over the ${formatBytes(limit)} allowed`;
       outOfMemory ??= message;
       throw new RangeError(message);
     }

@@ -53,7 +53,7 @@ function hasOptions(c: BenchCase): boolean {
 }
 
 /** Whether a protocol can run a case at all: options need `mcq` and only it; NeuroVLM-Bench needs an image. */
-function fits(id: ProtocolId, c: BenchCase): boolean {
+export function fits(id: ProtocolId, c: BenchCase): boolean {
   if (id === 'mcq' || hasOptions(c)) return id === 'mcq' && hasOptions(c);
   return id !== 'neurovlm-structured' || c.images.length > 0;
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trainTokenizer } from '../../../scripts/demo-trained/tokenizer.ts';
 import { mapTurnImages } from '../../../src/core/chat/turn.ts';
 import { CATALOGUE } from '../../../src/core/engines/catalogue.ts';
-import { DEMO_IMAGE_SIZE, drawnCases, renderImage, renderTissueMap } from '../../../src/core/demo/index.ts';
+import { DEMO_IMAGE_SIZE, drawnCases, renderSlice } from '../../../src/core/demo/index.ts';
 import { TransformersVlm } from '../../../src/core/engines/transformers/vlm.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
 import { neuroVlmProtocol } from '../../../src/core/protocols/neurovlm/protocol.ts';
@@ -47,7 +47,7 @@ describe('demo-trained model', () => {
     let right = 0;
     for (const c of cases) {
       const r = c.renders[0]!;
-      const png = encodePng(renderImage(renderTissueMap(r.slice, DEMO_IMAGE_SIZE), DEMO_IMAGE_SIZE, r.sequence, r.slice.seed), DEMO_IMAGE_SIZE, DEMO_IMAGE_SIZE, 'gray');
+      const png = encodePng(renderSlice(r.slice, r.sequence), DEMO_IMAGE_SIZE, DEMO_IMAGE_SIZE, 'gray');
       const request = neuroVlmProtocol.buildRequest(c.case, c.case.questions[0]!);
       const messages = await Promise.all(request.messages.map((m) => mapTurnImages(m, () => ({ bytes: png }))));
       const out = await vlm.generateChat(messages, { maxTokens: 192, temperature: 0, topP: 1, seed: 1 });

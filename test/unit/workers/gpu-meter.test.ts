@@ -65,7 +65,7 @@ describe('GPU buffer meter', () => {
     const kept = device.createBuffer({ size: 3 * MIB });
     expect(() => device.createBuffer({ size: 2 * MIB })).toThrow(RangeError);
     const r = gpuMemory();
-    expect(r.outOfMemory).toContain('GPU out of memory: a 2.0 MiB buffer would bring this worker\'s buffers to 5.0 MiB, over the 4.0 MiB allowed');
+    expect(r.outOfMemory).toContain('GPU out of memory: a 2 MiB buffer would bring this worker\'s buffers to 5 MiB, over the 4 MiB allowed');
     expect(r.currentBytes).toBe(3 * MIB);
     kept.destroy();
     expect(gpuMemory({ resetPeak: true, limitBytes: null })).toMatchObject({ outOfMemory: null, limitBytes: null });
