@@ -3,7 +3,7 @@
  * model (public/models/demo-trained/, learned the demo generator's phantoms
  * drawn with seeds 1000 and 1001) answers a held-out set drawn with seed 7
  * through the real app: import, run form, runner, model host, transformers.js
- * on WASM and on the software WebGPU adapter, the NeuroVLM-Bench scorer. Its
+ * on WASM and on the software WebGPU adapter, NeuroEval's NeuroVLM scorer. Its
  * accuracy, JSON validity and calibration must be those of a model that sees
  * the image; and the check has teeth: with the image hidden (text-only) or
  * scrambled before the processor (inverted, a test-only switch in the

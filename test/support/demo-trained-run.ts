@@ -1,7 +1,7 @@
 /**
  * Driving the real app with the demo-trained model on a held-out set drawn
  * by the demo generator: import the bundle, start a run from the Runs page's
- * form, score it, and read the NeuroVLM-Bench figures and the speed of its
+ * form, score it, and read the NeuroVLM scorer's figures and the speed of its
  * answers from IndexedDB. Shared by the browser test
  * (test/browser/demo-trained.spec.ts) and the bench (test/bench/suites/demo-trained.ts).
  */
@@ -34,7 +34,7 @@ export async function importBundle(page: Page, file: string, count: number): Pro
 
 export interface ArmFigures {
   readonly variant: string;
-  /** NeuroVLM-Bench diagnosis_name accuracy. */
+  /** Plain accuracy of diagnosis_name (NeuroEval's NeuroVLM scorer; the benchmark's evaluator reports balanced accuracy). */
   readonly accuracy: number;
   readonly scored: number;
   readonly jsonValid: number;

@@ -1,9 +1,9 @@
 /**
  * The demo-trained model (public/models/demo-trained/) on a held-out set the
  * demo generator draws with seed 7, through the production build's real UI
- * (import, run form, runner, model host, NeuroVLM-Bench scorer), on WASM and
- * on the browser's WebGPU adapter: its NeuroVLM-Bench accuracy, JSON
- * validity and calibration, and how fast it answers.
+ * (import, run form, runner, model host, NeuroEval's NeuroVLM scorer), on
+ * WASM and on the browser's WebGPU adapter: its accuracy, JSON validity and
+ * calibration as NeuroEval computes them, and how fast it answers.
  */
 import { startServer } from '../../../scripts/serve.mjs';
 import { heldOutZip, importBundle, runDemoTrained, type RunFigures } from '../../support/demo-trained-run.ts';
@@ -36,9 +36,9 @@ function rows(device: 'wasm' | 'webgpu', r: RunFigures): BenchResult[] {
   const on = device === 'wasm' ? 'WASM' : 'WebGPU (this browser’s adapter)';
   const how = `${CASES[device]} cases drawn with seed 7, NeuroVLM-Bench protocol (zero-shot), greedy`;
   return [
-    { name: `${on}: diagnosis accuracy (NeuroVLM-Bench)`, value: arm.accuracy, unit: '', how: `${how}; chance 0.2`, digits: 3 },
-    { name: `${on}: JSON valid (NeuroVLM-Bench)`, value: arm.jsonValid, unit: '', how, digits: 3 },
-    { name: `${on}: ECE of diagnosis_confidence (NeuroVLM-Bench)`, value: arm.ece, unit: '', how: '10 equal-width bins', digits: 3 },
+    { name: `${on}: diagnosis_name accuracy (NeuroEval, plain)`, value: arm.accuracy, unit: '', how: `${how}; share of answers naming the right class; chance 0.2`, digits: 3 },
+    { name: `${on}: answers that parsed as JSON (NeuroEval)`, value: arm.jsonValid, unit: '', how: `${how}; parsed ÷ successful calls`, digits: 3 },
+    { name: `${on}: ECE of diagnosis_confidence (NeuroEval)`, value: arm.ece, unit: '', how: '10 equal-width bins on the evaluator’s edges', digits: 3 },
     { name: `${on}: time to first token, median`, value: r.medianTtftMs ?? NaN, unit: 'ms', how: 'per answer, as the engine measured it (prompt of about 200 tokens, 64 of them the image)', digits: 0 },
     { name: `${on}: decode speed, median`, value: r.medianDecodeTps ?? NaN, unit: 'tokens/s', how: 'per answer, after the first token', digits: 0 },
     { name: `${on}: answers per second`, value: r.answers / (r.spanMs / 1000), unit: '/s', how: 'stored answers ÷ time from the first request to the last answer, model load excluded', digits: 2 },
@@ -49,7 +49,7 @@ export const demoTrainedSuite: BenchSuite = {
   id: 'demo-trained',
   title: 'Demo-trained model on a held-out set',
   description:
-    'The model bundled as "Demo-trained model (synthetic phantoms only; not a medical model)" answering the NeuroVLM-Bench prompt on images the demo generator drew with a seed absent from its training, through the real app. Its figures are the benchmark’s own (NeuroVLM-Bench scorer); they say nothing about clinical performance.',
+    'The model bundled as "Demo-trained model (synthetic phantoms only; not a medical model)" answering the NeuroVLM-Bench prompt on images the demo generator drew with a seed absent from its training, through the real app. The quality figures are NeuroEval’s (plain accuracy, parsed-JSON rate), not the benchmark evaluator’s own (it reports balanced accuracy and counts JSON validity over all calls); they say nothing about clinical performance.',
   async run(ctx) {
     return [...rows('wasm', await measure(ctx, 'wasm')), ...rows('webgpu', await measure(ctx, 'webgpu'))];
   },
