@@ -63,6 +63,8 @@ interface NeuroVlmJsonlItem extends NeuroVlmItem {
 
 interface NeuroVlmJsonlRead {
   readonly items: NeuroVlmJsonlItem[];
+  /** Each line as Python's `json.loads` reads it (NaN and Infinity as numbers), for the benchmark's own evaluator. */
+  readonly records: unknown[];
   /** Tolerated problems (a missing section), each naming its line. */
   readonly warnings: string[];
 }
@@ -143,16 +145,18 @@ function itemOfLine(rec: Obj, line: number, warnings: string[], file: string): N
  */
 export function readNeuroVlmJsonl(text: string, file = 'results.jsonl'): NeuroVlmJsonlRead {
   const items: NeuroVlmJsonlItem[] = [];
+  const records: unknown[] = [];
   const warnings: string[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   lines.forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === '') return;
-    const rec = obj(parseJsonText(raw, file, line));
+    const rec = obj(parseJsonText(raw, file, line, 'numbers'));
     if (!rec) throw new InvalidInputError(`${file}:${line}: expected a JSON object (one result per line).`, { file, line });
+    records.push(rec);
     items.push(itemOfLine(rec, line, warnings, file));
   });
-  return { items, warnings };
+  return { items, records, warnings };
 }
 
 interface NeuroVlmJsonlWrite {
