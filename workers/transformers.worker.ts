@@ -69,15 +69,27 @@ interface TokenEmbedInput {
   readonly text: string;
   /** L2-normalise each vector. Default true. */
   readonly normalize?: boolean;
+  /** Read this layer (one the graph outputs as `hidden_states.<n>`); default the last. */
+  readonly layer?: number;
+  /** `keep` keeps special tokens, [CLS]/[SEP] marked; default `drop`. */
+  readonly specialTokens?: 'drop' | 'keep';
   readonly model?: TransformersLoadInput;
 }
 
 interface TokenEmbedResult {
   readonly modelId: string;
-  /** The tokenizer's tokens, special tokens excluded. */
+  /** The tokenizer's tokens, special tokens excluded unless kept. */
   readonly tokens: string[];
   /** One contextual vector per token. */
   readonly vectors: Float32Array[];
+  /** Per token: [CLS] or [SEP], which BERTScore weighs 0. */
+  readonly special: boolean[];
+  /** The layer read; null for the last of an encoder of unknown depth. */
+  readonly layer: number | null;
+  /** The encoder's depth, the layers its graph outputs and its upstream model (for choosing bert_score's layer). */
+  readonly layers: number | null;
+  readonly hiddenStates: readonly number[];
+  readonly upstream: string | null;
   /** The text was longer than the encoder takes; only its start was encoded. */
   readonly truncated: boolean;
 }
@@ -161,12 +173,14 @@ export const transformersApi = {
     });
   },
 
-  /** Contextual per-token vectors of one text (special tokens excluded), for BERTScore-style matching. */
+  /** Contextual per-token vectors of one text from one layer, for BERTScore matching. */
   async tokenEmbed(input: TokenEmbedInput, ctx: CallContext): Promise<TokenEmbedResult> {
     return serial(async () => {
       const { embedder, modelId } = await models.encoder(input.model, ctx);
-      const result = await embedder.tokenEmbeddings(input.text, { signal: ctx.signal, ...(input.normalize === undefined ? {} : { normalize: input.normalize }) });
-      return { modelId, ...result };
+      const { normalize, layer, specialTokens } = input;
+      const result = await embedder.tokenEmbeddings(input.text, { signal: ctx.signal, ...(normalize === undefined ? {} : { normalize }), ...(layer === undefined ? {} : { layer }), ...(specialTokens ? { specialTokens } : {}) });
+      const { layers, hiddenStates, upstream } = embedder.info;
+      return { modelId, ...result, layers, hiddenStates, upstream };
     });
   },
 

@@ -3,7 +3,9 @@
  * with random weights, in the layout transformers.js 4.3.1 loads with
  * `AutoModel` for feature extraction: one `onnx/model.onnx` session taking
  * input_ids, attention_mask and token_type_ids [batch, seq] and returning
- * last_hidden_state [batch, seq, hidden], plus a WordPiece tokenizer.
+ * last_hidden_state [batch, seq, hidden] and the earlier layers' outputs as
+ * hidden_states.<n> (0 = embeddings), plus a WordPiece tokenizer. The extra
+ * outputs let tests read a chosen layer, as BERTScore does.
  * The maths is a real (miniature) post-LayerNorm BERT encoder: word,
  * position and token-type embeddings, bidirectional self-attention over the
  * unpadded tokens, GELU feed-forward blocks.
@@ -31,7 +33,7 @@ interface EncoderDims {
   readonly typeVocabSize: number;
 }
 
-/** `model`: input_ids + attention_mask + token_type_ids → last_hidden_state. */
+/** `model`: input_ids + attention_mask + token_type_ids → last_hidden_state, hidden_states.0 … hidden_states.<layers − 1>. */
 function bertEncoder(d: EncoderDims): Uint8Array {
   const g = new GraphBuilder('main_graph');
   const h = d.hidden;
@@ -56,6 +58,7 @@ function bertEncoder(d: EncoderDims): Uint8Array {
     gather(w('embeddings.token_type', [d.typeVocabSize, h], 0.1), tokenTypes),
   ]);
   let x = layerNorm(summed);
+  const earlier: string[] = [x];
 
   // Additive attention bias [batch, 1, 1, seq]: -1e4 for padding keys.
   const bias = paddingBias(g, attentionMask);
@@ -75,8 +78,13 @@ function bertEncoder(d: EncoderDims): Uint8Array {
     x = layerNorm(g.op('Add', [x, linear(context, `${p}.attention.output`, h, h)]));
     const ffn = linear(gelu(linear(x, `${p}.intermediate`, h, d.intermediate)), `${p}.output`, d.intermediate, h);
     x = g.op('LayerNormalization', [g.op('Add', [x, ffn]), ones, zeros], { axis: { int: -1 }, epsilon: { float: LAYER_NORM_EPS } }, l === d.layers - 1 ? 'last_hidden_state' : undefined);
+    if (l < d.layers - 1) earlier.push(x);
   }
   g.output('last_hidden_state', 'float32', ['batch_size', 'sequence_length', h]);
+  earlier.forEach((t, n) => {
+    g.op('Identity', [t], {}, `hidden_states.${n}`);
+    g.output(`hidden_states.${n}`, 'float32', ['batch_size', 'sequence_length', h]);
+  });
   return g.toModel({ opset: OPSET, producer: PRODUCER });
 }
 
@@ -132,7 +140,7 @@ BERT export (\`BertModel\`, loaded with \`AutoModel\` for feature extraction), s
 
 | file | what it is |
 |---|---|
-| \`onnx/model.onnx\` | input_ids + attention_mask + token_type_ids [batch, seq] → last_hidden_state [batch, seq, ${d.hidden}]: word, position and token-type embeddings, ${d.layers} post-LayerNorm encoder layers (${d.heads} heads × ${d.headDim}, GELU feed-forward ${d.intermediate}) |
+| \`onnx/model.onnx\` | input_ids + attention_mask + token_type_ids [batch, seq] → last_hidden_state [batch, seq, ${d.hidden}] and \`hidden_states.0\` … \`hidden_states.${d.layers - 1}\` (the embeddings and earlier layers, for reading a chosen layer): word, position and token-type embeddings, ${d.layers} post-LayerNorm encoder layers (${d.heads} heads × ${d.headDim}, GELU feed-forward ${d.intermediate}) |
 | \`tokenizer.json\` | uncased WordPiece, ${d.vocabSize} tokens: \`[PAD] [UNK] [CLS] [SEP] [MASK]\`, letters, digits, punctuation, \`##\` continuations, a few words |
 | \`manifest.json\` | every other file with its size and SHA-256 |
 

@@ -40,6 +40,11 @@ export function hostEncoder(host: HostClient, spec: TransformersSpec, session: s
   return {
     id: spec.id,
     sentenceEmbeddings: (texts) => host.api.embed({ ...ref, texts, pooling: 'mean', normalize: true }, opts),
-    tokenEmbeddings: (text) => host.api.tokenEmbed({ ...ref, text, normalize: true }, opts),
+    tokenEmbeddings: (text, request = {}) => host.api.tokenEmbed({ ...ref, text, normalize: true, ...request }, opts),
+    // The host has no separate call for it: embedding the empty text ([CLS][SEP]) loads the encoder and brings its layer facts.
+    describeLayers: async () => {
+      const { upstream, layers, hiddenStates } = await host.api.tokenEmbed({ ...ref, text: '', normalize: true, specialTokens: 'keep' }, opts);
+      return { upstream, layers, hiddenStates };
+    },
   };
 }

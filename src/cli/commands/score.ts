@@ -6,6 +6,7 @@ import { groupNeuroVlmItems, neuroVlmItemsFromRun } from '../../core/scoring/neu
 import { protocolFor } from '../../core/protocols/registry.ts';
 import { decimal, metricInterval, metricNumber, percent } from '../../core/results/format.ts';
 import { JUDGE_CAVEAT } from '../../core/scoring/equivalence/judge.ts';
+import { describeBertScoreSetting } from '../../core/scoring/metrics/bertscore-layers.ts';
 import { scoreRun, type RunScoringResult } from '../../core/scoring/run/score-run.ts';
 import { loadEncoder, loadJudge, type Disposable } from '../local-models.ts';
 import { scoreNeuroVlm, type FieldReport, type Interval, type NeuroVlmReport, type Proportion } from '../../core/scoring/neurovlm/score.ts';
@@ -178,7 +179,8 @@ function human(key: string, r: NeuroVlmReport): string[] {
 
 /** Every metric of every arm (protocol-aware scoring of a run export). */
 function allMetrics(result: RunScoringResult): string[] {
-  const out = [`All metrics per model (scorer v${result.config.scorerVersion}; judge: ${result.config.judge ?? 'none, rules only'}; encoder: ${result.config.encoder ?? 'none'}):`, ''];
+  const bert = result.config.bertscore ? `; ${describeBertScoreSetting(result.config.bertscore)}` : '';
+  const out = [`All metrics per model (scorer v${result.config.scorerVersion}; judge: ${result.config.judge ?? 'none, rules only'}; encoder: ${result.config.encoder ?? 'none'}${bert}):`, ''];
   for (const arm of result.summary.arms) {
     out.push(`== ${arm.key} == ${arm.responses} answers${arm.failed ? `, ${arm.failed} failed` : ''}; protocols ${arm.protocols.join(', ')}`);
     out.push(...table([

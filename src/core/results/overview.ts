@@ -7,6 +7,7 @@ import type { BenchCase } from '../bundle/types.ts';
 import type { Repositories } from '../db/index.ts';
 import type { BenchmarkRecord, ReviewRecord } from '../db/types.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
+import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
 import { answerTableRow, type AnswerRow } from './answers.ts';
 import { armKey } from '../scoring/run/types.ts';
 import { buildLeaderboard, degradationCurves, rowId, rowReliability, type DegradationCurve, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
@@ -94,7 +95,7 @@ export async function loadResults(repos: Repositories, benchmarkId: string): Pro
     signed.push({ id: run.id, updatedAt: run.updatedAt, setId: set?.id ?? null });
     overviews.push({
       id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers: await repos.responses.countByRun(run.id),
-      scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ?? null,
+      scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ? encoderProvenance(set.config.encoder, set.config.bertscore) : null,
       newReviews: set ? runReviews.filter((r) => r.createdAt > (set.config.reviewsUpTo ?? 0)).length : runReviews.length,
     });
     if (set) scored.push({ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: await repos.scores.listBySet(set.id) });

@@ -71,7 +71,25 @@ interface Resident {
 /** Encoders: sentence and token embeddings from a transformers.js feature-extraction model. */
 export interface HostEncoder {
   sentenceEmbeddings(texts: readonly string[], options: { pooling: 'mean' | 'cls'; normalize: boolean; signal?: AbortSignal }): Promise<Float32Array[]>;
-  tokenEmbeddings(text: string, options?: { normalize?: boolean; signal?: AbortSignal }): Promise<{ tokens: string[]; vectors: Float32Array[] }>;
+  tokenEmbeddings(text: string, options?: HostTokenEmbedOptions & { signal?: AbortSignal }): Promise<HostTokenEmbeddings>;
+}
+
+/** How to read token vectors (see the embedder's `tokenEmbeddings`). */
+interface HostTokenEmbedOptions {
+  readonly normalize?: boolean;
+  readonly layer?: number;
+  readonly specialTokens?: 'drop' | 'keep';
+}
+
+/** Token vectors with the layer they come from and what the encoder offers (for bert_score's layer). */
+export interface HostTokenEmbeddings {
+  tokens: string[];
+  vectors: Float32Array[];
+  special: boolean[];
+  layer: number | null;
+  layers: number | null;
+  hiddenStates: readonly number[];
+  upstream: string | null;
 }
 
 const LOCK_PREFIX = 'neuroeval-model:';
@@ -147,7 +165,7 @@ export class ModelHost {
         }),
       tokenEmbeddings: (text, options = {}) =>
         this.use(spec, session, options.signal, () =>
-          transformersWorker().api.tokenEmbed({ text, model: input, ...(options.normalize === undefined ? {} : { normalize: options.normalize }) }, options.signal ? { signal: options.signal } : {}),
+          transformersWorker().api.tokenEmbed({ text, model: input, ...tokenEmbedOptions(options) }, options.signal ? { signal: options.signal } : {}),
         ),
     };
   }
@@ -343,11 +361,16 @@ function hostApi(host: ModelHost) {
     async embed(input: HostLoadInput & { readonly texts: readonly string[]; readonly pooling: 'mean' | 'cls'; readonly normalize: boolean }, ctx: CallContext): Promise<Float32Array[]> {
       return host.encoder(asEncoder(input.spec), input.session).sentenceEmbeddings(input.texts, { pooling: input.pooling, normalize: input.normalize, signal: ctx.signal });
     },
-    async tokenEmbed(input: HostLoadInput & { readonly text: string; readonly normalize?: boolean }, ctx: CallContext): Promise<{ tokens: string[]; vectors: Float32Array[] }> {
-      const out = await host.encoder(asEncoder(input.spec), input.session).tokenEmbeddings(input.text, { signal: ctx.signal, ...(input.normalize === undefined ? {} : { normalize: input.normalize }) });
-      return { tokens: out.tokens, vectors: out.vectors };
+    async tokenEmbed(input: HostLoadInput & HostTokenEmbedOptions & { readonly text: string }, ctx: CallContext): Promise<HostTokenEmbeddings> {
+      const out = await host.encoder(asEncoder(input.spec), input.session).tokenEmbeddings(input.text, { signal: ctx.signal, ...tokenEmbedOptions(input) });
+      return { tokens: out.tokens, vectors: out.vectors, special: out.special, layer: out.layer, layers: out.layers, hiddenStates: out.hiddenStates, upstream: out.upstream };
     },
   };
+}
+
+/** The options that were given (an RPC message carries no `undefined` fields). */
+function tokenEmbedOptions(o: HostTokenEmbedOptions): HostTokenEmbedOptions {
+  return { ...(o.normalize === undefined ? {} : { normalize: o.normalize }), ...(o.layer === undefined ? {} : { layer: o.layer }), ...(o.specialTokens ? { specialTokens: o.specialTokens } : {}) };
 }
 
 function asEncoder(spec: EngineSpec): TransformersSpec {

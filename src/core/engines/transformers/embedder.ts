@@ -5,8 +5,12 @@
  *
  * - `sentenceEmbeddings`: one vector per text, mean- or CLS-pooled over the
  *   last hidden state, optionally L2-normalised (cosine = dot product).
- * - `tokenEmbeddings`: the contextual vector of every token of one text,
- *   special tokens left out, for BERTScore-style greedy matching.
+ * - `tokenEmbeddings`: the contextual vector of every token of one text, for
+ *   BERTScore's greedy matching: special tokens left out, or kept with
+ *   [CLS]/[SEP] marked (bert_score matches against them at weight 0); from
+ *   the last layer, or from an earlier one where the ONNX graph outputs it
+ *   (`hidden_states.<n>`: transformers.js has no `output_hidden_states` for
+ *   ONNX encoders, so only what the export lists can be read).
  *
  * Texts longer than the model's limit are truncated (`truncated` says so for
  * token embeddings). Long lists run in batches, with a macrotask turn between
@@ -25,6 +29,12 @@ export interface EmbedderInfo extends ModelInfo {
   readonly dimensions: number;
   /** Longest input in tokens, special tokens included; longer texts are truncated. */
   readonly maxTokens: number;
+  /** Transformer layers (`num_hidden_layers`), or null when config.json does not say. */
+  readonly layers: number | null;
+  /** Layers whose output the graph lists as `hidden_states.<n>` (0 = embeddings), ascending. */
+  readonly hiddenStates: readonly number[];
+  /** The model the weights come from: config.json's `_name_or_path` when it names a hub model, else null. */
+  readonly upstream: string | null;
 }
 
 export type Pooling = 'mean' | 'cls';
@@ -42,14 +52,22 @@ export interface SentenceEmbeddingOptions {
 export interface TokenEmbeddingOptions {
   /** Scale each vector to length 1 (what BERTScore's cosine matching needs). Default true. */
   readonly normalize?: boolean;
+  /** The layer to read (0 = embeddings): the last, or one in {@link EmbedderInfo.hiddenStates}. Default the last. */
+  readonly layer?: number;
+  /** `drop` (default) leaves every special token out; `keep` keeps all tokens, [CLS]/[SEP] marked in `special`. */
+  readonly specialTokens?: 'drop' | 'keep';
   readonly signal?: AbortSignal;
 }
 
 export interface TokenEmbeddings {
-  /** The tokenizer's tokens (e.g. `brain`, `##s`), special tokens excluded. */
+  /** The tokenizer's tokens (e.g. `brain`, `##s`), special tokens excluded unless kept. */
   readonly tokens: string[];
   /** One contextual vector per token, in the same order. */
   readonly vectors: Float32Array[];
+  /** Per token: it is the tokenizer's [CLS] or [SEP] (`<s>`, `</s>`), the tokens bert_score weighs 0. */
+  readonly special: boolean[];
+  /** The layer the vectors come from; null for the last layer of an encoder whose depth is unknown. */
+  readonly layer: number | null;
   /** The text was longer than {@link EmbedderInfo.maxTokens}; only its start was encoded. */
   readonly truncated: boolean;
 }
@@ -70,6 +88,8 @@ export class TransformersEmbedder {
   readonly #tokenizer: PreTrainedTokenizer;
   readonly #model: PreTrainedModel;
   readonly #specialIds: ReadonlySet<number>;
+  /** [CLS] and [SEP] (or `<s>`, `</s>`): what bert_score zeroes in its weights. */
+  readonly #clsSepIds: ReadonlySet<number>;
   #tokensById: string[] | null = null;
   #disposed = false;
 
@@ -79,6 +99,9 @@ export class TransformersEmbedder {
     this.#model = model;
     this.info = info;
     this.#specialIds = new Set(tokenizer.all_special_ids);
+    const vocab = tokenizer.get_vocab() as Map<string, number>;
+    const config = tokenizer.config as Record<string, unknown>;
+    this.#clsSepIds = new Set([configToken(config.cls_token), configToken(config.sep_token)].flatMap((t) => (t !== null && vocab.has(t) ? [vocab.get(t)!] : [])));
   }
 
   /** Loads tokenizer and encoder. Throws {@link AbortedError} if `signal` fires first, `ENGINE_MODEL_MISSING` if the files cannot be loaded. */
@@ -91,7 +114,7 @@ export class TransformersEmbedder {
     throwIfAborted(options.signal);
     const model = await loadOrExplain(modelId, () => lib.AutoModel.from_pretrained(modelId, pretrained as never));
     await disposeIfAborted(model, options.signal);
-    const config = model.config as { hidden_size?: number; d_model?: number; dim?: number; max_position_embeddings?: number };
+    const config = model.config as { hidden_size?: number; d_model?: number; dim?: number; max_position_embeddings?: number; num_hidden_layers?: number; n_layers?: number; _name_or_path?: string };
     const dimensions = config.hidden_size ?? config.d_model ?? config.dim;
     if (!dimensions) {
       await model.dispose();
@@ -101,7 +124,14 @@ export class TransformersEmbedder {
     const limits = [tokenizer.model_max_length, config.max_position_embeddings].filter((n): n is number => typeof n === 'number' && n > 2 && n < 1e6);
     const maxTokens = limits.length > 0 ? Math.min(...limits) : 512;
     const info = modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm');
-    return new TransformersEmbedder(lib, tokenizer, model, { ...info, dimensions, maxTokens });
+    const layerCount = config.num_hidden_layers ?? config.n_layers;
+    const layers = typeof layerCount === 'number' && Number.isInteger(layerCount) && layerCount > 0 ? layerCount : null;
+    const session = (model.sessions as Record<string, { outputNames?: readonly string[] } | undefined>).model;
+    const hiddenStates = (session?.outputNames ?? []).flatMap((n) => /^hidden_states\.(\d+)$/.exec(n)?.slice(1).map(Number) ?? []).sort((a, b) => a - b);
+    // A local path (a converter's working folder) says nothing about the upstream model.
+    const named = config._name_or_path;
+    const upstream = typeof named === 'string' && /^[\w.-]+(\/[\w.-]+)?$/.test(named) ? named : null;
+    return new TransformersEmbedder(lib, tokenizer, model, { ...info, dimensions, maxTokens, layers, hiddenStates, upstream });
   }
 
   /** The ONNX sessions, by transformers.js' name for them (for checks; do not run them directly). */
@@ -136,12 +166,18 @@ export class TransformersEmbedder {
     return out;
   }
 
-  /** The contextual vector of each token of `text`, special tokens excluded. */
+  /** The contextual vector of each token of `text` from the chosen layer; special tokens excluded unless kept. */
   async tokenEmbeddings(text: string, options: TokenEmbeddingOptions = {}): Promise<TokenEmbeddings> {
     this.#checkLoaded();
     throwIfAborted(options.signal);
+    const { layers, hiddenStates } = this.info;
+    const last = options.layer === undefined || options.layer === layers;
+    if (!last && !hiddenStates.includes(options.layer!)) {
+      throw new InvalidInputError(`Model "${this.info.modelId}" outputs ${hiddenStates.length ? `layers ${hiddenStates.join(', ')} and ` : ''}its last layer${layers !== null ? ` (${layers})` : ''}, not layer ${String(options.layer)}.`);
+    }
+    const keep = options.specialTokens === 'keep';
     const inputs = this.#tokenize([text]);
-    const hidden = await this.#run(inputs);
+    const hidden = await this.#run(inputs, last ? undefined : options.layer);
     throwIfAborted(options.signal);
     const dim = hidden.dims[2]!;
     const data = hidden.data as Float32Array;
@@ -149,13 +185,15 @@ export class TransformersEmbedder {
     const names = this.#tokenNames();
     const tokens: string[] = [];
     const vectors: Float32Array[] = [];
+    const special: boolean[] = [];
     ids.forEach((id, i) => {
-      if (this.#specialIds.has(id)) return;
+      if (!keep && this.#specialIds.has(id)) return;
       tokens.push(names[id] ?? `[${id}]`);
+      special.push(keep && this.#clsSepIds.has(id));
       const vector = data.slice(i * dim, (i + 1) * dim);
       vectors.push(options.normalize === false ? vector : normalize(vector));
     });
-    return { tokens, vectors, truncated: inputs.truncated[0]! };
+    return { tokens, vectors, special, layer: last ? layers : options.layer!, truncated: inputs.truncated[0]! };
   }
 
   /** Releases the ONNX session (GPU and wasm memory). */
@@ -204,10 +242,13 @@ export class TransformersEmbedder {
     };
   }
 
-  /** The last hidden state [batch, seq, hidden] (named as transformers.js' feature-extraction pipeline looks for it). */
-  async #run({ input_ids, attention_mask, token_type_ids }: Encoded): Promise<Tensor> {
+  /**
+   * The hidden state [batch, seq, hidden] of `layer` (`hidden_states.<layer>`),
+   * or the last one (named as transformers.js' feature-extraction pipeline looks for it).
+   */
+  async #run({ input_ids, attention_mask, token_type_ids }: Encoded, layer?: number): Promise<Tensor> {
     const outputs = (await this.#model({ input_ids, attention_mask, token_type_ids })) as Record<string, Tensor | undefined>;
-    const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
+    const hidden = layer !== undefined ? outputs[`hidden_states.${layer}`] : (outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits);
     if (!hidden || hidden.dims.length !== 3) {
       throw new EngineError('ENGINE_UNSUPPORTED', `Model "${this.info.modelId}" returned no per-token hidden states (outputs: ${Object.keys(outputs).join(', ')}).`);
     }
@@ -222,6 +263,13 @@ export class TransformersEmbedder {
     }
     return this.#tokensById;
   }
+}
+
+/** A tokenizer_config.json token entry: a string or an `AddedToken` object. */
+function configToken(entry: unknown): string | null {
+  if (typeof entry === 'string') return entry;
+  const content = (entry as { content?: unknown } | null)?.content;
+  return typeof content === 'string' ? content : null;
 }
 
 /** Average of the unmasked token vectors of row `b`. */

@@ -11,10 +11,22 @@
  *   ln(M+1) for unseen tokens; see {@link computeIdf}).
  * - Baseline rescale: x' = (x − b)/(1 − b), applied to P, R and F each with
  *   its own baseline (bert_score `rescale_with_baseline`).
- * bert_score gives [CLS]/[SEP] weight 0: pass content tokens only, or give
- * special tokens weight 0. A side with no (weighted) tokens scores 0, as
- * bert_score masks the NaN F to 0. The numbers are comparable to published
- * BERTScore only with the same encoder, layer and baseline.
+ * - Special tokens: bert_score embeds [CLS] and [SEP] (`<s>`, `</s>`) with the
+ *   text and keeps them in the similarity matrix, so a content token may take
+ *   its best match from a special token, and a special token's row and
+ *   column count in the other side's maxima; their own weight is 0 (without
+ *   IDF its weights are 1 with [CLS]/[SEP] set to 0; with IDF they are in
+ *   every reference, so ln((M+1)/(M+1)) = 0). Mark them with `special`.
+ * - A side with no tokens but special ones (an empty text) scores P = R = F
+ *   = 0, as bert_score masks it; a side whose weights sum to 0 gives 0 where
+ *   bert_score gives NaN (e.g. IDF over a single reference weighs every
+ *   reference token 0), so that stored figures stay numbers.
+ * One pair at a time: bert_score pads a batch of pairs and a padded position
+ * has similarity 0, so in a batch a token whose every cosine is negative
+ * gets 0 there and its maximum here; contextual embeddings of one encoder are
+ * not that far apart in practice.
+ * The numbers are comparable to published BERTScore only with the same
+ * encoder, layer and baseline (see bertscore-layers.ts).
  */
 import { InvalidInputError } from '../../errors.ts';
 
@@ -29,6 +41,8 @@ export interface EmbeddedText {
   readonly vectors: readonly Float32Array[];
   /** The tokens, aligned with `vectors`; needed only for IDF weights. */
   readonly tokens?: readonly string[];
+  /** Aligned with `vectors`: true for [CLS]/[SEP], which are matched against but weigh 0. */
+  readonly special?: readonly boolean[];
 }
 
 export interface IdfWeights {
@@ -76,12 +90,18 @@ function normalise(vectors: readonly Float32Array[], dim: number): Float64Array[
   });
 }
 
-function tokenWeights(text: EmbeddedText, idf: IdfWeights | undefined, side: string): number[] {
-  if (idf === undefined) return text.vectors.map(() => 1);
+function specialFlags(text: EmbeddedText, side: string): readonly boolean[] {
+  if (!text.special) return text.vectors.map(() => false);
+  if (text.special.length !== text.vectors.length) throw new InvalidInputError(`The ${side} side marks ${text.special.length} special tokens for ${text.vectors.length} embeddings.`);
+  return text.special;
+}
+
+function tokenWeights(text: EmbeddedText, special: readonly boolean[], idf: IdfWeights | undefined, side: string): number[] {
+  if (idf === undefined) return special.map((s) => (s ? 0 : 1));
   if (!text.tokens || text.tokens.length !== text.vectors.length) {
     throw new InvalidInputError(`IDF weighting needs one token per embedding on the ${side} side.`);
   }
-  return text.tokens.map((t) => idf.weights.get(t) ?? idf.unseen);
+  return text.tokens.map((t, i) => (special[i] ? 0 : (idf.weights.get(t) ?? idf.unseen)));
 }
 
 function weightedMean(values: readonly number[], weights: readonly number[]): number {
@@ -109,9 +129,11 @@ export function bertScore(candidate: EmbeddedText, reference: EmbeddedText, opti
       if (cos > bestForRef[i]!) bestForRef[i] = cos;
     }
   }
-  const empty = cand.length === 0 || ref.length === 0;
-  const p = empty ? NaN : weightedMean(bestForCand, tokenWeights(candidate, options.idf, 'candidate'));
-  const r = empty ? NaN : weightedMean(bestForRef, tokenWeights(reference, options.idf, 'reference'));
+  const candSpecial = specialFlags(candidate, 'candidate');
+  const refSpecial = specialFlags(reference, 'reference');
+  const empty = candSpecial.every(Boolean) || refSpecial.every(Boolean);
+  const p = empty ? NaN : weightedMean(bestForCand, tokenWeights(candidate, candSpecial, options.idf, 'candidate'));
+  const r = empty ? NaN : weightedMean(bestForRef, tokenWeights(reference, refSpecial, options.idf, 'reference'));
   const precision = Number.isNaN(p) ? 0 : p;
   const recall = Number.isNaN(r) ? 0 : r;
   const harmonic = (2 * precision * recall) / (precision + recall);

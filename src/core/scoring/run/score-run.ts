@@ -189,7 +189,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
       judge: options.judge?.id ?? null,
       judgeRubricVersion: options.judge ? EQUIVALENCE_RUBRIC_VERSION : null,
       encoder: options.encoder?.id ?? null,
-      ...(options.encoder ? { bertscore: { idf: !!options.idf, baseline: options.baseline ?? null } } : {}),
+      ...(similarity ? { bertscore: { idf: !!options.idf, baseline: options.baseline ?? null, layer: await similarity.layer() } } : {}),
       taxonomy: !!options.judge && proposeTaxonomy,
       taxonomyVersion: TAXONOMY_VERSION,
       reviewsUpTo: latestReview,

@@ -5,14 +5,37 @@
  * cached: many models answer the same case.
  */
 import { bertScore, computeIdf, type BertScore, type EmbeddedText, type IdfWeights } from '../metrics/bertscore.ts';
+import { bertScoreLayerFor, type BertScoreLayer } from '../metrics/bertscore-layers.ts';
+
+/** What an encoder says about its depth, to read bert_score's layer from it. */
+export interface EncoderLayers {
+  /** The hub model the weights come from (config.json `_name_or_path`), or null. */
+  readonly upstream: string | null;
+  /** Transformer layers, or null when unknown. */
+  readonly layers: number | null;
+  /** Layers besides the last whose output the graph offers (0 = embeddings). */
+  readonly hiddenStates: readonly number[];
+}
+
+export interface TokenEmbeddingRequest {
+  /** Read this layer instead of the last (one the encoder offers). */
+  readonly layer?: number;
+  /** `keep`: all tokens, [CLS]/[SEP] marked `special`, as bert_score matches them. Default `drop`. */
+  readonly specialTokens?: 'drop' | 'keep';
+}
 
 /** A loaded encoder (transformers.js in a worker, or in Node for the CLI and tests). */
 export interface SimilarityEncoder {
   readonly id: string;
   /** Unit-length sentence vectors, one per text. */
   sentenceEmbeddings(texts: readonly string[]): Promise<Float32Array[]>;
-  /** Contextual token vectors without special tokens. */
-  tokenEmbeddings(text: string): Promise<{ readonly tokens: readonly string[]; readonly vectors: readonly Float32Array[] }>;
+  /** Contextual token vectors: by default without special tokens, from the last layer. */
+  tokenEmbeddings(
+    text: string,
+    options?: TokenEmbeddingRequest,
+  ): Promise<{ readonly tokens: readonly string[]; readonly vectors: readonly Float32Array[]; readonly special?: readonly boolean[]; readonly layer?: number | null }>;
+  /** The encoder's layers (loads it). Without it, BERTScore reads the last layer and records its depth as unknown. */
+  describeLayers?(): Promise<EncoderLayers>;
 }
 
 interface SimilarityScore {
@@ -30,10 +53,12 @@ export class SimilarityService {
   readonly #sentences = new Map<string, Promise<Float32Array>>();
   readonly #tokens = new Map<string, Promise<EmbeddedText>>();
   #idf: IdfWeights | undefined;
+  #layer: Promise<BertScoreLayer> | undefined;
 
   /**
    * @param baseline bert_score's rescale baseline for this encoder and layer
-   *   (P, R, F): scores become (raw − b) ÷ (1 − b). Without one, raw scores.
+   *   (P, R, F; the row of {@link layer}): scores become (raw − b) ÷ (1 − b).
+   *   Without one, raw scores.
    */
   constructor(
     readonly encoder: SimilarityEncoder,
@@ -70,10 +95,30 @@ export class SimilarityService {
     return p;
   }
 
+  /**
+   * The layer BERTScore reads (asks the encoder once): bert_score's layer
+   * for the encoder's upstream model where the graph offers it, else the
+   * last layer, recorded as such.
+   */
+  layer(): Promise<BertScoreLayer> {
+    this.#layer ??= (async () => {
+      const d = this.encoder.describeLayers ? await this.encoder.describeLayers() : null;
+      const bertScore = bertScoreLayerFor(d?.upstream);
+      const layers = d?.layers ?? null;
+      const offered = bertScore !== null && (bertScore === layers || (d?.hiddenStates ?? []).includes(bertScore));
+      return { used: offered ? bertScore : layers, layers, bertScore, model: d?.upstream ?? null };
+    })();
+    return this.#layer;
+  }
+
   #embedTokens(text: string, cache = true): Promise<EmbeddedText> {
     const hit = this.#tokens.get(text);
     if (hit) return hit;
-    const p = this.encoder.tokenEmbeddings(text).then((t) => ({ tokens: t.tokens, vectors: t.vectors }));
+    const p = this.layer().then(async (layer) => {
+      // Ask for a layer only when it is not the last, so encoders without hidden-state outputs are never asked for one.
+      const t = await this.encoder.tokenEmbeddings(text, { specialTokens: 'keep', ...(layer.used !== null && layer.used !== layer.layers ? { layer: layer.used } : {}) });
+      return { tokens: t.tokens, vectors: t.vectors, ...(t.special ? { special: t.special } : {}) };
+    });
     if (cache) this.#tokens.set(text, p);
     return p;
   }
@@ -90,15 +135,20 @@ export class SimilarityService {
 interface EmbedderLike {
   readonly info: { readonly modelId: string };
   sentenceEmbeddings(texts: readonly string[], options: { pooling: 'mean' | 'cls'; normalize: boolean; signal?: AbortSignal }): Promise<Float32Array[]>;
-  tokenEmbeddings(text: string, options?: { normalize?: boolean; signal?: AbortSignal }): Promise<{ tokens: string[]; vectors: Float32Array[] }>;
+  tokenEmbeddings(
+    text: string,
+    options?: { normalize?: boolean; signal?: AbortSignal } & TokenEmbeddingRequest,
+  ): Promise<{ tokens: string[]; vectors: Float32Array[]; special?: boolean[]; layer?: number | null }>;
 }
 
 /** A loaded encoder as a {@link SimilarityEncoder}: mean-pooled unit sentence vectors (sentence-transformers' default), unit token vectors. */
-export function encoderFromEmbedder(embedder: EmbedderLike, id: string = embedder.info.modelId, signal?: AbortSignal): SimilarityEncoder {
+export function encoderFromEmbedder(embedder: EmbedderLike & { readonly info: EncoderLayers }, id: string = embedder.info.modelId, signal?: AbortSignal): SimilarityEncoder {
   const opts = signal ? { signal } : {};
+  const { upstream, layers, hiddenStates } = embedder.info;
   return {
     id,
     sentenceEmbeddings: (texts) => embedder.sentenceEmbeddings(texts, { pooling: 'mean', normalize: true, ...opts }),
-    tokenEmbeddings: (text) => embedder.tokenEmbeddings(text, { normalize: true, ...opts }),
+    tokenEmbeddings: (text, request = {}) => embedder.tokenEmbeddings(text, { normalize: true, ...request, ...opts }),
+    describeLayers: () => Promise.resolve({ upstream, layers, hiddenStates }),
   };
 }

@@ -7,9 +7,13 @@
 import type { ItemIdentity } from '../../db/types.ts';
 import type { NeuroVlmReport } from '../neurovlm/score.ts';
 import type { SeverityShift } from '../metrics/calibration-shift.ts';
+import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
 
-/** Bump when an item metric or an aggregation rule changes: stored sets carry it. */
-export const RUN_SCORER_VERSION = '1';
+/**
+ * Bump when an item metric or an aggregation rule changes: stored sets carry it.
+ * 4: BERTScore as bert_score computes it: [CLS]/[SEP] in the similarity matrix at weight 0, bert_score's layer per encoder where the graph offers it (recorded in `bertscore.layer`).
+ */
+export const RUN_SCORER_VERSION = '4';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
@@ -156,8 +160,16 @@ export interface ScoringConfig {
   readonly judgeRubricVersion: string | null;
   /** Similarity encoder id, or null for lexical metrics only. */
   readonly encoder: string | null;
-  /** How BERTScore was computed, when an encoder was used. */
-  readonly bertscore?: { readonly idf: boolean; readonly baseline: { readonly precision: number; readonly recall: number; readonly f: number } | null };
+  /**
+   * How BERTScore was computed, when an encoder was used: IDF, the baseline,
+   * and the encoder layer every BERTScore figure of the set comes from (its
+   * baseline must be that layer's row); sets from before scorer version 4 have no layer.
+   */
+  readonly bertscore?: {
+    readonly idf: boolean;
+    readonly baseline: { readonly precision: number; readonly recall: number; readonly f: number } | null;
+    readonly layer?: BertScoreLayer;
+  };
   readonly taxonomy: boolean;
   readonly taxonomyVersion: string;
   /** Reviews taken into account (latest review time), so a set can tell it is stale. */
