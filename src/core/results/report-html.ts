@@ -5,6 +5,7 @@
  * PDF. Every text from data is escaped.
  */
 import { JUDGE_CAVEAT } from '../scoring/equivalence/judge.ts';
+import { definitionTag, metricDefinition } from '../scoring/run/definitions.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
@@ -32,7 +33,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;mar
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccd;padding-bottom:.2rem}
 table{border-collapse:collapse;width:100%;font-size:.88rem;margin:.5rem 0 1rem}th,td{border-bottom:1px solid #dde;padding:.3rem .4rem;text-align:left;vertical-align:top}
 th{background:#f3f5f8}.num{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5a6270}.caveat{border-left:4px solid #9a6700;background:#fff8e6;padding:.5rem .75rem}
-figure{margin:1rem 0;break-inside:avoid}svg{max-width:100%;height:auto}.badge{display:inline-block;border:1px solid #9a6700;color:#7a5200;border-radius:4px;padding:0 .3rem;font-size:.8rem}
+caption{text-align:left;font-weight:600;padding:.2rem 0}figure{margin:1rem 0;break-inside:avoid}svg{max-width:100%;height:auto}.badge{display:inline-block;border:1px solid #9a6700;color:#7a5200;border-radius:4px;padding:0 .3rem;font-size:.8rem}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,figure{break-inside:avoid}a{color:inherit}}
 `;
 
@@ -43,6 +44,15 @@ const stat = (x: number) => statistic(x);
 function value(m: MetricSummary | undefined): string {
   if (!m) return '<td class="num muted">–</td>';
   return `<td class="num">${esc(metricNumber(m, m.mean))}${m.dependsOnJudge ? ' †' : ''}<br><span class="muted">${esc(metricInterval(m))} · n=${m.n}</span></td>`;
+}
+
+/** Whose definition each reported figure follows (definitions.ts): the benchmark's exactly, or NeuroEval's own. */
+function definitionsTable(keys: readonly string[]): string {
+  const rows = keys.flatMap((k) => {
+    const d = metricDefinition(k);
+    return d ? [`<tr><th scope="row">${esc(metricLabel(k))}</th><td>${esc(definitionTag(d))}</td><td class="muted">${esc(d.note)}</td></tr>`] : [];
+  });
+  return rows.length ? `<table class="definitions"><caption>Whose definition each figure follows</caption><thead><tr><th>Figure</th><th>Definition</th><th>What it is</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>` : '';
 }
 
 function figure(svg: string, caption: string): string {
@@ -62,7 +72,7 @@ export function buildHtmlReport(input: ReportInput): string {
   const rows = sortRows(overview.leaderboard.rows, metric);
   const leader = rows[0];
   const metrics = reportMetrics(overview, metric);
-  const head = metrics.map((k) => `<th class="num">${esc(metricLabel(k))}</th>`).join('');
+  const head = metrics.map((k) => `<th class="num">${esc(metricLabel(k))}<br><span class="muted">${esc(definitionTag(metricDefinition(k)))}</span></th>`).join('');
   const body = rows.map((r) => {
     const c = leader && r.id !== leader.id ? comparisonOf(input.comparisons, r.id, leader.id) : undefined;
     const worse = c ? (LOWER_IS_BETTER.has(metric) ? c.difference > 0 : c.difference < 0) : false;
@@ -111,6 +121,7 @@ ${overview.judgeUsed ? `<p class="caveat"><strong>† Local judge.</strong> ${es
 <table><thead><tr><th>Model</th>${head}<th>vs leader</th></tr></thead><tbody>
 ${body}
 </tbody></table>
+${definitionsTable(metrics)}
 <h2>Figures</h2>
 ${figures.join('\n')}
 <h2>Clinician review and agreement</h2>

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { guessNmbSplit, neuralMedBenchImporter } from '../../../src/core/bundle/importers/neural-medbench.ts';
 import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
 import { AbortedError, InvalidInputError } from '../../../src/core/errors.ts';
+import { nmbMultiRoundProtocol } from '../../../src/core/protocols/nmb/multi-round.ts';
+import { turnImages } from '../../../src/core/chat/turn.ts';
 import { base64, errors, lastLineOf, lineOf, png, warnings } from './fixtures.ts';
 
 const ZH = '根据患者的症状和图片,对疾病进行诊断';
@@ -155,5 +157,124 @@ describe('Neural-MedBench importer', () => {
 
   it('honours an aborted signal', async () => {
     await expect(neuralMedBenchImporter.read([memoryFile('direct-diagnosis.json', TEXT)], { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+describe('Neural-MedBench multi-round dialogues', () => {
+  const ROUNDS = [
+    {
+      case_id: 'mr_1',
+      text: 'A 45-year-old woman with fever and confusion.',
+      images: [mislabelled(11)],
+      questions: [
+        // Out of order on purpose: the rounds follow question_number.
+        { question_number: 2, question_text: 'CSF HSV PCR is positive. Does this change your assessment?', images: [mislabelled(12)] },
+        { question_number: 1, question_text: 'What is the most likely diagnosis?' },
+        { question_number: 3, question_text: 'What treatment now?' },
+      ],
+    },
+    { case_id: 'mr_2', text: 'Sudden weakness.', images: [mislabelled(13)], questions: [{ question_number: 1, question_text: ZH }] },
+  ];
+  const ROUNDS_TEXT = json(ROUNDS);
+  const dialogueFile = () => memoryFile('multi-round-dialogue.json', ROUNDS_TEXT);
+
+  it('reads each case as one dialogue: the first round opens it, the others are follow-ups with their own images', async () => {
+    const draft = await neuralMedBenchImporter.read([dialogueFile()], {});
+    expect(errors(draft)).toEqual([]);
+    const [c1, c2] = draft.cases;
+    expect(c1).toMatchObject({ split: 'multi-round', taskFamily: 'multi-turn' });
+    expect(c1!.questions).toEqual([{
+      id: '1',
+      text: 'What is the most likely diagnosis?',
+      followUps: [
+        { id: '2', text: 'CSF HSV PCR is positive. Does this change your assessment?', images: [1] },
+        { id: '3', text: 'What treatment now?' },
+      ],
+    }]);
+    expect(c1!.images.map((i) => i.path)).toEqual(['images/mr_1-1.png', 'images/mr_1-2.png']);
+    expect(draft.images.get('images/mr_1-2.png')).toEqual(png(12));
+    expect(c2!.questions).toEqual([{ id: '1', text: ZH, lang: 'zh' }]);
+    expect(draft.manifest.protocolDefaults).toEqual({ protocol: 'nmb-multi-round' });
+  });
+
+  it('reveals a round\'s images only with that round when the dialogue runs', async () => {
+    const draft = await neuralMedBenchImporter.read([dialogueFile()], {});
+    const c = draft.cases[0]!;
+    const q = c.questions[0]!;
+    expect(nmbMultiRoundProtocol.turnCount(q)).toBe(3);
+    const shown = (turn: number) =>
+      nmbMultiRoundProtocol.buildTurn(c, q, turn, ['{"answer": "x", "differential": []}', '{"answer": "y", "differential": []}']).messages
+        .filter((m) => m.role === 'user').map((m) => turnImages(m).map((r) => r.index));
+    expect(shown(0)).toEqual([[0]]);
+    expect(shown(1)).toEqual([[0], [1]]);
+    expect(shown(2)).toEqual([[0], [1], []]);
+  });
+
+  it('leaves direct-diagnosis files as separate questions, and a mixed import to each case\'s family', async () => {
+    const draft = await neuralMedBenchImporter.read([memoryFile('direct-diagnosis.json', TEXT), dialogueFile()], {});
+    expect(draft.cases.find((c) => c.id === 'case_2')!.questions.map((q) => q.id)).toEqual(['1', '2']);
+    expect(draft.cases.find((c) => c.id === 'case_2')!.taskFamily).toBe('differential-diagnosis');
+    expect(draft.cases.find((c) => c.id === 'mr_1')!.taskFamily).toBe('multi-turn');
+    expect(draft.manifest.protocolDefaults).toBeUndefined();
+  });
+
+  it('reads a dialogue from any file name with the split option', async () => {
+    const draft = await neuralMedBenchImporter.read([memoryFile('rounds.json', ROUNDS_TEXT)], { options: { split: 'multi-round' } });
+    expect(draft.cases[0]!.questions[0]!.followUps).toHaveLength(2);
+  });
+
+  const TURN_CSV = [
+    'case_id,question_number,turn,diagnosis,rationale',
+    'mr_1,,,Herpes simplex encephalitis,Temporal lobe involvement with fever.',
+    'mr_1,,1,Viral encephalitis,Fever and confusion suggest encephalitis.',
+    'mr_1,,2,,A positive HSV PCR confirms herpes encephalitis.',
+    'mr_1,3,,Herpes simplex encephalitis,Start intravenous aciclovir.',
+  ].join('\n');
+  const TURN_JSON = JSON.stringify([
+    { case_id: 'mr_1', diagnosis: 'Herpes simplex encephalitis', rationale: 'Temporal lobe involvement with fever.', turns: [
+      { diagnosis: 'Viral encephalitis', rationale: 'Fever and confusion suggest encephalitis.' },
+      { rationale: 'A positive HSV PCR confirms herpes encephalitis.' },
+      { turn: 3, diagnosis: 'Herpes simplex encephalitis', rationale: 'Start intravenous aciclovir.' },
+    ] },
+  ], null, 2);
+
+  it.each([
+    ['CSV with a turn column', memoryFile('answers.csv', TURN_CSV)],
+    ['JSON with a turns list', memoryFile('answers.json', TURN_JSON)],
+  ])('joins an answer per turn (%s); a turn overrides the dialogue field by field', async (_kind, key) => {
+    const draft = await neuralMedBenchImporter.read([dialogueFile(), key], {});
+    expect(errors(draft)).toEqual([]);
+    const q = draft.cases[0]!.questions[0]!;
+    expect(q.reference).toEqual({ diagnosis: 'Viral encephalitis', rationale: 'Fever and confusion suggest encephalitis.' });
+    expect(q.followUps!.map((f) => f.reference)).toEqual([
+      { diagnosis: 'Viral encephalitis', rationale: 'A positive HSV PCR confirms herpes encephalitis.' },
+      { diagnosis: 'Herpes simplex encephalitis', rationale: 'Start intravenous aciclovir.' },
+    ]);
+  });
+
+  it('reports a bad turn, a turn the dialogue does not have, and two rows for one turn, with file and line', async () => {
+    const key = [
+      'case_id,question_number,turn,diagnosis',
+      'mr_1,,two,Viral encephalitis',
+      'mr_1,,5,Viral encephalitis',
+      'mr_1,2,,Herpes simplex encephalitis',
+      'mr_1,1,2,Herpes simplex encephalitis',
+    ].join('\n');
+    const draft = await neuralMedBenchImporter.read([dialogueFile(), memoryFile('key.csv', key)], {});
+    const bad = errors(draft);
+    expect(bad.map((e) => e.message)).toEqual([
+      'The turn must be a whole number from 1 (the opening question); got "two".',
+      'The answer key has two rows for case "mr_1" question 2 (also given as case "mr_1" question 1 turn 2): key.csv line 4 and key.csv line 5.',
+    ]);
+    expect(bad[0]!.location).toEqual({ file: 'key.csv', line: 2, field: 'turn' });
+    const missing = warnings(draft).find((w) => w.message.includes('turns, not 5'))!;
+    expect(missing.message).toBe('This answer-key row matches no question: question 1 of case "mr_1" has 3 turns, not 5.');
+    expect(missing.location).toMatchObject({ file: 'key.csv', line: 3 });
+  });
+
+  it('locates an error inside a JSON turns list', async () => {
+    const key = JSON.stringify([{ case_id: 'mr_1', turns: [{ diagnosis: 'Viral encephalitis' }, 'not an object'] }], null, 2);
+    const draft = await neuralMedBenchImporter.read([dialogueFile(), memoryFile('key.json', key)], {});
+    expect(errors(draft)).toEqual([expect.objectContaining({ message: 'Turn 2 of this answer-key row is not an object.', location: { file: 'key.json', line: lineOf(key, '"case_id": "mr_1"'), field: '[0].turns[1]' } })]);
   });
 });

@@ -7,6 +7,12 @@
  * Fields: diagnosis, aliases, differential (ranked; `|` or `;` separated in
  * CSV, arrays in JSON), lesion_type, lesion_location, laterality, rationale,
  * disease_group (JSON may also nest `lesion: {type, location, laterality}`).
+ *
+ * Dialogues (multi-round cases) take an answer per turn: a `turn` column
+ * (1 = the opening question), a JSON row's `turns: [{turn?, diagnosis, …}]`
+ * (position gives the turn when `turn` is absent), or the `question_number`
+ * of the round in the question file. A turn's answer overrides the
+ * dialogue's field by field.
  */
 import type { ErrorLocation } from '../../errors.ts';
 import type { BenchCase, Laterality, ReferenceAnswer } from '../types.ts';
@@ -17,6 +23,8 @@ export interface KeyRow {
   readonly caseId: string;
   /** Absent: the row applies to every question of the case. */
   readonly questionNumber?: string;
+  /** Turn of a dialogue (1 = the opening question); absent: the whole question. */
+  readonly turn?: number;
   readonly reference: ReferenceAnswer;
   readonly diseaseGroup?: string;
   readonly location: ErrorLocation;
@@ -76,7 +84,41 @@ function toKeyRow(fields: Record<string, unknown>, location: ErrorLocation, issu
   };
   const questionNumber = text(fields.question_number);
   const diseaseGroup = text(fields.disease_group);
-  return { caseId, ...(questionNumber ? { questionNumber } : {}), reference, ...(diseaseGroup ? { diseaseGroup } : {}), location };
+  const turnRaw = text(fields.turn);
+  let turn: number | undefined;
+  if (turnRaw !== undefined) {
+    if (!/^[1-9]\d*$/.test(turnRaw)) {
+      issues.error(`The turn must be a whole number from 1 (the opening question); got "${turnRaw}".`, sub(location, 'turn'));
+      return undefined;
+    }
+    turn = Number(turnRaw);
+  }
+  return { caseId, ...(questionNumber ? { questionNumber } : {}), ...(turn !== undefined ? { turn } : {}), reference, ...(diseaseGroup ? { diseaseGroup } : {}), location };
+}
+
+/** A JSON row's `turns` list: one row per turn, the turn from `turn` or the position. */
+function turnRows(fields: Record<string, unknown>, location: ErrorLocation, issues: Issues): KeyRow[] {
+  const turns = fields.turns;
+  if (turns === undefined || turns === null) return [];
+  if (!Array.isArray(turns)) {
+    issues.error('"turns" must be a list of answers, one per turn of the dialogue.', sub(location, 'turns'));
+    return [];
+  }
+  return turns.flatMap((t: unknown, j) => {
+    const at = sub(location, `turns[${j}]`);
+    if (typeof t !== 'object' || t === null || Array.isArray(t)) {
+      issues.error(`Turn ${j + 1} of this answer-key row is not an object.`, at);
+      return [];
+    }
+    const own = t as Record<string, unknown>;
+    const row = toKeyRow({ ...own, case_id: fields.case_id, question_number: fields.question_number, turn: own.turn ?? j + 1 }, at, issues);
+    return row ? [row] : [];
+  });
+}
+
+/** Whether a JSON row carries answer fields of its own (beside its `turns`). */
+function hasOwnAnswer(row: KeyRow): boolean {
+  return Object.keys(row.reference).length > 0 || row.diseaseGroup !== undefined;
 }
 
 /** Reads a CSV/TSV answer key. */
@@ -110,8 +152,13 @@ export function parseAnswerKeyJson(data: unknown, textContent: string, file: str
     const fields = entry as Record<string, unknown>;
     const id = text(fields.case_id);
     const line = id === undefined ? undefined : lines.take(id);
-    const row = toKeyRow(fields, { file, ...(line === undefined ? {} : { line }), field: `[${i}]` }, issues);
-    if (row) rows.push(row);
+    const location = { file, ...(line === undefined ? {} : { line }), field: `[${i}]` };
+    const { turns, ...own } = fields;
+    const row = toKeyRow(own, location, issues);
+    const perTurn = turns === undefined ? [] : turnRows(fields, location, issues);
+    // A row that only groups its turns answers nothing itself.
+    if (row && (turns === undefined || hasOwnAnswer(row))) rows.push(row);
+    rows.push(...perTurn);
   });
   return rows;
 }
@@ -131,54 +178,106 @@ interface JoinContext {
   readonly keyFiles: readonly string[];
 }
 
+/** What a row names, for messages: `case "c" question 2 turn 3`. */
+function describeRow(row: KeyRow): string {
+  return [`case "${row.caseId}"`, row.questionNumber === undefined ? '' : `question ${row.questionNumber}`, row.turn === undefined ? '' : `turn ${row.turn}`].filter(Boolean).join(' ');
+}
+
 /**
- * Joins key rows to cases on case_id (+ question_number). Returns the cases
- * with references filled in. Duplicate key rows are errors naming both
- * lines; rows matching nothing and cases without any key are warnings.
+ * Where a row's answer goes in its case: `case` (every question), `q<i>`
+ * (question i, or its opening turn), `q<i>f<j>` (follow-up j of dialogue i).
+ * A string that does not start with `case` or `q` is why it matches nothing.
+ */
+function targetOf(c: BenchCase, row: KeyRow): { key: string } | { reason: string } {
+  if (row.questionNumber === undefined && row.turn === undefined) return { key: 'case' };
+  let qi: number;
+  if (row.questionNumber !== undefined) {
+    qi = c.questions.findIndex((q) => q.id === row.questionNumber);
+    if (qi < 0) {
+      // A round of a dialogue keeps its question_number as the follow-up's id.
+      for (let i = 0; i < c.questions.length && qi < 0; i++) {
+        const fi = c.questions[i]!.followUps?.findIndex((f) => f.id === row.questionNumber) ?? -1;
+        if (fi < 0) continue;
+        if (row.turn !== undefined && row.turn !== fi + 2) return { reason: `question ${row.questionNumber} of case "${c.id}" is turn ${fi + 2} of its dialogue, not turn ${row.turn}` };
+        return { key: `q${i}f${fi}` };
+      }
+      return { reason: `case "${c.id}" has no question ${row.questionNumber}` };
+    }
+  } else {
+    const dialogues = c.questions.flatMap((q, i) => (q.followUps?.length ? [i] : []));
+    qi = c.questions.length === 1 ? 0 : dialogues.length === 1 ? dialogues[0]! : -1;
+    if (qi < 0) return { reason: `case "${c.id}" has ${c.questions.length} questions; say which with question_number` };
+  }
+  if (row.turn === undefined || row.turn === 1) return { key: `q${qi}` };
+  const q = c.questions[qi]!;
+  const turns = 1 + (q.followUps?.length ?? 0);
+  if (row.turn > turns) return { reason: `question ${q.id} of case "${c.id}" has ${turns === 1 ? 'one turn' : `${turns} turns`}, not ${row.turn}` };
+  return { key: `q${qi}f${row.turn - 2}` };
+}
+
+/** Joins one case's rows (already resolved to targets) into its questions and follow-ups. */
+function joinCase(c: BenchCase, targets: ReadonlyMap<string, KeyRow>): BenchCase {
+  const all = targets.get('case');
+  const questions = c.questions.map((q, qi) => {
+    const reference = mergeReference(mergeReference(q.reference, all?.reference), targets.get(`q${qi}`)?.reference);
+    const followUps = q.followUps?.map((f, fi) => {
+      const own = targets.get(`q${qi}f${fi}`);
+      // A turn's answer overrides the dialogue's field by field; a turn without one keeps falling back to it.
+      return own ? { ...f, reference: mergeReference(mergeReference(reference, f.reference), own.reference)! } : f;
+    });
+    return { ...q, ...(reference && Object.keys(reference).length ? { reference } : {}), ...(followUps ? { followUps } : {}) };
+  });
+  const rows = [...targets.values()];
+  const diseaseGroup = all?.diseaseGroup ?? rows.find((r) => r.diseaseGroup)?.diseaseGroup;
+  return { ...c, questions, ...(diseaseGroup ? { diseaseGroup } : {}) };
+}
+
+/**
+ * Joins key rows to cases on case_id (+ question_number, + turn). Returns the
+ * cases with references filled in. Two rows for the same question or turn
+ * are errors naming both lines; rows matching nothing and cases without any
+ * key are warnings.
  */
 export function applyAnswerKey(cases: readonly BenchCase[], rows: readonly KeyRow[], issues: Issues, ctx: JoinContext): BenchCase[] {
-  const byCase = new Map<string, { all?: KeyRow; byQuestion: Map<string, KeyRow> }>();
+  const byCase = new Map<string, KeyRow[]>();
   for (const row of rows) {
-    let entry = byCase.get(row.caseId);
-    if (!entry) byCase.set(row.caseId, (entry = { byQuestion: new Map() }));
-    const prev = row.questionNumber === undefined ? entry.all : entry.byQuestion.get(row.questionNumber);
-    if (prev) {
-      const what = row.questionNumber === undefined ? `case "${row.caseId}"` : `case "${row.caseId}" question ${row.questionNumber}`;
-      issues.error(`The answer key has two rows for ${what}: ${where(prev.location)} and ${where(row.location)}.`, row.location);
-      continue;
-    }
-    if (row.questionNumber === undefined) entry.all = row;
-    else entry.byQuestion.set(row.questionNumber, row);
+    const list = byCase.get(row.caseId);
+    if (list) list.push(row);
+    else byCase.set(row.caseId, [row]);
   }
-
-  const used = new Set<KeyRow>();
+  const unmatched = new Map<KeyRow, string>();
   let withoutKey = 0;
   const out = cases.map((c) => {
-    const entry = byCase.get(c.id);
-    if (!entry) {
+    const list = byCase.get(c.id);
+    byCase.delete(c.id);
+    if (!list) {
       withoutKey++;
       return c;
     }
-    const questions = c.questions.map((q) => {
-      const specific = entry.byQuestion.get(q.id);
-      if (specific) used.add(specific);
-      if (entry.all) used.add(entry.all);
-      const reference = mergeReference(mergeReference(q.reference, entry.all?.reference), specific?.reference);
-      return reference && Object.keys(reference).length ? { ...q, reference } : q;
-    });
-    const diseaseGroup = entry.all?.diseaseGroup ?? [...entry.byQuestion.values()].find((r) => r.diseaseGroup)?.diseaseGroup;
-    return { ...c, questions, ...(diseaseGroup ? { diseaseGroup } : {}) };
+    const targets = new Map<string, KeyRow>();
+    for (const row of list) {
+      const t = targetOf(c, row);
+      if ('reason' in t) {
+        unmatched.set(row, t.reason);
+        continue;
+      }
+      const prev = targets.get(t.key);
+      if (prev) {
+        issues.error(`The answer key has two rows for ${describeRow(prev)}${describeRow(prev) === describeRow(row) ? '' : ` (also given as ${describeRow(row)})`}: ${where(prev.location)} and ${where(row.location)}.`, row.location);
+        continue;
+      }
+      targets.set(t.key, row);
+    }
+    return joinCase(c, targets);
   });
 
-  const caseIds = new Set(cases.map((c) => c.id));
+  for (const [caseId, list] of byCase) {
+    const reason = ctx.skippedIds.has(caseId) ? `case "${caseId}" is a placeholder entry and was skipped` : `there is no case "${caseId}"`;
+    for (const row of list) unmatched.set(row, reason);
+  }
   for (const row of rows) {
-    if (used.has(row)) continue;
-    const reason = ctx.skippedIds.has(row.caseId)
-      ? `case "${row.caseId}" is a placeholder entry and was skipped`
-      : caseIds.has(row.caseId)
-        ? `case "${row.caseId}" has no question ${row.questionNumber ?? ''}`.trimEnd()
-        : `there is no case "${row.caseId}"`;
-    issues.warn(`This answer-key row matches no question: ${reason}.`, row.location);
+    const reason = unmatched.get(row);
+    if (reason) issues.warn(`This answer-key row matches no question: ${reason}.`, row.location);
   }
   if (withoutKey > 0 && rows.length > 0) {
     issues.warn(`${plural(withoutKey, 'case')} of ${cases.length} ${withoutKey === 1 ? 'has' : 'have'} no row in the answer key and will not be scored.`, { file: ctx.keyFiles.join(', ') });

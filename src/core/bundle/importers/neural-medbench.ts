@@ -5,6 +5,13 @@
  * optional answer key (CSV/TSV or JSON, see answer-key.ts) is joined on
  * case_id (+ question_number). Image types come from the bytes, not from the
  * data-URI label (the public file labels PNG data image/jpeg).
+ *
+ * A multi-round file (named so, or imported with the `split` option
+ * `multi-round`) holds dialogues: each case's questions are the rounds of
+ * one consultation, in question_number order. The first becomes the opening
+ * question and the others its follow-up turns, revealed one by one after
+ * the model's answer; a round's own `images` (data URIs) are shown with that
+ * round. The answer key then carries an answer per turn (answer-key.ts).
  */
 import type { ErrorLocation } from '../../errors.ts';
 import { TASK_FAMILIES, type BenchCase, type CaseImage, type Question, type TaskFamily } from '../types.ts';
@@ -43,6 +50,11 @@ export function guessNmbSplit(path: string): string | undefined {
   return undefined;
 }
 
+/** Whether a file of this split holds dialogues (rounds of one consultation per case). */
+export function isDialogueSplit(split: string | undefined): boolean {
+  return split === 'multi-round';
+}
+
 /** A question file (vs an answer key): its entries carry questions, images or text. */
 function isQuestionFile(data: unknown): data is unknown[] {
   return Array.isArray(data) && data.some((e) => isObject(e) && ('questions' in e || 'images' in e || 'text' in e));
@@ -52,6 +64,8 @@ interface FileState {
   readonly file: string;
   readonly split: string | undefined;
   readonly taskFamily: TaskFamily;
+  /** The file holds dialogues: a case's questions are its rounds. */
+  readonly dialogue: boolean;
   readonly lines: KeyLines;
   readonly mislabelled: Map<string, number>;
 }
@@ -104,10 +118,14 @@ export const neuralMedBenchImporter: Importer = {
     if (familyOption && familyOption !== taskFamily) issues.warn(`Unknown task family "${familyOption}"; using ${taskFamily}.`, { field: 'taskFamily' });
 
     for (const q of questionFiles) {
+      const split = stringOption(ctx, 'split') ?? guessNmbSplit(q.file.path);
+      const dialogue = isDialogueSplit(split);
       const state: FileState = {
         file: q.file.path,
-        split: stringOption(ctx, 'split') ?? guessNmbSplit(q.file.path),
-        taskFamily,
+        split,
+        // A dialogue runs as a multi-turn case unless the user chose a family.
+        taskFamily: dialogue && !familyOption ? 'multi-turn' : taskFamily,
+        dialogue,
         lines: new KeyLines(q.text, 'case_id'),
         mislabelled: new Map(),
       };
@@ -123,22 +141,26 @@ export const neuralMedBenchImporter: Importer = {
     ticker.finish();
 
     const cases = keyRows.length ? applyAnswerKey(parts.cases, keyRows, issues, { skippedIds, keyFiles }) : parts.cases;
-    const splits = [...new Set(questionFiles.map((q) => stringOption(ctx, 'split') ?? guessNmbSplit(q.file.path)))].filter((x): x is string => x !== undefined);
+    const fileSplits = questionFiles.map((q) => stringOption(ctx, 'split') ?? guessNmbSplit(q.file.path));
+    const splits = [...new Set(fileSplits)].filter((x): x is string => x !== undefined);
     const first = questionFiles[0]?.file.path ?? 'neural-medbench';
-    return toDraft(manifestFor(ctx, splits, first, [...questionFiles.map((q) => q.file.path), ...keyFiles]), { ...parts, cases }, issues);
+    const dialogues = fileSplits.filter(isDialogueSplit).length;
+    // Dialogues run with the multi-round protocol; a mix of files lets each case's task family choose.
+    const protocol = dialogues === 0 ? 'nmb-differential' : dialogues === fileSplits.length ? 'nmb-multi-round' : undefined;
+    return toDraft(manifestFor(ctx, splits, first, [...questionFiles.map((q) => q.file.path), ...keyFiles], protocol), { ...parts, cases }, issues);
   },
 };
 
-function manifestFor(ctx: ImportContext, splits: string[], first: string, files: string[]) {
+function manifestFor(ctx: ImportContext, splits: string[], first: string, files: string[], protocol: string | undefined) {
   const suffix = splits.length === 1 ? splits[0]! : stem(first);
   return draftManifest(ctx, {
     id: `neural-medbench-${suffix}`,
     name: `Neural-MedBench${splits.length ? ` (${splits.join(', ')})` : ''}`,
     version: '1',
     license: 'unknown',
-    description: 'Neurology cases with clinical notes and MRI; differential diagnosis, lesion recognition and rationale.',
+    description: 'Neurology cases with clinical notes and MRI; differential diagnosis, lesion recognition, rationale and multi-round dialogue.',
     source: { kind: 'neural-medbench', files, citation: 'arXiv:2509.22258', url: 'https://neuromedbench.github.io/' },
-    protocolDefaults: { protocol: 'nmb-differential' },
+    ...(protocol ? { protocolDefaults: { protocol } } : {}),
   });
 }
 
@@ -175,29 +197,15 @@ function readEntry(entry: unknown, i: number, s: FileState, issues: Issues, part
     return undefined;
   }
 
-  const questions = readQuestions(entry.questions, id, loc, issues);
+  const read = readQuestions(entry.questions, id, loc, issues, s.dialogue);
   const images: CaseImage[] = [];
-  rawImages.forEach((uri, k) => {
-    const field = `.images[${k}]`;
-    if (typeof uri !== 'string') {
-      issues.error(`Case "${id}": image ${k + 1} is not a data-URI string.`, loc(field));
-      return;
-    }
-    const image = dataUriImage(uri);
-    if ('error' in image) {
-      issues.error(`Case "${id}": image ${k + 1} ${image.error}.`, loc(field));
-      return;
-    }
-    const { bytes, kind } = image;
-    const declared = normaliseMime(image.declared);
-    if (declared.startsWith('image/') && declared !== kind.mime) {
-      const key = `${declared} but containing ${kind.type.toUpperCase()} data`;
-      s.mislabelled.set(key, (s.mislabelled.get(key) ?? 0) + 1);
-    }
-    const path = `images/${safeSegment(id)}-${k + 1}.${kind.ext}`;
-    parts.images.set(path, bytes);
-    images.push({ path, mime: kind.mime });
-  });
+  const addImage = (uri: unknown, what: string, field: string): number | undefined => {
+    const image = readImage(uri, { id, what, field: loc(field) }, s, issues, parts, images.length + 1);
+    if (image) images.push(image);
+    return image ? images.length - 1 : undefined;
+  };
+  rawImages.forEach((uri, k) => addImage(uri, `image ${k + 1}`, `.images[${k}]`));
+  const questions = s.dialogue ? toDialogue(read, id, loc, issues, addImage) : read.map((r) => r.question);
   return {
     id,
     ...(s.split ? { split: s.split } : {}),
@@ -208,8 +216,72 @@ function readEntry(entry: unknown, i: number, s: FileState, issues: Issues, part
   };
 }
 
-function readQuestions(raw: unknown[], id: string, loc: (field: string) => ErrorLocation, issues: Issues): Question[] {
-  const out: Question[] = [];
+/** One data-URI image → a stored image (type sniffed from the bytes), or an error naming where it is. */
+function readImage(
+  uri: unknown,
+  at: { readonly id: string; readonly what: string; readonly field: ErrorLocation },
+  s: FileState,
+  issues: Issues,
+  parts: DraftParts,
+  n: number,
+): CaseImage | undefined {
+  if (typeof uri !== 'string') {
+    issues.error(`Case "${at.id}": ${at.what} is not a data-URI string.`, at.field);
+    return undefined;
+  }
+  const image = dataUriImage(uri);
+  if ('error' in image) {
+    issues.error(`Case "${at.id}": ${at.what} ${image.error}.`, at.field);
+    return undefined;
+  }
+  const { bytes, kind } = image;
+  const declared = normaliseMime(image.declared);
+  if (declared.startsWith('image/') && declared !== kind.mime) {
+    const key = `${declared} but containing ${kind.type.toUpperCase()} data`;
+    s.mislabelled.set(key, (s.mislabelled.get(key) ?? 0) + 1);
+  }
+  const path = `images/${safeSegment(at.id)}-${n}.${kind.ext}`;
+  parts.images.set(path, bytes);
+  return { path, mime: kind.mime };
+}
+
+/** A question as read, with the round's own images (dialogue files) and where it was. */
+interface ReadQuestion {
+  readonly question: Question;
+  readonly images: readonly unknown[];
+  readonly field: string;
+}
+
+/**
+ * A case's rounds → one dialogue: the first round (lowest question_number)
+ * is the opening question, the others its follow-ups in order, each showing
+ * its own images when it is revealed.
+ */
+function toDialogue(
+  rounds: readonly ReadQuestion[],
+  id: string,
+  loc: (field: string) => ErrorLocation,
+  issues: Issues,
+  addImage: (uri: unknown, what: string, field: string) => number | undefined,
+): Question[] {
+  if (rounds.length === 0) return [];
+  const numeric = rounds.every((r) => /^\d+$/.test(r.question.id));
+  const ordered = numeric ? [...rounds].sort((a, b) => Number(a.question.id) - Number(b.question.id)) : rounds;
+  const roundImages = (r: ReadQuestion): number[] =>
+    r.images.flatMap((uri, k) => addImage(uri, `question ${r.question.id} image ${k + 1}`, `${r.field}.images[${k}]`) ?? []);
+  const [opening, ...rest] = ordered;
+  // The opening round's images are simply part of what the first turn shows.
+  roundImages(opening!);
+  const followUps = rest.map((r) => {
+    const images = roundImages(r);
+    return { id: r.question.id, text: r.question.text, ...(images.length ? { images } : {}) };
+  });
+  if (!numeric && rounds.length > 1) issues.warn(`Case "${id}": question numbers are not all numbers; the rounds keep the file's order.`, loc('.questions'));
+  return [{ ...opening!.question, ...(followUps.length ? { followUps } : {}) }];
+}
+
+function readQuestions(raw: unknown[], id: string, loc: (field: string) => ErrorLocation, issues: Issues, dialogue: boolean): ReadQuestion[] {
+  const out: ReadQuestion[] = [];
   const seen = new Set<string>();
   raw.forEach((q, j) => {
     const field = `.questions[${j}]`;
@@ -235,7 +307,10 @@ function readQuestions(raw: unknown[], id: string, loc: (field: string) => Error
     }
     seen.add(qid);
     const lang = guessCjkLang(text);
-    out.push({ id: qid, text, ...(lang ? { lang } : {}) });
+    let images: unknown[] = [];
+    if (dialogue && Array.isArray(q.images)) images = q.images;
+    else if (dialogue && q.images !== undefined && q.images !== null) issues.error(`Case "${id}": question ${qid}'s "images" must be a list of data URIs.`, loc(`${field}.images`));
+    out.push({ question: { id: qid, text, ...(lang ? { lang } : {}) }, images, field });
   });
   if (out.length === 0 && raw.length === 0) issues.error(`Case "${id}" has no questions.`, loc('.questions'));
   return out;

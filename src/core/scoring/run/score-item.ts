@@ -5,8 +5,8 @@
  * | protocol                         | metrics (primary first)                                   |
  * |----------------------------------|-----------------------------------------------------------|
  * | neurovlm-structured              | `neurovlm.<field>` (diagnosis_name first), `json_valid`   |
- * | nmb-differential, structured-review | `pass@1`, `pass@5` (equivalence chain)                 |
- * | nmb-multi-round                  | `pass@1` (last turn with a reference), `turn<k>.pass@1`    |
+ * | nmb-differential, structured-review | `pass@1`, `pass@5` (equivalence chain); `bertscore.p/r/f` of its free text when the reference has a rationale |
+ * | nmb-multi-round                  | `pass@1`, `pass@5` (last turn with a reference diagnosis), `bertscore.p/r/f` (mean over turns with a reference rationale); per turn `turn<k>.pass@1`, `turn<k>.pass@5`, `turn<k>.bertscore.*` |
  * | nmb-lesion                       | `lesion.all`, `lesion.type/location/laterality/sequence`   |
  * | nmb-rationale, open-question     | `bertscore.f` (or `rougeL` without encoder), `cosine`, `rouge1/2/L/Lsum`, `token_f1`; `correct` (judge, open questions with a diagnosis) |
  * | mcq                              | `mcq.correct`, `mcq.invalid`                               |
@@ -24,6 +24,7 @@ import { stripThink } from '../../protocols/text.ts';
 import type { TurnRecord } from '../../runner/types.ts';
 import { ruleVerdict } from '../equivalence/normalise.ts';
 import { TAXONOMY_VERSION } from '../equivalence/taxonomy.ts';
+import type { BertScore } from '../metrics/bertscore.ts';
 import { lesionMatch, LESION_FIELDS } from '../metrics/lesion.ts';
 import { rougeScore } from '../metrics/rouge.ts';
 import { rubricScore } from '../metrics/rubric.ts';
@@ -129,12 +130,64 @@ function topConfidence(answer: unknown): number | null {
   return top && typeof top.confidence === 'number' ? top.confidence : null;
 }
 
+/**
+ * The free text of a differential answer, for BERTScore against the
+ * reference rationale: the reply that came with the list, else each
+ * hypothesis with its evidence, else what the model wrote (an answer that
+ * did not parse).
+ */
+function differentialText(parsed: unknown, raw: string): string {
+  if (isObj(parsed) && typeof parsed.text === 'string' && parsed.text.trim()) return parsed.text;
+  const list = isObj(parsed) && Array.isArray(parsed.hypotheses) ? [...(parsed.hypotheses as DifferentialAnswer['hypotheses'])].sort((a, b) => a.rank - b.rank) : [];
+  if (list.length) return list.map((h) => (h.evidence ? `${h.diagnosis}: ${h.evidence}` : h.diagnosis)).join('\n');
+  return stripThink(raw).trim();
+}
+
+/** BERTScore of `candidate` against the reference's rationale; null without an encoder or a rationale. */
+async function similarityOf(ctx: ItemContext, candidate: string, ref: ReferenceAnswer): Promise<BertScore | null> {
+  if (!ctx.similarity || !ref.rationale) return null;
+  return (await ctx.similarity.score(candidate, ref.rationale)).bert;
+}
+
+function setBert(it: Item, prefix: string, b: BertScore, encoderId: string): void {
+  it.metrics[`${prefix}bertscore.p`] = m(b.precision, 'encoder', encoderId);
+  it.metrics[`${prefix}bertscore.r`] = m(b.recall, 'encoder', encoderId);
+  it.metrics[`${prefix}bertscore.f`] = m(b.f, 'encoder', encoderId);
+}
+
+/**
+ * The reference texts BERTScore compares an answer with, one per scored
+ * pair, for IDF weights (bert_score counts each pair's reference).
+ */
+export function similarityReferences(protocolId: string, question: Question | undefined, response: { readonly turns?: readonly unknown[] }): string[] {
+  const ref = question?.reference;
+  switch (protocolId) {
+    case 'nmb-rationale':
+    case 'open-question': {
+      const t = ref?.rationale ?? ref?.diagnosis;
+      return t ? [t] : [];
+    }
+    case 'nmb-differential':
+    case 'structured-review':
+      return ref?.rationale ? [ref.rationale] : [];
+    case 'nmb-multi-round': {
+      const answered = Math.max(1, response.turns?.length ?? 0);
+      return turnReferences(question).slice(0, answered).flatMap((r) => (r?.rationale ? [r.rationale] : []));
+    }
+    default:
+      return [];
+  }
+}
+
 async function scoreDifferential(it: Item, ctx: ItemContext, parsed: unknown): Promise<void> {
   const ref = ctx.question?.reference;
   it.primary = 'pass@1';
   const names = hypothesisNames(parsed);
   it.answerText = names.map((n, i) => `${i + 1}. ${n}`).join('; ');
   it.confidence = topConfidence(parsed);
+  // BERTScore where the reference has a rationale, even when it names no diagnosis.
+  const bert = ref ? await similarityOf(ctx, differentialText(parsed, ctx.response.rawText), ref) : null;
+  if (bert) setBert(it, '', bert, ctx.similarity!.id);
   if (!ref?.diagnosis) {
     it.notes.push('No reference diagnosis: pass@k is not scorable.');
     return;
@@ -152,25 +205,55 @@ function turnParsed(t: TurnRecord): unknown {
   return t.parseError ? null : t.parsed;
 }
 
+/** The answers of a dialogue, turn by turn (a stored single answer counts as the opening turn). */
+function dialogueTurns(r: ItemContext['response']): readonly TurnRecord[] {
+  return r.turns?.length ? r.turns : [{ id: 'initial', rawText: r.rawText, parsed: r.parsed, parseError: r.parseError ?? null } as TurnRecord];
+}
+
+/** Each turn's reference: a follow-up's own, else the dialogue's (docs/protocols.md#neural-medbench-multi-round-dialogue). */
+function turnReferences(q: Question | undefined): (ReferenceAnswer | undefined)[] {
+  return [q?.reference, ...(q?.followUps ?? []).map((f) => f.reference ?? q?.reference)];
+}
+
+/**
+ * A multi-round dialogue: each turn's ranked differential gets pass@1 and
+ * pass@5 against that turn's reference, and its reply BERTScore against the
+ * turn's reference rationale. The dialogue's pass@k is its last scored turn
+ * (the diagnosis the consultation ends with); its BERTScore the mean over the
+ * turns that have one.
+ */
 async function scoreMultiRound(it: Item, ctx: ItemContext): Promise<void> {
-  const q = ctx.question;
   it.primary = 'pass@1';
-  const turns = ctx.response.turns?.length ? ctx.response.turns : [{ id: 'initial', parsed: ctx.response.parsed, parseError: ctx.response.parseError } as TurnRecord];
-  const refs: (ReferenceAnswer | undefined)[] = [q?.reference, ...(q?.followUps ?? []).map((f) => f.reference ?? q?.reference)];
-  let last: ItemMetric | null = null;
+  const turns = dialogueTurns(ctx.response);
+  const refs = turnReferences(ctx.question);
+  let last = -1;
+  const berts: BertScore[] = [];
   for (let k = 0; k < turns.length; k++) {
     const ref = refs[k];
-    if (!ref?.diagnosis) continue;
-    const names = hypothesisNames(turnParsed(turns[k]!));
-    const v = names.length ? await equivalent(it, ctx, names[0]!, ref, `turn${k + 1}.pass@1`) : m(0, 'rule', RULE_NONE);
-    it.metrics[`turn${k + 1}.pass@1`] = v;
-    last = v;
-    it.answerText = names.join('; ');
-    it.referenceText = ref.diagnosis;
-    it.confidence = topConfidence(turnParsed(turns[k]!));
+    if (!ref) continue;
+    const parsed = turnParsed(turns[k]!);
+    if (ref.diagnosis) {
+      const names = hypothesisNames(parsed);
+      await rankedPass(it, ctx, names, ref, `turn${k + 1}.`);
+      last = k;
+      it.answerText = names.join('; ');
+      it.referenceText = ref.diagnosis;
+      it.confidence = topConfidence(parsed);
+    }
+    const bert = await similarityOf(ctx, differentialText(parsed, turns[k]!.rawText), ref);
+    if (bert) {
+      setBert(it, `turn${k + 1}.`, bert, ctx.similarity!.id);
+      berts.push(bert);
+    }
   }
-  if (last) it.metrics['pass@1'] = last;
-  else it.notes.push('No turn has a reference diagnosis: not scorable.');
+  if (last >= 0) {
+    it.metrics['pass@1'] = it.metrics[`turn${last + 1}.pass@1`]!;
+    it.metrics['pass@5'] = it.metrics[`turn${last + 1}.pass@5`]!;
+  } else it.notes.push('No turn has a reference diagnosis: pass@k is not scorable.');
+  if (berts.length) {
+    const mean = (f: (b: BertScore) => number) => berts.reduce((a, b) => a + f(b), 0) / berts.length;
+    setBert(it, '', { precision: mean((b) => b.precision), recall: mean((b) => b.recall), f: mean((b) => b.f) }, ctx.similarity!.id);
+  }
   if (turns.length < refs.length) it.notes.push(`Answered ${turns.length} of ${refs.length} turns.`);
 }
 

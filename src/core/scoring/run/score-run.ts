@@ -13,7 +13,7 @@ import type { RunResponse } from '../../runner/types.ts';
 import { TAXONOMY_VERSION } from '../equivalence/taxonomy.ts';
 import { findQuestion } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, JudgeService, type LocalJudge } from './judge-service.ts';
-import { scoreItem, type Adjudication } from './score-item.ts';
+import { scoreItem, similarityReferences, type Adjudication } from './score-item.ts';
 import type { BertScore } from '../metrics/bertscore.ts';
 import { SimilarityService, type SimilarityEncoder } from './similarity.ts';
 import { summariseArms } from './summary.ts';
@@ -137,12 +137,10 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
     input.protocolId !== 'auto' ? input.protocolId : found ? protocolFor(found.kase, input.defaults).id : 'unknown';
 
   if (similarity && options.idf) {
-    // bert_score's idf is over the references of the texts it scores: the free-text answers' targets only.
+    // bert_score's idf is over the references of the texts it scores: one per scored pair, each dialogue turn included.
     const refs = responses.flatMap((r) => {
       const found = findQuestion(caseMap, r);
-      if (!['nmb-rationale', 'open-question'].includes(protocolOf(found))) return [];
-      const t = found?.question?.reference?.rationale ?? found?.question?.reference?.diagnosis;
-      return t ? [t] : [];
+      return similarityReferences(protocolOf(found), found?.question, r);
     });
     await similarity.useIdf(refs);
   }

@@ -49,15 +49,25 @@ const METRIC_LABELS: Readonly<Record<string, string>> = {
   'review.sequence': 'Sequence named (review)',
 };
 
+/** A dialogue's per-turn copy of a metric (`turn2.bertscore.f`) → the metric (`bertscore.f`). */
+const TURN_PREFIX = /^turn\d+\./;
+
+/** Set whose `has` also answers for a metric's per-turn copies, so every caller treats them alike. */
+class MetricKeySet extends Set<string> {
+  override has(key: string): boolean {
+    return super.has(key.replace(TURN_PREFIX, ''));
+  }
+}
+
 /** Metrics that take any value (similarity, overlap, rubric points); all others are 0/1 per item. */
-export const CONTINUOUS_METRICS: ReadonlySet<string> = new Set(['rubric', 'bertscore.f', 'bertscore.p', 'bertscore.r', 'cosine', 'rougeL', 'rouge1', 'rouge2', 'rougeLsum', 'token_f1']);
+export const CONTINUOUS_METRICS: ReadonlySet<string> = new MetricKeySet(['rubric', 'bertscore.f', 'bertscore.p', 'bertscore.r', 'cosine', 'rougeL', 'rouge1', 'rouge2', 'rougeLsum', 'token_f1']);
 
 const ORDER = new Map(Object.keys(METRIC_LABELS).map((k, i) => [k, i]));
 
 export function metricLabel(key: string): string {
   if (METRIC_LABELS[key]) return METRIC_LABELS[key];
-  const turn = /^turn(\d+)\.pass@1$/.exec(key);
-  return turn ? `pass@1 at turn ${turn[1]}` : key;
+  const turn = /^turn(\d+)\.(.+)$/.exec(key);
+  return turn ? `${metricLabel(turn[2]!)} at turn ${turn[1]}` : key;
 }
 
 function orderOf(key: string): number {

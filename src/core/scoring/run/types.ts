@@ -12,8 +12,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
 /**
  * Bump when an item metric or an aggregation rule changes: stored sets carry it.
  * 4: BERTScore as bert_score computes it: [CLS]/[SEP] in the similarity matrix at weight 0, bert_score's layer per encoder where the graph offers it (recorded in `bertscore.layer`).
+ * 5: Neural-MedBench: a dialogue gets pass@5 and BERTScore (per turn and overall); a differential gets BERTScore against the reference rationale.
  */
-export const RUN_SCORER_VERSION = '4';
+export const RUN_SCORER_VERSION = '5';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;

@@ -1,0 +1,80 @@
+/**
+ * Whose definition each reported figure follows: a benchmark's own (the
+ * metric as the benchmark defines it, so the name means what the benchmark
+ * means by it) or NeuroEval's (an addition, or a benchmark's metric computed
+ * where the benchmark leaves something open). The results page and the HTML
+ * report show it beside every figure; docs/protocols.md#whose-definition-each-figure-follows
+ * lists the same table.
+ */
+
+export interface MetricDefinition {
+  /** `benchmark`: the benchmark's definition exactly; `neuroeval`: NeuroEval's own. */
+  readonly origin: 'benchmark' | 'neuroeval';
+  /** The benchmark whose definition a `benchmark` figure follows. */
+  readonly benchmark?: string;
+  /** One sentence: what the figure is, and what differs from the benchmark's where it is NeuroEval's. */
+  readonly note: string;
+}
+
+const NMB = 'Neural-MedBench';
+
+const own = (note: string): MetricDefinition => ({ origin: 'neuroeval', note });
+const theirs = (benchmark: string, note: string): MetricDefinition => ({ origin: 'benchmark', benchmark, note });
+
+const BERTSCORE = own(
+  "Neural-MedBench reports BERTScore on free text but does not publish its encoder or rescaling: NeuroEval's encoder (named with the value) gives figures not comparable with the leaderboard's. A dialogue's value is the mean over its turns with a reference rationale; a differential's free text is its reply, else its hypotheses with their evidence.",
+);
+const LESION = own('Neural-MedBench names lesion recognition but publishes no metric for it: each field is matched on its own by NeuroEval\'s rules.');
+
+const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
+  'pass@1': theirs(NMB, 'The top-ranked hypothesis is the reference diagnosis (in a dialogue, at its last turn with a reference diagnosis). Decided by rules and the local judge, not the paper\'s GPT-4o grader.'),
+  'pass@5': theirs(NMB, 'One of the top five ranked hypotheses is the reference diagnosis (in a dialogue, at its last turn with a reference diagnosis). Decided by rules and the local judge, not the paper\'s GPT-4o grader.'),
+  'pass@1 (samples)': own('Chen et al.\'s unbiased estimator over several samples per question; Neural-MedBench\'s pass@k is over the ranked list.'),
+  'pass@5 (samples)': own('Chen et al.\'s unbiased estimator over several samples per question; Neural-MedBench\'s pass@k is over the ranked list.'),
+  'bertscore.f': BERTSCORE,
+  'bertscore.p': BERTSCORE,
+  'bertscore.r': BERTSCORE,
+  cosine: own('Cosine of mean-pooled sentence vectors from NeuroEval\'s encoder.'),
+  rougeL: own('ROUGE-L F as Google\'s rouge_score computes it, with stemming: an addition to the benchmark\'s figures.'),
+  rouge1: own('ROUGE-1 F as Google\'s rouge_score computes it, with stemming: an addition to the benchmark\'s figures.'),
+  rouge2: own('ROUGE-2 F as Google\'s rouge_score computes it, with stemming: an addition to the benchmark\'s figures.'),
+  rougeLsum: own('ROUGE-Lsum F as Google\'s rouge_score computes it, with stemming: an addition to the benchmark\'s figures.'),
+  token_f1: own('Token F1 with SQuAD\'s normalisation: an addition to the benchmark\'s figures.'),
+  correct: own('An open answer judged to name the reference diagnosis by the local judge.'),
+  'lesion.all': LESION,
+  'lesion.type': LESION,
+  'lesion.location': LESION,
+  'lesion.laterality': LESION,
+  'lesion.sequence': LESION,
+  'review.sequence': own('The structured review names the sequence the case was imaged with.'),
+  'mcq.correct': theirs('multiple-choice VQA (GMAI-MMBench and others)', 'The extracted option letter is the key; an answer with no letter found is wrong.'),
+  'mcq.invalid': theirs('multiple-choice VQA (GMAI-MMBench and others)', 'Share of answers in which no option letter was found.'),
+  'mcq.set': theirs('MediConfusion', 'A pair counts only if both of its questions are answered right.'),
+  rubric: theirs('LiveMedBench', 'clip(Σ points of met items ÷ Σ positive points, 0, 1); items marked by the local judge or reviewers.'),
+  json_valid: own('Share of answered calls whose answer parsed as one JSON object.'),
+};
+
+const NEUROVLM_FIELD = own(
+  "Plain accuracy of the field after NeuroVLM-Bench's own normalisation; the benchmark's evaluator reports balanced accuracy and F1 with abstention, shown in its report.",
+);
+
+/**
+ * The definition a metric key follows, or undefined for a key this version
+ * does not know. A dialogue's per-turn copy (`turn2.pass@5`) is NeuroEval's:
+ * the benchmark reports one figure per dialogue.
+ */
+export function metricDefinition(key: string): MetricDefinition | undefined {
+  const turn = /^turn(\d+)\.(.+)$/.exec(key);
+  if (turn) {
+    const base = metricDefinition(turn[2]!);
+    return base && own(`Turn ${turn[1]} of a dialogue on its own, against that turn's reference: NeuroEval's breakdown (the benchmark reports one figure per dialogue).`);
+  }
+  if (key.startsWith('neurovlm.')) return NEUROVLM_FIELD;
+  return DEFINITIONS[key];
+}
+
+/** Short tag for a table cell: the benchmark's name, or "NeuroEval's own". */
+export function definitionTag(d: MetricDefinition | undefined): string {
+  if (!d) return '';
+  return d.origin === 'benchmark' ? `${d.benchmark}'s definition` : "NeuroEval's own";
+}
