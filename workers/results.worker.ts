@@ -11,6 +11,7 @@ import { NeuroEvalError } from '../src/core/errors.ts';
 import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
 import { queryAnswers, type AnswerPage, type AnswerQuery } from '../src/core/results/answers.ts';
 import { importRunExport, mergeCandidates, type ImportRunResult } from '../src/core/results/import-run.ts';
+import type { IntervalUnit } from '../src/core/results/format.ts';
 import { breakdown, compareRows, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
 import { loadResults, overviewOf, resultsSignature, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';
 import { buildHtmlReport } from '../src/core/results/report-html.ts';
@@ -44,11 +45,11 @@ async function results(benchmarkId: string, revision?: string): Promise<LoadedRe
   return data;
 }
 
-async function comparisonsFor(benchmarkId: string, metric: string, revision?: string): Promise<Comparison[]> {
+async function comparisonsFor(benchmarkId: string, metric: string, revision?: string, unit: IntervalUnit = 'question'): Promise<Comparison[]> {
   const data = await results(benchmarkId, revision);
-  const key = `${data.signature}|${metric}`;
+  const key = `${data.signature}|${metric}|${unit}`;
   let c = comparisons.get(key);
-  if (!c) comparisons.set(key, (c = compareRows(data.scored, metric)));
+  if (!c) comparisons.set(key, (c = compareRows(data.scored, metric, { unit })));
   return c;
 }
 
@@ -65,14 +66,14 @@ const resultsApi = {
     return overviewOf(await results(input.benchmarkId, input.revision));
   },
 
-  /** Every pair of leaderboard rows tested on one metric. */
-  async compare(input: Revisioned & { metric: string }): Promise<Comparison[]> {
-    return comparisonsFor(input.benchmarkId, input.metric, input.revision);
+  /** Every pair of leaderboard rows tested on one metric, per question (default) or per sample. */
+  async compare(input: Revisioned & { metric: string; unit?: IntervalUnit }): Promise<Comparison[]> {
+    return comparisonsFor(input.benchmarkId, input.metric, input.revision, input.unit);
   },
 
-  async breakdown(input: Revisioned & { dimension: Dimension; metric: string }): Promise<Breakdown> {
+  async breakdown(input: Revisioned & { dimension: Dimension; metric: string; unit?: IntervalUnit }): Promise<Breakdown> {
     const data = await results(input.benchmarkId, input.revision);
-    return breakdown(data.scored, data.cases, input.dimension, input.metric);
+    return breakdown(data.scored, data.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
   },
 
   async answers(input: Revisioned & { query: AnswerQuery }): Promise<AnswerPage> {

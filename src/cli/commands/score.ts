@@ -4,7 +4,7 @@ import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
 import { isRunExport, parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { groupNeuroVlmItems, neuroVlmItemsFromRun } from '../../core/scoring/neurovlm/items.ts';
 import { protocolFor } from '../../core/protocols/registry.ts';
-import { decimal, metricInterval, metricNumber, percent } from '../../core/results/format.ts';
+import { decimal, metricInterval, metricNumber, metricView, percent } from '../../core/results/format.ts';
 import { JUDGE_CAVEAT } from '../../core/scoring/equivalence/judge.ts';
 import { describeBertScoreSetting } from '../../core/scoring/metrics/bertscore-layers.ts';
 import { scoreRun, type RunScoringResult } from '../../core/scoring/run/score-run.ts';
@@ -181,23 +181,26 @@ function human(key: string, r: NeuroVlmReport): string[] {
 function allMetrics(result: RunScoringResult): string[] {
   const bert = result.config.bertscore ? `; ${describeBertScoreSetting(result.config.bertscore)}` : '';
   const out = [`All metrics per model (scorer v${result.config.scorerVersion}; judge: ${result.config.judge ?? 'none, rules only'}; encoder: ${result.config.encoder ?? 'none'}${bert}):`, ''];
+  const sampled = result.summary.arms.some((a) => a.metrics.some((m) => m.perSample));
   for (const arm of result.summary.arms) {
     out.push(`== ${arm.key} == ${arm.responses} answers${arm.failed ? `, ${arm.failed} failed` : ''}; protocols ${arm.protocols.join(', ')}`);
     out.push(...table([
-      ['  Metric', 'Value', '95% CI', 'n', 'Not scorable', 'Decided by'],
+      ['  Metric', 'Value', '95% CI', 'n', 'Not scorable', 'Decided by', ...(sampled ? ['Per sample 95% CI (n)'] : [])],
       ...arm.metrics.map((m) => [
         `  ${m.label}${m.dependsOnJudge ? ' †' : ''}${m.encoder ? ` (encoder ${m.encoder})` : ''}`,
         metricNumber(m, m.mean),
         `[${metricInterval(m)}]`,
-        String(m.n),
+        m.samples === undefined ? String(m.n) : `${m.n} questions (${m.samples} samples)`,
         String(m.notScorable),
         Object.entries(m.sources).map(([k, n]) => `${k} ${n}`).join(', ') || '–',
+        ...(sampled ? [m.perSample ? `[${metricView(m, 'sample').interval}] (${metricView(m, 'sample').count})` : 'same'] : []),
       ]),
     ]));
     const classes = Object.entries(arm.proposedErrorClasses);
     if (classes.length) out.push(`  Error classes proposed by the judge (${arm.wrong} wrong answers): ${classes.map(([c, n]) => `${c} ${n}`).join(', ')}`);
     out.push('');
   }
+  if (sampled) out.push('Several samples per question: the 95% CI resamples questions with all their samples (seeded cluster bootstrap) and n counts questions; "Per sample" counts every sample as an independent item (too narrow: samples of one question are correlated).', '');
   if (result.summary.arms.some((a) => a.metrics.some((m) => m.dependsOnJudge))) out.push(`† ${JUDGE_CAVEAT}`, '');
   return out;
 }

@@ -20,14 +20,35 @@ export const statistic = (x: number): string => (Number.isFinite(x) ? x.toFixed(
 export const UNDEFINED_STATISTIC_NOTE =
   'κ, α and r are undefined (not 0, not 1) when their formula divides 0 by 0: every rating in the same category, no variation on one side, or fewer than two paired ratings.';
 
-/** A number of a metric summary: percent for proportions (Wilson intervals), decimals otherwise. */
-export function metricNumber(m: Pick<MetricSummary, 'ciMethod'>, x: number): string {
-  return m.ciMethod === 'wilson' ? percent(x) : decimal(x);
+type Formatted = Pick<MetricSummary, 'ciMethod'> & Partial<Pick<MetricSummary, 'perSample'>>;
+
+/**
+ * A number of a metric summary: percent for proportions (Wilson intervals,
+ * or a question-level interval whose per-sample view is Wilson), decimals
+ * otherwise.
+ */
+export function metricNumber(m: Formatted, x: number): string {
+  return m.ciMethod === 'wilson' || m.perSample?.ciMethod === 'wilson' ? percent(x) : decimal(x);
 }
 
 /** `lower–upper` of a summary's 95 % interval, or an en dash when there is none. */
-export function metricInterval(m: Pick<MetricSummary, 'ciMethod'> & { readonly ci: Interval }): string {
+export function metricInterval(m: Formatted & { readonly ci: Interval }): string {
   return Number.isFinite(m.ci.lower) ? `${metricNumber(m, m.ci.lower)}–${metricNumber(m, m.ci.upper)}` : '–';
+}
+
+/** Which interval of a summary to show: per question (the default) or every sample as an item. */
+export type IntervalUnit = 'question' | 'sample';
+
+/**
+ * A summary's interval and count in one unit: the question-level figures, or
+ * the per-sample view where the summary has one (several samples per
+ * question); a summary with one sample per question reads the same in both.
+ */
+export function metricView(m: MetricSummary, unit: IntervalUnit = 'question'): { readonly interval: string; readonly count: string } {
+  if (unit === 'sample' && m.perSample) {
+    return { interval: metricInterval(m.perSample), count: `n=${m.perSample.n} samples` };
+  }
+  return { interval: metricInterval(m), count: m.samples === undefined ? `n=${m.n}` : `n=${m.n} questions (${m.samples} samples)` };
 }
 
 /** One answer's value of a metric: right / wrong for 0/1 metrics, decimals for the others. */

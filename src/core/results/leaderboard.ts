@@ -8,11 +8,12 @@
 import type { BenchCase } from '../bundle/types.ts';
 import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
-import { CONTINUOUS_METRICS, metricLabel } from '../scoring/run/summary.ts';
+import { CONTINUOUS_METRICS, metricLabel, questionKey } from '../scoring/run/summary.ts';
 import { armKey, type ArmSummary, type Interval, type MetricSummary } from '../scoring/run/types.ts';
-import { bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
+import { bootstrapClusterMeanCi, bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { mcnemar } from '../scoring/stats/mcnemar.ts';
 import { wilsonInterval } from '../scoring/stats/wilson.ts';
+import type { IntervalUnit } from './format.ts';
 
 /** One scored run: its record, its current score set and that set's rows. */
 export interface ScoredRun {
@@ -106,13 +107,29 @@ export function sortRows(rows: readonly LeaderboardRow[], metric: string, descen
 
 // ── Model-vs-model tests ─────────────────────────────────────────────────────
 
+/**
+ * How a question's samples are summarised before a paired test when some
+ * question has several: a 0/1 metric by the majority (right in more than half
+ * of its scored samples; a tie is not a majority), any other metric by the
+ * mean of its samples. With one sample per question both are that sample.
+ */
+export type PerQuestionSummary = 'majority-correct' | 'mean-of-samples';
+
+export const PER_QUESTION_SUMMARY_LABELS: Readonly<Record<PerQuestionSummary, string>> = {
+  'majority-correct': 'a question counts as right when more than half of its samples are right',
+  'mean-of-samples': 'a question scores the mean of its samples',
+};
+
 export interface Comparison {
   readonly a: string;
   readonly b: string;
   readonly metric: string;
-  /** Items both rows have a value for. */
+  /** Units both rows have a value for: questions, or samples in the per-sample view. */
   readonly n: number;
-  /** mean(A) − mean(B) on those items. */
+  readonly unit: IntervalUnit;
+  /** Set when some paired question had several samples: how they were summarised per question. */
+  readonly perQuestion?: PerQuestionSummary;
+  /** mean(A) − mean(B) of what was tested on those units (per-question summaries, or samples). */
   readonly difference: number;
   readonly pValue: number;
   readonly method: 'mcnemar-exact' | 'mcnemar-chi2' | 'paired-bootstrap';
@@ -120,13 +137,14 @@ export interface Comparison {
   readonly ci?: Interval;
 }
 
-/** The key two models share for the same question (same case, question and sample; any variant pairs with any). */
-function pairKey(it: Pick<ScoreRecord, 'caseId' | 'questionId' | 'sample'>): string {
-  return `${it.caseId}#${it.questionId}|s${it.sample}`;
+/** The key two models share in one unit: the question (any sample), or the question and sample; any variant pairs with any. */
+function pairKey(it: Pick<ScoreRecord, 'caseId' | 'questionId' | 'sample'>, unit: IntervalUnit): string {
+  return unit === 'question' ? questionKey(it) : `${questionKey(it)}|s${it.sample}`;
 }
 
-function valuesByRow(runs: readonly ScoredRun[], metric: string): Map<string, Map<string, number>> {
-  const out = new Map<string, Map<string, number>>();
+/** Per row, the values of each unit (a question's samples, or one sample), in first-seen order. */
+function valuesByRow(runs: readonly ScoredRun[], metric: string, unit: IntervalUnit): Map<string, Map<string, number[]>> {
+  const out = new Map<string, Map<string, number[]>>();
   for (const { run, items } of runs) {
     for (const it of items) {
       const v = it.metrics[metric]?.value;
@@ -134,19 +152,43 @@ function valuesByRow(runs: readonly ScoredRun[], metric: string): Map<string, Ma
       const key = rowId(run.id, { key: armKey(it.modelId, it.variant) });
       let m = out.get(key);
       if (!m) out.set(key, (m = new Map()));
-      m.set(pairKey(it), v);
+      const k = pairKey(it, unit);
+      const list = m.get(k);
+      if (list && unit === 'question') list.push(v);
+      else m.set(k, [v]);
     }
   }
   return out;
 }
 
 /**
- * Every pair of rows on one metric, paired on the items both answered:
- * McNemar (exact below 25 discordant pairs) for 0/1 metrics, a seeded paired
- * bootstrap of the mean difference otherwise.
+ * One question's samples → one value for the paired test. McNemar needs one
+ * right/wrong per question; the majority uses every sample (unlike the first
+ * sample alone, which throws the others away and depends on which sample
+ * failed), does not depend on sample order, and works when the two models
+ * have different numbers of samples. A tie (half right) is not a majority,
+ * so a question is right only when the model is right more often than not.
  */
-export function compareRows(runs: readonly ScoredRun[], metric: string, options: { seed?: number; resamples?: number } = {}): Comparison[] {
-  const byRow = valuesByRow(runs, metric);
+function perQuestionValue(values: readonly number[], continuous: boolean): number {
+  if (values.length === 1) return values[0]!;
+  const sum = values.reduce((s, x) => s + x, 0);
+  if (continuous) return sum / values.length;
+  return 2 * sum > values.length ? 1 : 0;
+}
+
+/**
+ * Every pair of rows on one metric, paired on the units both answered:
+ * McNemar (exact below 25 discordant pairs) for 0/1 metrics, a seeded paired
+ * bootstrap of the mean difference otherwise. By default the unit is the
+ * question: a question with several samples is one unit, summarised as
+ * {@link perQuestionValue} says (the comparison states it in `perQuestion`).
+ * `unit: 'sample'` is the per-sample view: sample s of A paired with sample s
+ * of B, each pair an independent item. With one sample per question both
+ * units give the same figures.
+ */
+export function compareRows(runs: readonly ScoredRun[], metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit } = {}): Comparison[] {
+  const unit = options.unit ?? 'question';
+  const byRow = valuesByRow(runs, metric, unit);
   const ids = [...byRow.keys()];
   const out: Comparison[] = [];
   const continuous = CONTINUOUS_METRICS.has(metric);
@@ -156,21 +198,24 @@ export function compareRows(runs: readonly ScoredRun[], metric: string, options:
       const B = byRow.get(ids[j]!)!;
       const a: number[] = [];
       const b: number[] = [];
+      let several = false;
       for (const [k, v] of A) {
         const w = B.get(k);
         if (w !== undefined) {
-          a.push(v);
-          b.push(w);
+          a.push(perQuestionValue(v, continuous));
+          b.push(perQuestionValue(w, continuous));
+          if (v.length > 1 || w.length > 1) several = true;
         }
       }
       if (a.length === 0) continue;
       const difference = a.reduce((s, x) => s + x, 0) / a.length - b.reduce((s, x) => s + x, 0) / b.length;
+      const stated = { unit, ...(several ? { perQuestion: continuous ? ('mean-of-samples' as const) : ('majority-correct' as const) } : {}) };
       if (continuous) {
         const r = pairedBootstrapMean(a, b, { seed: options.seed ?? 0, resamples: options.resamples ?? 1000 });
-        out.push({ a: ids[i]!, b: ids[j]!, metric, n: a.length, difference, pValue: r.pValue, method: 'paired-bootstrap', ci: { lower: r.lower, upper: r.upper } });
+        out.push({ a: ids[i]!, b: ids[j]!, metric, n: a.length, ...stated, difference, pValue: r.pValue, method: 'paired-bootstrap', ci: { lower: r.lower, upper: r.upper } });
       } else {
         const r = mcnemar(a.map((x) => x === 1), b.map((x) => x === 1));
-        out.push({ a: ids[i]!, b: ids[j]!, metric, n: a.length, difference, pValue: r.pValue, method: r.method === 'exact-binomial' ? 'mcnemar-exact' : 'mcnemar-chi2' });
+        out.push({ a: ids[i]!, b: ids[j]!, metric, n: a.length, ...stated, difference, pValue: r.pValue, method: r.method === 'exact-binomial' ? 'mcnemar-exact' : 'mcnemar-chi2' });
       }
     }
   }
@@ -198,7 +243,10 @@ interface Cell {
   readonly value: number;
   readonly lower: number;
   readonly upper: number;
+  /** Answers; with several samples per question (question unit), questions. */
   readonly n: number;
+  /** With several samples per question: the sampled answers (n counts questions, the interval resamples questions). */
+  readonly samples?: number;
 }
 
 export interface Breakdown {
@@ -225,9 +273,15 @@ function dimensionValue(dim: Dimension, it: ScoreRecord, kase: BenchCase | undef
   }
 }
 
-function cellOf(values: readonly number[], continuous: boolean, seed = 0, resamples = 1000): Cell | null {
+/** A group's mean and interval; as the arm summaries do, several samples of a question resample together (`unit: 'question'`). */
+function cellOf(values: readonly number[], questions: readonly string[], continuous: boolean, unit: IntervalUnit, seed = 0, resamples = 1000): Cell | null {
   if (values.length === 0) return null;
   const sum = values.reduce((a, b) => a + b, 0);
+  const distinct = new Set(questions).size;
+  if (unit === 'question' && distinct < values.length) {
+    const b = bootstrapClusterMeanCi(values, questions, { seed, resamples });
+    return { value: sum / values.length, lower: b.lower, upper: b.upper, n: distinct, samples: values.length };
+  }
   if (continuous) {
     const b = bootstrapMeanCi(values, { seed, resamples });
     return { value: sum / values.length, lower: b.lower, upper: b.upper, n: values.length };
@@ -237,8 +291,9 @@ function cellOf(values: readonly number[], continuous: boolean, seed = 0, resamp
 }
 
 /** Mean and 95 % interval of `metric` per group of `dimension`, for every row (or model, for variants). */
-export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string, BenchCase>, dimension: Dimension, metric: string, options: { seed?: number; resamples?: number } = {}): Breakdown {
+export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string, BenchCase>, dimension: Dimension, metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit } = {}): Breakdown {
   const continuous = CONTINUOUS_METRICS.has(metric);
+  const questions = new Map<string, string[]>();
   const seriesIds: string[] = [];
   const seriesLabels = new Map<string, string>();
   const groups: string[] = [];
@@ -259,6 +314,9 @@ export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string,
       const list = values.get(key);
       if (list) list.push(v);
       else values.set(key, [v]);
+      const q = questions.get(key);
+      if (q) q.push(questionKey(it));
+      else questions.set(key, [questionKey(it)]);
     }
   }
   // Variants in a natural order (none, text-only, then degradations by kind and severity); others alphabetically.
@@ -274,7 +332,10 @@ export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string,
       return { id, label: (dupLabels.get(label) ?? 0) > 1 ? `${label} · ${runNames.get(id.split('|')[0]!) ?? ''}` : label };
     }),
     groups,
-    cells: groups.map((g) => seriesIds.map((sid) => cellOf(values.get(`${g}\u0000${sid}`) ?? [], continuous, options.seed ?? 0, options.resamples ?? 1000))),
+    cells: groups.map((g) => seriesIds.map((sid) => {
+      const key = `${g}\u0000${sid}`;
+      return cellOf(values.get(key) ?? [], questions.get(key) ?? [], continuous, options.unit ?? 'question', options.seed ?? 0, options.resamples ?? 1000);
+    })),
   };
 }
 

@@ -9,9 +9,9 @@ import { definitionTag, metricDefinition } from '../scoring/run/definitions.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
-import { metricInterval, metricNumber, percent, statistic, UNDEFINED_STATISTIC_NOTE } from './format.ts';
+import { metricNumber, metricView, percent, statistic, UNDEFINED_STATISTIC_NOTE } from './format.ts';
 import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure, speedFigure, taxonomyFigure, twoAxisFigure } from './figures.ts';
-import { LOWER_IS_BETTER, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
+import { LOWER_IS_BETTER, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
 
@@ -41,9 +41,20 @@ const pct = (x: number) => percent(x);
 /** κ, α, r: "undefined" where the formula has no value (see format.ts). */
 const stat = (x: number) => statistic(x);
 
+/** A cell: value, question-level interval and count, and the per-sample view beneath it where questions have several samples. */
 function value(m: MetricSummary | undefined): string {
   if (!m) return '<td class="num muted">–</td>';
-  return `<td class="num">${esc(metricNumber(m, m.mean))}${m.dependsOnJudge ? ' †' : ''}<br><span class="muted">${esc(metricInterval(m))} · n=${m.n}</span></td>`;
+  const q = metricView(m, 'question');
+  const s = m.perSample ? metricView(m, 'sample') : null;
+  return `<td class="num">${esc(metricNumber(m, m.mean))}${m.dependsOnJudge ? ' †' : ''}<br><span class="muted">${esc(q.interval)} · ${esc(q.count)}</span>${s ? `<br><span class="muted">per sample: ${esc(s.interval)} · ${esc(s.count)}</span>` : ''}</td>`;
+}
+
+/** The leaderboard note on several samples per question: how intervals and tests treat them. */
+function samplesNote(rows: readonly { readonly metrics: Readonly<Record<string, MetricSummary>> }[], comparisons: readonly Comparison[]): string {
+  if (!rows.some((r) => Object.values(r.metrics).some((m) => m.perSample))) return '';
+  const summaries = [...new Set(comparisons.flatMap((c) => (c.perQuestion ? [c.perQuestion] : [])))];
+  const tests = summaries.map((k) => `${k === 'majority-correct' ? 'for McNemar' : 'for the paired bootstrap'}, ${PER_QUESTION_SUMMARY_LABELS[k]}`).join('; ');
+  return `<p class="muted">Several samples per question: the interval resamples questions with all their samples (seeded cluster bootstrap) and n counts questions; the value is the mean over every sample. The line "per sample" counts every sample as an independent item (too narrow, as samples of one question are correlated). Tests pair questions${tests ? `: ${esc(tests)}` : ''}.</p>`;
 }
 
 /** Whose definition each reported figure follows (definitions.ts): the benchmark's exactly, or NeuroEval's own. */
@@ -118,6 +129,7 @@ Generated ${esc(input.generatedAt.toISOString())} by NeuroEval ${esc(input.appVe
 ${overview.judgeUsed ? `<p class="caveat"><strong>† Local judge.</strong> ${esc(JUDGE_CAVEAT)}</p>` : ''}
 <h2>Leaderboard</h2>
 <p class="muted">Sorted by ${esc(metricLabel(metric))}. Each cell: value, 95 % interval (Wilson for proportions, seeded bootstrap otherwise), answers scored. Last column: test against the leader on the same items (McNemar for proportions, paired bootstrap otherwise); ▼ significantly lower at p &lt; 0.05, ≈ no significant difference.</p>
+${samplesNote(rows, input.comparisons)}
 <table><thead><tr><th>Model</th>${head}<th>vs leader</th></tr></thead><tbody>
 ${body}
 </tbody></table>

@@ -1,6 +1,8 @@
 /**
  * Item scores → per-arm summaries (model × variant) with 95 % intervals:
- * Wilson for 0/1 metrics, a seeded percentile bootstrap for the others,
+ * Wilson for 0/1 metrics, a seeded percentile bootstrap for the others, and
+ * with several samples per question a seeded cluster bootstrap over
+ * questions (the per-sample figures kept beside it),
  * pass@k over samples with the unbiased estimator, MediConfusion set score,
  * the full NeuroVLM-Bench report, and calibration shift by degradation
  * severity.
@@ -11,9 +13,9 @@ import { pairedSetScore, type McqPair } from '../metrics/mcq.ts';
 import { passAtKUnbiased } from '../metrics/passk.ts';
 import { neuroVlmItemsFromRun, type ScorableResponse } from '../neurovlm/items.ts';
 import { scoreNeuroVlm } from '../neurovlm/score.ts';
-import { bootstrapCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
+import { bootstrapCi, bootstrapClusterMeanCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
 import { wilsonInterval } from '../stats/wilson.ts';
-import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary } from './types.ts';
+import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary, type QuestionIdentity } from './types.ts';
 
 /** Human labels, in the order summaries list metrics. */
 const METRIC_LABELS: Readonly<Record<string, string>> = {
@@ -87,8 +89,35 @@ function median(xs: number[]): number {
   return xs.length % 2 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
 }
 
+/** The question an answer belongs to: its samples share it. */
+export function questionKey(it: QuestionIdentity): string {
+  return `${it.caseId}#${it.questionId}`;
+}
+
+/**
+ * Several samples of one question are not independent items: they answer the
+ * same image with the same prompt, so counting them as n independent answers
+ * makes the interval too narrow when a model is consistently right or wrong
+ * on a question (two questions × five samples is not n = 10). When some
+ * question has more than one value, the interval resamples questions with all
+ * their samples (seeded cluster bootstrap of the pooled mean, the same seed
+ * and resamples as every other bootstrap) and n counts questions; the mean is
+ * unchanged, and the per-sample figures stay in `perSample`. With one value
+ * per question the per-sample summary is returned as it is.
+ */
+function questionLevel(perSample: MetricSummary, values: readonly number[], clusters: readonly string[], opts: SummaryOptions): MetricSummary {
+  const questions = new Set(clusters).size;
+  if (questions === values.length) return perSample;
+  const b = bootstrapClusterMeanCi(values, clusters, { seed: opts.seed, resamples: opts.resamples });
+  return {
+    ...perSample, n: questions, samples: values.length, ci: { lower: b.lower, upper: b.upper }, ciMethod: 'question-bootstrap',
+    perSample: { n: perSample.n, ci: perSample.ci, ciMethod: perSample.ciMethod === 'wilson' ? 'wilson' : 'bootstrap' },
+  };
+}
+
 function metricSummary(metric: string, items: readonly ItemScore[], opts: SummaryOptions): MetricSummary {
   const values: number[] = [];
+  const clusters: string[] = [];
   const sources: Partial<Record<MetricSource, number>> = {};
   let notScorable = 0;
   let encoder: string | undefined;
@@ -104,6 +133,7 @@ function metricSummary(metric: string, items: readonly ItemScore[], opts: Summar
       continue;
     }
     values.push(v.value);
+    clusters.push(questionKey(it));
     sources[v.source] = (sources[v.source] ?? 0) + 1;
     if (v.source === 'encoder') encoder = v.sourceId;
   }
@@ -118,10 +148,10 @@ function metricSummary(metric: string, items: readonly ItemScore[], opts: Summar
     const b = bootstrapMeanCi(values, { seed: opts.seed, resamples: opts.resamples });
     ci = { lower: b.lower, upper: b.upper };
   }
-  return {
+  return questionLevel({
     metric, label: metricLabel(metric), n, notScorable, mean, ci, ciMethod: binary ? 'wilson' : 'bootstrap', sources,
     dependsOnJudge: judged, ...(encoder ? { encoder } : {}),
-  };
+  }, values, clusters, opts);
 }
 
 /** pass@k over samples (Chen et al. 2021 unbiased estimator), for arms with several samples per question. */
@@ -130,7 +160,7 @@ function samplePassK(items: readonly ItemScore[], opts: SummaryOptions): MetricS
   for (const it of items) {
     const v = it.metrics['pass@1'];
     if (!v || v.value === null) continue;
-    const key = `${it.caseId}#${it.questionId}`;
+    const key = questionKey(it);
     const g = groups.get(key) ?? { n: 0, c: 0, judge: false };
     g.n++;
     if (v.value === 1) g.c++;
@@ -154,8 +184,8 @@ function samplePassK(items: readonly ItemScore[], opts: SummaryOptions): MetricS
   return out;
 }
 
-/** MediConfusion set score: both items of a pair right (per sample). */
-function pairedSet(items: readonly ItemScore[], cases: ReadonlyMap<string, BenchCase>): MetricSummary | null {
+/** MediConfusion set score: both items of a pair right (per sample; with several samples, the interval resamples pairs). */
+function pairedSet(items: readonly ItemScore[], cases: ReadonlyMap<string, BenchCase>, opts: SummaryOptions): MetricSummary | null {
   const byPair = new Map<string, ItemScore[]>();
   for (const it of items) {
     if (it.protocolId !== 'mcq' || !it.metrics['mcq.correct']) continue;
@@ -167,15 +197,19 @@ function pairedSet(items: readonly ItemScore[], cases: ReadonlyMap<string, Bench
     else byPair.set(key, [it]);
   }
   const pairs: McqPair[] = [];
-  for (const group of byPair.values()) {
+  const pairIds: string[] = [];
+  for (const [key, group] of byPair) {
     if (group.length !== 2) continue;
     const item = (it: ItemScore) => ({ gold: 'x', pred: it.metrics['mcq.invalid']?.value === 1 ? null : it.metrics['mcq.correct']!.value === 1 ? 'x' : 'y' });
     pairs.push({ first: item(group[0]!), second: item(group[1]!) });
+    pairIds.push(key.slice(0, key.lastIndexOf('|')));
   }
   if (pairs.length === 0) return null;
   const s = pairedSetScore(pairs);
   const w = wilsonInterval(s.bothCorrect, s.pairs);
-  return { metric: 'mcq.set', label: metricLabel('mcq.set'), n: s.pairs, notScorable: 0, mean: s.setScore, ci: { lower: w.lower, upper: w.upper }, ciMethod: 'wilson', sources: { rule: s.pairs }, dependsOnJudge: false };
+  const summary: MetricSummary = { metric: 'mcq.set', label: metricLabel('mcq.set'), n: s.pairs, notScorable: 0, mean: s.setScore, ci: { lower: w.lower, upper: w.upper }, ciMethod: 'wilson', sources: { rule: s.pairs }, dependsOnJudge: false };
+  // A pair plays the part of a question: its samples are resampled together.
+  return questionLevel(summary, pairs.map((p) => pairedSetScore([p]).bothCorrect), pairIds, opts);
 }
 
 function calibrationShifts(items: readonly ItemScore[]): CalibrationShiftSummary[] {
@@ -222,7 +256,7 @@ export function summariseArms(
     const keys = new Set<string>();
     for (const it of list) for (const k of Object.keys(it.metrics)) keys.add(k);
     const metrics = [...keys].sort((a, b) => orderOf(a) - orderOf(b) || a.localeCompare(b)).map((k) => metricSummary(k, list, opts));
-    const set = pairedSet(list, caseMap);
+    const set = pairedSet(list, caseMap, opts);
     if (set) metrics.push(set);
     metrics.push(...samplePassK(list, opts));
     metrics.sort((a, b) => orderOf(a.metric) - orderOf(b.metric));

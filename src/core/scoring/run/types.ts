@@ -13,8 +13,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * Bump when an item metric or an aggregation rule changes: stored sets carry it.
  * 4: BERTScore as bert_score computes it: [CLS]/[SEP] in the similarity matrix at weight 0, bert_score's layer per encoder where the graph offers it (recorded in `bertscore.layer`).
  * 5: Neural-MedBench: a dialogue gets pass@5 and BERTScore (per turn and overall); a differential gets BERTScore against the reference rationale.
+ * 6: with several samples per question, intervals and n are per question (cluster bootstrap).
  */
-export const RUN_SCORER_VERSION = '5';
+export const RUN_SCORER_VERSION = '6';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
@@ -93,17 +94,37 @@ export interface Interval {
   readonly upper: number;
 }
 
+/** What the samples of one question share; `questionKey` (summary.ts) joins them. */
+export type QuestionIdentity = Pick<ItemIdentity, 'caseId' | 'questionId'>;
+
+/** Figures that count every sample as an independent item (Wilson or bootstrap over samples). */
+export interface PerSampleInterval {
+  /** Sampled answers with a value. */
+  readonly n: number;
+  readonly ci: Interval;
+  readonly ciMethod: 'wilson' | 'bootstrap';
+}
+
 export interface MetricSummary {
   readonly metric: string;
   readonly label: string;
-  /** Items with a value. */
+  /** Items with a value; with several samples per question, the questions with a value (samples in `samples`). */
   readonly n: number;
-  /** Items of the arm this metric applies to that had no value. */
+  /** Answers (samples) of the arm this metric applies to that had no value. */
   readonly notScorable: number;
+  /** Mean over every scored answer (every sample), whatever the interval's unit. */
   readonly mean: number;
-  /** 95 % interval: Wilson for 0/1 metrics, seeded percentile bootstrap otherwise. */
+  /**
+   * 95 % interval: Wilson for 0/1 metrics, seeded percentile bootstrap
+   * otherwise; with several samples per question, a seeded cluster bootstrap
+   * resampling questions with all their samples (`question-bootstrap`).
+   */
   readonly ci: Interval;
-  readonly ciMethod: 'wilson' | 'bootstrap';
+  readonly ciMethod: 'wilson' | 'bootstrap' | 'question-bootstrap';
+  /** With several samples per question: the sampled answers with a value (n counts questions). */
+  readonly samples?: number;
+  /** With several samples per question: the per-sample view (every sample an independent item, as scorer versions before 6 reported). */
+  readonly perSample?: PerSampleInterval;
   /** How many values each source decided. */
   readonly sources: Readonly<Partial<Record<MetricSource, number>>>;
   /** The local judge decided some value (or left it undecided): show the judge caveat. */

@@ -60,7 +60,8 @@ describe('run scoring with the self-test encoder and judge (wasm, Node)', () => 
       expect(v).toBeLessThan(0.9999);
     }
     const f = r.summary.arms[0]!.metrics.find((m) => m.metric === 'bertscore.f')!;
-    expect(f).toMatchObject({ n: 3, encoder: 'neuroeval/self-test-embed', ciMethod: 'bootstrap' });
+    // Two questions, one of them sampled twice: the interval resamples questions; the per-sample view counts three answers.
+    expect(f).toMatchObject({ n: 2, samples: 3, encoder: 'neuroeval/self-test-embed', ciMethod: 'question-bootstrap', perSample: { n: 3, ciMethod: 'bootstrap' } });
     expect(r.config.encoder).toBe('neuroeval/self-test-embed');
   }, TIMEOUT_MS);
 
