@@ -14,17 +14,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/core/random/mulberry32.ts';
+import { parseDelimited } from '../../src/core/text/delimited.ts';
 
 type Row = Record<'dataset' | 'file_path' | 'class' | 'subclass' | 'modality' | 'modality_subtype' | 'plane', string>;
 
 function readIndex(path: string): Row[] {
-  const [header, ...lines] = readFileSync(path, 'utf8').trim().split(/\r?\n/);
-  const cols = header!.split(',');
-  return lines.map((line) => {
-    // The index quotes no field and none contains a comma, except none we use.
-    const cells = line.split(',');
-    return Object.fromEntries(cols.map((c, i) => [c, cells[i] ?? ''])) as Row;
-  });
+  // File paths in the index may hold commas inside quotes: read it as the importer does.
+  return parseDelimited(readFileSync(path, 'utf8'), ',', path).rows.map((r) => r.values as Row);
 }
 
 const rand = mulberry32(20261124);

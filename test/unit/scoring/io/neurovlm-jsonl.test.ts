@@ -73,7 +73,7 @@ describe('readNeuroVlmJsonl', () => {
     expect(items[1]!.usage).toEqual({ promptTokens: null, completionTokens: null });
   });
 
-  it('tolerates missing sections, Python NaN and latency in seconds, with warnings naming the line', () => {
+  it('tolerates missing sections, reads NaN as Python does, and latency in seconds, with warnings naming the line', () => {
     const text = [
       '',
       '{"experiment_id": "x1", "output": {"status": "success", "parsed_response": {"diagnosis_name": "normal", "diagnosis_confidence": NaN}}}',
@@ -81,7 +81,7 @@ describe('readNeuroVlmJsonl', () => {
     ].join('\n');
     const { items, warnings } = readNeuroVlmJsonl(text, 'loose.jsonl');
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatchObject({ id: 'x1', modelId: 'unknown model', line: 2, answer: { kind: 'parsed', value: { diagnosis_name: 'normal', diagnosis_confidence: null } } });
+    expect(items[0]).toMatchObject({ id: 'x1', modelId: 'unknown model', line: 2, answer: { kind: 'parsed', value: { diagnosis_name: 'normal', diagnosis_confidence: NaN } } });
     expect(Object.values(items[0]!.gold).every((g) => g === null)).toBe(true);
     expect(items[1]).toMatchObject({ id: 'line 3', modelId: 'm', latencyMs: 1500, answer: { kind: 'call-error' } });
     expect(warnings).toEqual([
