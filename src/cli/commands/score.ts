@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
+import { neuroVlmBenchBreakdown, neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../../core/scoring/neurovlm/evaluator/index.ts';
+import { armKey } from '../../core/scoring/run/types.ts';
+import { neuroVlmBenchLines } from './score-neurovlm-bench.ts';
 import { isRunExport, parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { groupNeuroVlmItems, neuroVlmItemsFromRun } from '../../core/scoring/neurovlm/items.ts';
 import { protocolFor } from '../../core/protocols/registry.ts';
@@ -59,6 +62,8 @@ interface LoadedInput {
   readonly format: InputFormat;
   readonly items: NeuroVlmItem[];
   readonly warnings: string[];
+  /** The benchmark evaluator's own figures for the same answers. */
+  readonly bench: NeuroVlmBenchBreakdown;
   /** The whole export, for protocol-aware scoring of every answer. */
   readonly exported?: RunExport;
 }
@@ -91,10 +96,14 @@ function load(text: string, file: string): LoadedInput {
   if (looksLikeExport) {
     const e = parseRunExport(text, file);
     const warnings = e.cases?.length ? [] : [`${file}: the run export holds no cases, so there is no ground truth: only validity, safety and efficiency are scored.`];
-    return { format: 'neuroeval-run', items: neuroVlmItemsFromRun(neuroVlmResponses(e), e.cases ?? []), warnings, exported: e };
+    const responses = neuroVlmResponses(e);
+    const bench = neuroVlmBenchForRun(e.run.id, responses, e.cases ?? []);
+    return { format: 'neuroeval-run', items: neuroVlmItemsFromRun(responses, e.cases ?? []), warnings, bench, exported: e };
   }
-  const { items, warnings } = readNeuroVlmJsonl(text, file);
-  return { format: 'neurovlm-jsonl', items, warnings };
+  const { items, records, warnings } = readNeuroVlmJsonl(text, file);
+  // Each line is filed under the same key as NeuroEval's own report of it.
+  const bench = neuroVlmBenchBreakdown(records, (i) => armKey(items[i]!.modelId, items[i]!.variant));
+  return { format: 'neurovlm-jsonl', items, warnings, bench };
 }
 
 const pct = (x: number): string => percent(x);
@@ -216,7 +225,12 @@ export const scoreCommand: CliCommand = {
   help: [
     'Usage: neuroeval score <run-export.json | neurovlm-results.jsonl> [options]',
     '',
-    'Scores NeuroVLM-Bench answers per model: for each field (diagnosis_name,',
+    'Prints NeuroVLM-Bench\'s own figures per model, exactly as the benchmark\'s',
+    'evaluator (evaluate_detailed.py) computes them and under its names (JSON:',
+    '"neurovlm_bench" per group; per source dataset: "neurovlm_bench_datasets"),',
+    'then NeuroEval\'s own analysis, which is not the benchmark\'s figures:',
+    '',
+    'NeuroEval\'s analysis per model: for each field (diagnosis_name,',
     'diagnosis_detailed, modality, specialized_sequence, plane) accuracy with Wilson',
     'and bootstrap 95% intervals, macro-F1 (bootstrap), weighted-F1, F1 with',
     'abstention, macro precision/recall, balanced accuracy per label, abstention',
@@ -268,6 +282,9 @@ export const scoreCommand: CliCommand = {
       key,
       modelId: items[0]!.modelId,
       variant: items[0]!.variant ?? null,
+      // The benchmark's figures, exactly as its evaluator computes them, under its names.
+      neurovlm_bench: input.bench.all[key] ?? null,
+      // NeuroEval's own analysis: its normalisation, intervals, safety flags (not the benchmark's figures).
       report: scoreNeuroVlm(items, { seed, resamples }),
     }));
     let run: RunScoringResult | undefined;
@@ -294,7 +311,8 @@ export const scoreCommand: CliCommand = {
     }
     if (json) {
       const runPart = run ? { run: { config: run.config, summary: run.summary } } : {};
-      io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups, ...runPart }, null, 2)}\n`);
+      const datasets = { neurovlm_bench_datasets: input.bench.datasets };
+      io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups, ...datasets, ...runPart }, null, 2)}\n`);
       return 0;
     }
     const label = input.format === 'neuroeval-run' ? 'NeuroEval run export' : 'NeuroVLM-Bench harness JSONL';
@@ -304,6 +322,15 @@ export const scoreCommand: CliCommand = {
       '',
     ];
     if (groups.length === 0) out.push(run ? 'No NeuroVLM-Bench answers in this run.' : 'No answers to score.', '');
+    else {
+      out.push(...neuroVlmBenchLines(input.bench));
+      out.push(
+        "NeuroEval's own analysis (not the benchmark's figures): NeuroEval's normalisation (British and dataset spellings; ground truth that",
+        'normalises to an abstention is not scorable), plain accuracy with Wilson and seeded bootstrap intervals, JSON valid = parsed objects',
+        'over successful calls, and safety flags as NeuroEval defines them.',
+        '',
+      );
+    }
     for (const g of groups) out.push(...human(g.key, g.report));
     if (run) out.push(...allMetrics(run));
     io.out.write(`${out.join('\n')}\n`);
