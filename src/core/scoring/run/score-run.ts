@@ -172,13 +172,14 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
     }
   }
 
-  const { arms, calibrationShift } = summariseArms(items, responses, input.cases, { seed, resamples });
+  const { arms, calibrationShift, neurovlmBench } = summariseArms(items, responses, input.cases, { seed, resamples });
   const latestReview = (input.reviews ?? []).reduce<number | null>((a, r) => (a === null || r.createdAt > a ? r.createdAt : a), null);
   return {
     items,
     summary: {
       arms, calibrationShift, items: items.length, failed: responses.filter((r) => !!r.error).length,
       judgeCalls: judge?.calls ?? 0, judgeReused: judge?.reused ?? 0,
+      ...(neurovlmBench ? { neurovlmBench } : {}),
     },
     config: {
       scorerVersion: RUN_SCORER_VERSION,

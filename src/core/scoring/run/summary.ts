@@ -13,6 +13,7 @@ import { pairedSetScore, type McqPair } from '../metrics/mcq.ts';
 import { passAtKUnbiased } from '../metrics/passk.ts';
 import { neuroVlmItemsFromRun, type ScorableResponse } from '../neurovlm/items.ts';
 import { scoreNeuroVlm } from '../neurovlm/score.ts';
+import { neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../neurovlm/evaluator/index.ts';
 import { bootstrapCi, bootstrapClusterMeanCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
 import { wilsonInterval } from '../stats/wilson.ts';
 import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary, type QuestionIdentity } from './types.ts';
@@ -241,7 +242,7 @@ export function summariseArms(
   responses: readonly (ScorableResponse & { readonly id: string })[],
   cases: readonly BenchCase[],
   opts: SummaryOptions,
-): { arms: ArmSummary[]; calibrationShift: CalibrationShiftSummary[] } {
+): { arms: ArmSummary[]; calibrationShift: CalibrationShiftSummary[]; neurovlmBench?: NeuroVlmBenchBreakdown } {
   const caseMap = new Map(cases.map((c) => [c.id, c]));
   const responseById = new Map(responses.map((r) => [r.id, r]));
   const arms = new Map<string, ItemScore[]>();
@@ -291,7 +292,11 @@ export function summariseArms(
       meanDecodeTps: decode.length ? decode.reduce((a, b) => a + b, 0) / decode.length : NaN,
     });
   }
-  return { arms: out, calibrationShift: calibrationShifts(items) };
+  // The benchmark's own figures, computed from the harness layout of the same answers (one set per arm, and per source dataset).
+  const neuroIds = new Set(items.filter((it) => it.protocolId === 'neurovlm-structured').map((it) => it.responseId));
+  const neuroResponses = responses.filter((r) => neuroIds.has(r.id));
+  const neurovlmBench = neuroResponses.length ? neuroVlmBenchForRun('', neuroResponses, cases) : undefined;
+  return { arms: out, calibrationShift: calibrationShifts(items), ...(neurovlmBench ? { neurovlmBench } : {}) };
 }
 
 /** An answer the answer budget cut: its last turn, or any turn of a dialogue, stopped at the token limit. */

@@ -6,6 +6,7 @@
  */
 import type { ItemIdentity } from '../../db/types.ts';
 import type { NeuroVlmReport } from '../neurovlm/score.ts';
+import type { NeuroVlmBenchBreakdown } from '../neurovlm/evaluator/index.ts';
 import type { SeverityShift } from '../metrics/calibration-shift.ts';
 import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
 
@@ -14,8 +15,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * 4: BERTScore as bert_score computes it: [CLS]/[SEP] in the similarity matrix at weight 0, bert_score's layer per encoder where the graph offers it (recorded in `bertscore.layer`).
  * 5: Neural-MedBench: a dialogue gets pass@5 and BERTScore (per turn and overall); a differential gets BERTScore against the reference rationale.
  * 6: with several samples per question, intervals and n are per question (cluster bootstrap).
+ * 7: NeuroVLM-Bench's own figures (its evaluator, exactly) per arm and per source dataset (`summary.neurovlmBench`).
  */
-export const RUN_SCORER_VERSION = '6';
+export const RUN_SCORER_VERSION = '7';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
@@ -145,7 +147,10 @@ export interface ArmSummary {
   readonly truncated: number;
   readonly protocols: readonly string[];
   readonly metrics: readonly MetricSummary[];
-  /** The full NeuroVLM-Bench report when the arm has NeuroVLM-style answers. */
+  /**
+   * NeuroEval's own analysis of the arm's NeuroVLM-Bench answers (its normalisation, seeded
+   * intervals, safety flags): not the benchmark's figures, which are `RunScoreSummary.neurovlmBench`.
+   */
   readonly neurovlm?: NeuroVlmReport;
   /** Answers whose primary metric is below 0.5 (wrong). */
   readonly wrong: number;
@@ -170,6 +175,12 @@ export interface RunScoreSummary {
   readonly failed: number;
   readonly judgeCalls: number;
   readonly judgeReused: number;
+  /**
+   * NeuroVLM-Bench's own figures (its evaluator, exactly) for the run's
+   * NeuroVLM-Bench answers: per arm, and per source dataset. The `neurovlm`
+   * report of each arm is NeuroEval's own analysis, not these.
+   */
+  readonly neurovlmBench?: NeuroVlmBenchBreakdown;
 }
 
 /** What a score set was computed with; shown with the scores and compared across versions. */
