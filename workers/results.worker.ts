@@ -11,6 +11,7 @@ import { NeuroEvalError } from '../src/core/errors.ts';
 import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
 import { queryAnswers, type AnswerPage, type AnswerQuery } from '../src/core/results/answers.ts';
 import { importRunExport, mergeCandidates, type ImportRunResult } from '../src/core/results/import-run.ts';
+import { openHarnessFile, type HarnessFileView } from '../src/core/results/harness-file.ts';
 import type { IntervalUnit } from '../src/core/results/format.ts';
 import { breakdown, compareRows, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
 import { loadResults, overviewOf, resultsSignature, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';
@@ -122,6 +123,11 @@ const resultsApi = {
     const e = parseRunExport(input.text, input.fileName);
     const candidates = await mergeCandidates(await database(), e);
     return { runName: e.run.name, answers: e.responses.length, candidates: candidates.map((r) => ({ id: r.id, name: r.name })) };
+  },
+
+  /** Opens a NeuroVLM-Bench harness results file (JSONL): the benchmark's figures and NeuroEval's own; stores nothing. */
+  async openHarnessFile(input: { text: string; fileName: string }): Promise<HarnessFileView> {
+    return openHarnessFile(input.text, input.fileName);
   },
 
   async importRun(input: { text: string; fileName: string; into?: string }, ctx: CallContext): Promise<ImportRunResult> {

@@ -53,6 +53,10 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   expect(truncated).toBeGreaterThan(planned * 0.05);
   await expect(page.getByTestId('truncated-count')).toHaveText(` · ${truncated} truncated by the answer budget`);
   await expect(page.getByTestId('truncation-warning')).toContainText(`${truncated} of ${planned} answers`);
+  // The NeuroVLM-Bench answers also get the benchmark's own figures, named as its evaluator's.
+  const nvb = page.getByTestId('neurovlm-bench');
+  await expect(nvb.getByTestId('neurovlm-bench-exact')).toHaveText('equal to its evaluator');
+  await expect(nvb.locator('tr[data-model="self-test"] td[data-figure="json_valid_pct"]')).toHaveText(/^\d+\.\d%$/);
 
   // 3. The benchmark's results: leaderboard, two-axis chart, breakdowns, answers.
   await page.getByRole('link', { name: '← Benchmark results' }).click();

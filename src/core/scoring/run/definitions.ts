@@ -55,7 +55,7 @@ const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
 };
 
 const NEUROVLM_FIELD = own(
-  "Plain accuracy of the field after NeuroVLM-Bench's own normalisation; the benchmark's evaluator reports balanced accuracy and F1 with abstention, shown in its report.",
+  "Plain accuracy of the field after NeuroEval's normalisation (the benchmark's rules plus British and dataset spellings; ground truth that normalises to an abstention is not scorable). The benchmark's own figures (balanced accuracy, F1 with abstention, its JSON-valid rate) are in the NeuroVLM-Bench table.",
 );
 
 /**
