@@ -64,6 +64,7 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await expect(board.locator('tbody tr')).toHaveCount(1);
   await expect(board.locator('tbody tr').first()).toContainText('self-test');
   await expect(board.locator('td[data-metric="neurovlm.diagnosis_name"]')).toContainText('%');
+  await expect(page.getByTestId('neurovlm-bench').locator('tr[data-model="self-test"]')).toBeVisible();
   await expect(page.getByTestId('two-axis').locator('svg circle')).toHaveCount(1);
   await expect(page.getByTestId('breakdown-chart').locator('svg')).toBeVisible();
   await page.getByTestId('breakdown-dimension').selectOption('diseaseGroup');
@@ -129,6 +130,7 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   const reportPath = await report.path();
   const html = readFileSync(reportPath, 'utf8');
   expect(html).toContain('Leaderboard');
+  expect(html).toContain("NeuroVLM-Bench: the benchmark's own figures");
   const offline = await sharedBrowser.newContext();
   const attempted: string[] = [];
   await offline.route('**/*', (route) => {

@@ -10,6 +10,7 @@ import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
 import { answerTableRow, type AnswerRow } from './answers.ts';
 import { armKey } from '../scoring/run/types.ts';
+import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
 import { buildLeaderboard, degradationCurves, rowId, rowReliability, type DegradationCurve, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
@@ -44,6 +45,11 @@ export interface ResultsOverview {
   readonly degradation: readonly DegradationCurve[];
   readonly confusion: readonly ConfusionData[];
   readonly reliability: readonly { readonly rowId: string; readonly label: string; readonly points: readonly ReliabilityPoint[] }[];
+  /**
+   * NeuroVLM-Bench's own figures (its evaluator, exactly) of each leaderboard row that has
+   * NeuroVLM-Bench answers, keyed by the row's label (with its run where labels repeat).
+   */
+  readonly neurovlmBench: NeuroVlmBenchBreakdown | null;
   /** Some value on the page was decided (or left undecided) by a local judge. */
   readonly judgeUsed: boolean;
   /** Distinct values for the answer-table filters. */
@@ -105,6 +111,26 @@ export async function loadResults(repos: Repositories, benchmarkId: string): Pro
   return { benchmark, runs: overviews, scored, cases, reviews, answers, signature: signatureOf(signed, reviews) };
 }
 
+/** The rows' NeuroVLM-Bench figures, from each run's score set, as one breakdown keyed by row label. */
+function benchmarkFigures(rows: readonly LeaderboardRow[], runOf: (row: LeaderboardRow) => ScoredRun | undefined): NeuroVlmBenchBreakdown | null {
+  const all: Record<string, NeuroVlmBenchFigures> = {};
+  const datasets: Record<string, Record<string, NeuroVlmBenchFigures>> = {};
+  const repeated = new Set(rows.filter((r, i) => rows.findIndex((o) => o.label === r.label) !== i).map((r) => r.label));
+  for (const row of rows) {
+    const bench = runOf(row)?.set.summary.neurovlmBench;
+    const figures = bench?.all[row.arm];
+    if (!bench || !figures) continue;
+    const key = repeated.has(row.label) ? `${row.label} (${row.runName})` : row.label;
+    all[key] = figures;
+    for (const [d, models] of Object.entries(bench.datasets)) {
+      const f = models[row.arm];
+      if (f) (datasets[d] ??= {})[key] = f;
+    }
+  }
+  const sorted = Object.fromEntries(Object.keys(datasets).sort().map((d) => [d, datasets[d]!]));
+  return Object.keys(all).length ? { all, datasets: sorted } : null;
+}
+
 export function overviewOf(data: LoadedResults): ResultsOverview {
   const leaderboard = buildLeaderboard(data.scored);
   const confirmed = new Map<string, Record<string, number>>();
@@ -132,6 +158,7 @@ export function overviewOf(data: LoadedResults): ResultsOverview {
   });
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {
+    neurovlmBench: benchmarkFigures(leaderboard.rows, runOf),
     benchmark: { id: data.benchmark.id, name: data.benchmark.name, contentHash: data.benchmark.contentHash, synthetic: data.benchmark.synthetic, caseCount: data.benchmark.caseCount, version: data.benchmark.version },
     runs: data.runs,
     leaderboard,

@@ -14,6 +14,7 @@ import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure
 import { LOWER_IS_BETTER, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
+import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
 
 interface ReportInput {
   readonly overview: ResultsOverview;
@@ -77,6 +78,34 @@ function reportMetrics(overview: ResultsOverview, first: string): string[] {
   return [first, ...rest].slice(0, 8);
 }
 
+/** A NeuroVLM-Bench figure as the tables show it; NaN is the evaluator's own "no value". */
+function benchCell(x: unknown, kind: string): string {
+  if (typeof x !== 'number') return '–';
+  if (Number.isNaN(x)) return 'NaN';
+  return kind === 'percent' ? `${x.toFixed(1)}%` : kind === 'ms' ? `${Math.round(x)} ms` : x.toFixed(3);
+}
+
+/** The benchmark's own figures: headline per model, balanced accuracy per field, and per source dataset. */
+function neuroVlmBenchSection(bench: NeuroVlmBenchBreakdown | null): string {
+  if (!bench) return '';
+  const head = NEUROVLM_BENCH_HEADLINE.map((h) => `<th class="num">${esc(h.key)}</th>`).join('');
+  const rows = (models: NeuroVlmBenchBreakdown['all']) =>
+    Object.entries(models).map(([m, f]) => `<tr><th scope="row">${esc(m)}</th>${NEUROVLM_BENCH_HEADLINE.map((h) => `<td class="num">${esc(benchCell(f[h.key], h.kind))}</td>`).join('')}</tr>`).join('\n');
+  const fields = `<table><caption>Balanced accuracy per field (overall_&lt;field&gt;_accuracy) and F1 with abstention (overall_&lt;field&gt;_f1_abstention)</caption><thead><tr><th>Model</th>${NEUROVLM_BENCH_FIELDS.map((f) => `<th class="num">${esc(f.field)}</th>`).join('')}</tr></thead><tbody>${Object.entries(bench.all)
+    .map(([m, f]) => `<tr><th scope="row">${esc(m)}</th>${NEUROVLM_BENCH_FIELDS.map((fd) => `<td class="num">${esc(benchCell(f[`overall_${fd.key}_accuracy`], 'share'))}<br><span class="muted">${esc(benchCell(f[`overall_${fd.key}_f1_abstention`], 'share'))}</span></td>`).join('')}</tr>`)
+    .join('\n')}</tbody></table>`;
+  const datasets = Object.entries(bench.datasets)
+    .map(([d, models]) => `<table><caption>Source dataset ${esc(d)}</caption><thead><tr><th>Model</th>${head}</tr></thead><tbody>${rows(models)}</tbody></table>`)
+    .join('\n');
+  return `<h2>NeuroVLM-Bench: the benchmark's own figures</h2>
+<p class="muted">Equal to the benchmark's evaluator (<code>evaluate_detailed.py</code>) on these answers, under its names: its normalisation (US spellings only), its label sets, "accuracy" = balanced accuracy, JSON valid = successful calls over all calls. The leaderboard's NeuroVLM-Bench field accuracies are NeuroEval's own (plain accuracy after NeuroEval's normalisation).</p>
+<table><thead><tr><th>Model</th>${head}</tr></thead><tbody>
+${rows(bench.all)}
+</tbody></table>
+${fields}
+${datasets}`;
+}
+
 export function buildHtmlReport(input: ReportInput): string {
   const { overview, metric } = input;
   const b = overview.benchmark;
@@ -97,7 +126,7 @@ export function buildHtmlReport(input: ReportInput): string {
   for (const bd of input.breakdowns) if (bd.groups.length) figures.push(figure(toSvgString(breakdownFigure(bd, !bd.metric.startsWith('bertscore') && !['rougeL', 'cosine', 'token_f1', 'rubric'].includes(bd.metric))), 'Bars: mean; whiskers: 95 % interval.'));
   if (overview.taxonomy.length) figures.push(figure(toSvgString(taxonomyFigure(overview.taxonomy)), 'Classes proposed by the local judge and confirmed by reviewers.'));
   for (const rel of overview.reliability.slice(0, 4)) figures.push(figure(toSvgString(reliabilityFigure(rel.label, rel.points)), 'Accuracy per stated-confidence bin (10 equal-width bins); the dashed line is perfect calibration.'));
-  for (const c of overview.confusion.slice(0, 4)) figures.push(figure(toSvgString(confusionFigure(c.label, c.labels, c.matrix, c.abstained, c.other)), 'NeuroVLM-Bench class (diagnosis_name).'));
+  for (const c of overview.confusion.slice(0, 4)) figures.push(figure(toSvgString(confusionFigure(c.label, c.labels, c.matrix, c.abstained, c.other)), 'NeuroVLM-Bench class (diagnosis_name) after NeuroEval\'s normalisation (NeuroEval\'s own analysis).'));
   for (const f of degradationFigures(overview.degradation)) figures.push(figure(toSvgString(f), 'Severity 0 is the original images.'));
 
   const a = input.agreement;
@@ -134,6 +163,7 @@ ${samplesNote(rows, input.comparisons)}
 ${body}
 </tbody></table>
 ${definitionsTable(metrics)}
+${neuroVlmBenchSection(overview.neurovlmBench)}
 <h2>Figures</h2>
 ${figures.join('\n')}
 <h2>Clinician review and agreement</h2>
