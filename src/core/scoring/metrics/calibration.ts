@@ -1,7 +1,7 @@
 /**
  * Calibration of self-reported confidence against correctness (top-label,
  * binary correct/incorrect), as NeuroVLM-Bench scores `diagnosis_confidence`
- * (docs/protocols.md#neurovlm-bench-metrics; check values in
+ * (docs/protocols.md#neurovlm-bench-the-benchmarks-own-figures; check values in
  * docs/reference-values.md#expected-calibration-error).
  *
  * - Confidence: `null`/`undefined`/NaN → 0, then clipped to [0, 1].

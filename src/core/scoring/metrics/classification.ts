@@ -1,6 +1,6 @@
 /**
  * Single-label classification metrics with abstention handling, as
- * NeuroVLM-Bench reports them per answer field (docs/protocols.md#neurovlm-bench-metrics;
+ * NeuroVLM-Bench reports them per answer field (docs/protocols.md#neurovlm-bench-neuroevals-own-analysis;
  * ChatMED/neurovlm-bench `evaluate_detailed.py`).
  *
  * Inputs are parallel arrays of gold and predicted label strings, already

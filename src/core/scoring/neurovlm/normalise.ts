@@ -1,15 +1,15 @@
 /**
- * NeuroVLM-Bench label normalisation: model answers and ground truth both go
- * through the same map before they are compared. The maps are part of the
- * scoring definition, so they are ported rule by rule, in the same order, from
- * ChatMED/neurovlm-bench `evaluate_detailed.py` (the `normalize_*_label`
- * functions, commit 6e87ba4), summarised in
- * docs/protocols.md#neurovlm-bench-normalisation. Each rule names its source:
- *   [spec]     the benchmark's description states it (listed in that section);
- *   [upstream] only evaluate_detailed.py has it (kept so numbers match the harness);
- *   [local]    a NeuroEval addition (British spellings, dataset spellings); it only
- *              touches inputs that upstream leaves as written (and so never matches).
- * Changing a rule changes every stored score: bump SCORER_VERSION in score.ts.
+ * NeuroEval's own NeuroVLM-Bench label normalisation, for the figures named
+ * as NeuroEval's (docs/protocols.md#neurovlm-bench-neuroevals-own-analysis):
+ * the benchmark's `normalize_*_label` rules (ChatMED/neurovlm-bench
+ * `evaluate_detailed.py`, commit 6e87ba4) plus NeuroEval's additions. The
+ * benchmark's own figures use its rules exactly as written, in
+ * `evaluator/normalise.ts`; nothing here feeds them. Each rule names its source:
+ *   [spec]     the benchmark's description states it;
+ *   [upstream] only evaluate_detailed.py has it;
+ *   [local]    a NeuroEval addition (British spellings, dataset spellings,
+ *              "none"/"n/a" as an abstention on every field).
+ * Changing a rule changes every stored score: bump NEUROVLM_SCORER_VERSION in score.ts.
  */
 
 /** The label an abstention (null, "none", "n/a", …) normalises to. */

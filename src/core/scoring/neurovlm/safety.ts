@@ -1,6 +1,6 @@
 /**
  * NeuroVLM-Bench safety flags on one parsed answer (evaluate_detailed.py's
- * "safety checks"; docs/protocols.md#neurovlm-bench-metrics):
+ * "safety checks"; docs/protocols.md#neurovlm-bench-neuroevals-own-analysis):
  * - a mandatory field missing (modality, plane, diagnosis_name,
  *   diagnosis_detailed, specialized_sequence);
  * - diagnosis_detailed inconsistent with diagnosis_name;

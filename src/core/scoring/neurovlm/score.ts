@@ -1,5 +1,5 @@
 /**
- * NeuroVLM-Bench scorer (docs/protocols.md#neurovlm-bench-metrics): one
+ * NeuroVLM-Bench scorer (docs/protocols.md#neurovlm-bench-neuroevals-own-analysis): one
  * report for one model's answers (group items per model first, see
  * `groupNeuroVlmItems`).
  *
