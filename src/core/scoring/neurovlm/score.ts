@@ -1,5 +1,6 @@
 /**
- * NeuroVLM-Bench scorer (docs/protocols.md#neurovlm-bench-neuroevals-own-analysis): one
+ * NeuroEval's own NeuroVLM-Bench analysis (docs/protocols.md#neurovlm-bench-neuroevals-own-analysis;
+ * not the benchmark's figures, which `evaluator/` computes): one
  * report for one model's answers (group items per model first, see
  * `groupNeuroVlmItems`).
  *
