@@ -111,6 +111,16 @@ try {
   await page.screenshot({ path: `${out}/review.png`, fullPage: true });
   console.log('wrote docs/screenshots/leaderboard.png, two-axis.png, degradation.png, breakdown.png, drilldown.png, review.png');
 
+  // A NeuroVLM-Bench harness results file opened from Results → import: the benchmark's own figures, then NeuroEval's.
+  await page.goto(`${server.url}#/results`);
+  await page.getByTestId('import-run-file').setInputFiles(`${root}test/fixtures/neurovlm-parity/results-mixed.jsonl`);
+  await page.getByTestId('neurovlm-bench').waitFor();
+  await page.getByTestId('neurovlm-bench').locator('details').first().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  await page.getByRole('heading', { name: /Import a run, or open/ }).evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${out}/harness-file.png` });
+  console.log('wrote docs/screenshots/harness-file.png');
+
   // Models: the self-test run, then a download in progress from a (throttled) on-prem mirror.
   await page.goto(`${server.url}#/models`);
   await page.getByTestId('try-model').waitFor();

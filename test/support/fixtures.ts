@@ -10,7 +10,8 @@ import { CHROMIUM_ARGS } from '../../scripts/chromium.ts';
 import { removeTempDirs } from './temp-dir.ts';
 import { startServer, type StaticServer } from '../../scripts/serve.mjs';
 
-export const DIST = new URL('../../dist/', import.meta.url).pathname;
+/** The build the specs serve: `dist/`, or another build folder (NEUROEVAL_DIST) so two checkouts' builds can be tested side by side. */
+export const DIST = process.env.NEUROEVAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 
 function chromiumPath(): string | undefined {
   const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
