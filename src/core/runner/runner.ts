@@ -16,14 +16,17 @@
  *   device lost, worker crashed, server unreachable) and
  *   `maxConsecutiveErrors` failures in a row pause the run with the reason;
  *   the in-flight item is not stored, so resuming asks it again. A model that
- *   cannot be loaded and storage failures end the run as `failed`. Any run can
- *   be resumed by calling `runRun` again, whatever its status.
+ *   cannot be loaded ends the run as `failed`. A storage failure (a full
+ *   disk above all) pauses it with the reason: every answer stored before it
+ *   is kept, and resuming asks the rest. Any run can be resumed by calling
+ *   `runRun` again, whatever its status.
  * - Models: loaded lazily on their first item that needs generating; the
  *   previous model is unloaded first unless the plan interleaves models.
  */
 import type { BenchCase } from '../bundle/types.ts';
 import type { EngineInfo } from '../engines/engine.ts';
 import { isAbortLike } from '../errors.ts';
+import { isStorageFailure, storageStopMessage } from './storage-stop.ts';
 import { isReusable } from './cache-key.ts';
 import { EnginePool, type EngineFactory, type LoadedEngine } from './engine-pool.ts';
 import { answerRow, errorRow, generateItem, itemCacheKey, prepareItem, reusedRow } from './item.ts';
@@ -121,7 +124,9 @@ class RunSession {
         if (stop.status !== 'done') break;
       }
     } catch (err) {
-      stop = this.signal.aborted && isAbortLike(err) ? { status: 'cancelled', error: null } : { status: 'failed', error: messageOf(err) };
+      if (this.signal.aborted && isAbortLike(err)) stop = { status: 'cancelled', error: null };
+      else if (isStorageFailure(err)) stop = { status: 'paused', error: storageStopMessage(err, this.overall()) };
+      else stop = { status: 'failed', error: messageOf(err) };
     }
     await this.pool.unloadAll();
     return this.finish(stop);
@@ -275,8 +280,11 @@ class RunSession {
       await this.o.store.recordProvenance?.(this.o.runId, { endedAt: this.now() });
       await this.o.store.updateRun(this.o.runId, { status, error, progress: this.overall() });
     } catch (err) {
-      if (status !== 'failed') error = `Could not record the run's status: ${messageOf(err)}`;
-      status = 'failed';
+      // A full disk also refuses the status write: the run stays resumable, and the outcome says why.
+      if (!isStorageFailure(err) || status !== 'paused') {
+        if (status !== 'failed') error = `Could not record the run's status: ${messageOf(err)}`;
+        status = 'failed';
+      }
     }
     this.emit('finished', null);
     const { generated, reused, errors, engines } = this;
