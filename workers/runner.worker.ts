@@ -30,6 +30,7 @@ import type { RunConfig } from '../src/core/runner/config.ts';
 import { withoutSecrets } from '../src/core/runner/secrets.ts';
 import type { CallContext, RunProgressDetail } from '../src/core/rpc/protocol.ts';
 import { decodeToRaw } from './runtime/decode-image.ts';
+import { assertRunFits } from '../src/core/runner/space.ts';
 import { exposeApi } from './runtime/expose.ts';
 import { hostClient, hostEngine, type HostClient } from './runtime/host-engines.ts';
 
@@ -113,6 +114,12 @@ const runnerApi = {
     const fewShotIds = config.fewShot ? (benchmark.manifest.protocolDefaults?.fewShotCaseIds ?? []) : [];
     const fewShot = fewShotIds.map((id) => cases.find((c) => c.id === id)).filter((c): c is BenchCase => !!c);
     const plan = planRun(config.spec, cases);
+    // Refuse up front when the remaining answers do not fit on the disk: filling it is what gets storage evicted.
+    const stored = await repos.responses.itemKeysByRun(input.runId);
+    const remaining = plan.items.filter((i) => !stored.has(i.itemKey)).length;
+    const turns = 1 + Math.max(0, ...plan.cases.map((c) => Math.max(0, ...c.questions.map((q) => q.followUps?.length ?? 0))));
+    const estimate = await (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage?.estimate?.().catch(() => undefined);
+    assertRunFits({ answers: remaining, maxTokens: plan.sampling.maxTokens, turns, estimate });
     const controller = new RunController();
     controllers.set(input.runId, controller);
     ctx.signal.addEventListener('abort', () => controller.pause(), { once: true });
