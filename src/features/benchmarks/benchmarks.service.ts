@@ -5,6 +5,7 @@
 import { LARGE_WRITE_BYTES } from '../../core/db/index.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
+import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
 import { importWorker } from '../../lib/workers/clients.ts';
 
 const DEMO_URL = 'demo/neuroeval-demo.zip';
@@ -26,7 +27,11 @@ export async function exportBenchmark(benchmarkId: string): Promise<void> {
 }
 
 export async function deleteBenchmark(benchmarkId: string): Promise<number> {
-  return (await repos()).benchmarks.deleteWithContent(benchmarkId);
+  const r = await repos();
+  const removed = await r.benchmarks.deleteWithContent(benchmarkId);
+  storedMarker.noteDeletion();
+  await storedMarker.update(r);
+  return removed;
 }
 
 /** Imports the demo bundle shipped with the app (from the offline cache once installed). */
@@ -41,6 +46,7 @@ export async function loadDemo(): Promise<string> {
   if (result.bytesWritten >= LARGE_WRITE_BYTES) void persistence.request();
   const r = await repos();
   await r.settings.set(DEMO_SETTING, true);
+  await storedMarker.update(r);
   return result.benchmarkId;
 }
 

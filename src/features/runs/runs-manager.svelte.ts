@@ -8,6 +8,10 @@ import type { RunOutcome } from '../../core/runner/index.ts';
 import { runnerWorker } from '../../lib/workers/clients.ts';
 import type { RunProgressDetail } from '../../core/rpc/protocol.ts';
 import { modelHost } from '../../lib/engines/app-host.ts';
+import { repos } from '../../lib/storage/app-db.ts';
+import { persistence } from '../../lib/storage/persistence.svelte.ts';
+import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
+import { backupFolder } from '../../lib/storage/backup-folder.svelte.ts';
 import type { CreateRunInput } from '../../../workers/runner.worker.ts';
 
 interface LiveRun {
@@ -39,7 +43,10 @@ class RunsManager {
   }
 
   async create(input: CreateRunInput): Promise<string> {
+    // The first run is when hours of answers start to depend on the browser keeping its storage.
+    void persistence.request();
     const { runId } = await runnerWorker.api.create(input);
+    void repos().then((r) => storedMarker.update(r));
     return runId;
   }
 
@@ -63,9 +70,12 @@ class RunsManager {
             const newest = message?.latest;
             const latest = newest && newest.itemKey !== prev.latest[0]?.itemKey ? [newest, ...prev.latest.filter((l) => l.itemKey !== newest.itemKey)].slice(0, 8) : prev.latest;
             this.#live[runId] = { ...prev, done: p.done, total: p.total ?? prev.total, startDone: prev.startDone < 0 ? p.done : prev.startDone, message, latest };
+            if (p.done > prev.done) backupFolder.progress(runId);
           },
         },
       );
+      // Every answer stored goes to the backup folder before the run counts as stopped here.
+      await backupFolder.stopped(runId).catch(() => undefined);
       this.#outcomes = { ...this.#outcomes, [runId]: outcome };
       if (outcome.error) this.#errors = { ...this.#errors, [runId]: outcome.error };
     } catch (e) {
@@ -73,6 +83,7 @@ class RunsManager {
     } finally {
       const { [runId]: _gone, ...rest } = this.#live;
       this.#live = rest;
+      void repos().then((r) => storedMarker.update(r)).catch(() => undefined);
     }
   }
 
