@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { formatLocation } from '../../core/errors.ts';
 import { prepareImport } from '../../core/bundle/import-pipeline.ts';
+import { formatBytes } from '../../core/imaging/inflate.ts';
 import type { CliCommand } from '../command.ts';
 import { inputFilesFrom } from '../files.ts';
 
@@ -10,6 +11,8 @@ interface ParsedArgs {
   json: boolean;
   kind?: string;
   mapping?: string;
+  /** ZIP limits as JSON (see core/bundle/zip-read.ts), over the defaults. */
+  zipLimits?: string;
   /** DICOM/NIfTI rendering options (see core/bundle/medical-images.ts). */
   image: Record<string, unknown>;
 }
@@ -21,6 +24,7 @@ function parseArgs(args: readonly string[]): ParsedArgs {
     if (a === '--json') out.json = true;
     else if (a === '--format') out.kind = args[++i];
     else if (a === '--mapping') out.mapping = args[++i];
+    else if (a === '--zip-limits') out.zipLimits = args[++i];
     else if (a === '--dicom-frames') out.image.dicomFrames = args[++i];
     else if (a === '--nifti-plane') out.image.niftiPlane = args[++i];
     else if (a === '--window') out.image.window = args[++i];
@@ -61,9 +65,11 @@ export const validateCommand: CliCommand = {
     '  --nifti-plane <axial|coronal|sagittal>  Plane of NIfTI slices (default axial)',
     '  --nifti-slices <middle|10,12,14>        NIfTI slices to render (default middle)',
     '  --window <file|brain|stroke|subdural|bone|auto>  Window of the rendered PNG',
+    '  --zip-limits <json>  Raise or lower the ZIP limits (docs/formats/bundle.md), e.g.',
+    '                      \'{"maxRatio":500,"maxTotalBytes":4294967296}\'',
   ].join('\n'),
   async run(args, io) {
-    const { targets, json, kind, mapping: mappingText, image } = parseArgs(args);
+    const { targets, json, kind, mapping: mappingText, zipLimits: zipLimitsText, image } = parseArgs(args);
     if (targets.length === 0) {
       io.err.write('neuroeval validate: give a file or folder to check\n');
       return 2;
@@ -83,8 +89,17 @@ export const validateCommand: CliCommand = {
         return 2;
       }
     }
+    let zipLimits: unknown;
+    if (zipLimitsText) {
+      try {
+        zipLimits = JSON.parse(zipLimitsText);
+      } catch {
+        io.err.write('neuroeval validate: --zip-limits must be JSON, e.g. \'{"maxRatio":500}\'\n');
+        return 2;
+      }
+    }
     const files = targets.flatMap((t) => inputFilesFrom(t));
-    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}) } });
+    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}), ...(zipLimits ? { zipLimits } : {}) } });
     if (json) {
       const { bundle: _b, ...rest } = preview;
       io.out.write(`${JSON.stringify(rest, null, 2)}\n`);
@@ -94,7 +109,7 @@ export const validateCommand: CliCommand = {
     if (preview.manifest) out.push(`Benchmark: ${preview.manifest.name} ${preview.manifest.version} (${preview.manifest.license})${preview.manifest.synthetic ? ' — synthetic' : ''}`, `Content hash: ${preview.manifest.contentHash}`);
     if (preview.summary) {
       const s = preview.summary;
-      out.push(`Would store ${s.cases} cases, ${s.questions} questions, ${s.images} images (${(s.imageBytes / 1024 / 1024).toFixed(1)} MB).`);
+      out.push(`Would store ${s.cases} cases, ${s.questions} questions, ${s.images} images (${(s.imageBytes / 1024 / 1024).toFixed(1)} MB), ${s.files} other file${s.files === 1 ? '' : 's'} (${formatBytes(s.fileBytes)}).`);
       for (const [title, counts] of [['Split', s.bySplit], ['Task family', s.byTaskFamily], ['Disease group', s.byDiseaseGroup], ['Modality', s.byModality]] as const) {
         out.push(`${title}: ${Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
       }

@@ -5,8 +5,9 @@
  */
 import { InvalidInputError, throwIfAborted } from '../errors.ts';
 import { decodeText, extensionOf, memoryFile, type ImportContext, type ImportDraft, type ImportIssue, type Importer, type InputFile } from './importers/importer.ts';
+import { checkDeclaredImageHashes, type CaseAtLine } from './declared-hashes.ts';
 import { validateCase, validateManifest } from './validate.ts';
-import { readZip } from './zip-read.ts';
+import { readZip, zipLimitsFrom } from './zip-read.ts';
 import type { BenchCase } from './types.ts';
 
 /** Finds manifest.json (at the top, or one folder down as when a folder is zipped) and returns the bundle root prefix. */
@@ -16,12 +17,12 @@ function bundleRoot(paths: readonly string[]): string | null {
   return top === undefined ? null : top.slice(0, top.length - 'manifest.json'.length);
 }
 
-/** Expands ZIPs among the inputs into in-memory files. */
-async function expand(files: readonly InputFile[]): Promise<InputFile[]> {
+/** Expands ZIPs among the inputs into in-memory files, within the ZIP limits (import option `zipLimits`). */
+async function expand(files: readonly InputFile[], ctx: ImportContext): Promise<InputFile[]> {
   const out: InputFile[] = [];
   for (const f of files) {
     if (extensionOf(f.path) === 'zip') {
-      for (const [name, bytes] of readZip(await f.bytes(), f.path)) out.push(memoryFile(name, bytes));
+      for (const [name, bytes] of readZip(await f.bytes(), f.path, zipLimitsFrom(ctx.options), ctx.signal)) out.push(memoryFile(name, bytes));
     } else out.push(f);
   }
   return out;
@@ -42,7 +43,7 @@ export const bundleImporter: Importer = {
   },
 
   async read(inputs: readonly InputFile[], ctx: ImportContext): Promise<ImportDraft> {
-    const files = await expand(inputs);
+    const files = await expand(inputs, ctx);
     const root = bundleRoot(files.map((f) => f.path));
     const source = inputs.length === 1 ? inputs[0]!.path : 'the selected folder';
     if (root === null) throw new InvalidInputError('This is not a NeuroEval bundle: manifest.json is missing.', { file: source });
@@ -60,6 +61,7 @@ export const bundleImporter: Importer = {
 
     const casesFile = byPath.get('cases.jsonl');
     const cases: BenchCase[] = [];
+    const casesAtLines: CaseAtLine[] = [];
     if (!casesFile) issues.push({ severity: 'error', message: 'cases.jsonl is missing.', location: { file: 'cases.jsonl' } });
     else {
       const lines = (await casesFile.text()).split('\n');
@@ -80,7 +82,10 @@ export const bundleImporter: Importer = {
         }
         const result = validateCase(raw, location);
         issues.push(...result.issues);
-        if (result.case) cases.push(result.case);
+        if (result.case) {
+          cases.push(result.case);
+          casesAtLines.push({ case: result.case, line: i + 1 });
+        }
       }
     }
 
@@ -90,6 +95,7 @@ export const bundleImporter: Importer = {
       const f = byPath.get(path);
       if (f) images.set(path, await f.bytes());
     }
+    issues.push(...checkDeclaredImageHashes(casesAtLines, images, 'cases.jsonl'));
     const extra = new Map<string, Uint8Array>();
     for (const [path, f] of byPath) {
       if (path !== 'manifest.json' && path !== 'cases.jsonl' && !wanted.has(path) && !path.startsWith('images/')) extra.set(path, await f.bytes());

@@ -1,6 +1,7 @@
 /**
  * Turns an importer's draft into a complete bundle: hashes every image,
- * checks it really is an image of sane size, fills in mime and dimensions,
+ * checks it really is an image of sane size whose data fits its header,
+ * fills in mime and dimensions,
  * checks references between cases and files, and computes the content hash.
  * Problems are collected as issues with locations; a draft with errors
  * yields no bundle.
@@ -9,6 +10,7 @@ import { sha256Hex } from '../hash/sha256.ts';
 import { throwIfAborted } from '../errors.ts';
 import type { Progress } from '../rpc/protocol.ts';
 import { checkImageSize, readImageDimensions } from '../imaging/dimensions.ts';
+import { checkPixelData } from '../imaging/pixel-data.ts';
 import { isRasterImageType, mimeFor, sniffImageType } from '../imaging/sniff.ts';
 import { computeContentHash } from './content-hash.ts';
 import type { ImportDraft, ImportIssue, SkippedCase } from './importers/importer.ts';
@@ -62,6 +64,7 @@ export function finalizeBundle(draft: ImportDraft, options: FinalizeOptions = {}
     try {
       const dims = readImageDimensions(bytes, type, path);
       checkImageSize(dims, path);
+      checkPixelData(bytes, type, dims, path);
       info.set(path, { sha256: sha256Hex(bytes), mime: mimeFor(type), width: dims.width, height: dims.height });
     } catch (error) {
       bad.add(path);
@@ -69,6 +72,8 @@ export function finalizeBundle(draft: ImportDraft, options: FinalizeOptions = {}
     }
   }
 
+  // Files an earlier step already refused (a DICOM or NIfTI that could not be read) are not "missing" as well.
+  const refused = new Set(draft.issues.filter((i) => i.severity === 'error').map((i) => i.location?.file));
   const seen = new Map<string, number>();
   const referenced = new Set<string>();
   const cases: BenchCase[] = draft.cases.map((c, i) => {
@@ -79,7 +84,7 @@ export function finalizeBundle(draft: ImportDraft, options: FinalizeOptions = {}
       referenced.add(img.path);
       const found = info.get(img.path);
       if (!found) {
-        if (!bad.has(img.path)) {
+        if (!bad.has(img.path) && !refused.has(img.path)) {
           issues.push({ severity: 'error', message: `Case "${c.id}" refers to an image that is not in the input: ${img.path}`, location: { field: `${c.id}.images[${j}].path` } });
         }
         return img;

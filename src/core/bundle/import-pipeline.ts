@@ -34,6 +34,9 @@ interface ImportSummary {
   readonly questions: number;
   readonly images: number;
   readonly imageBytes: number;
+  /** Every other file that will be stored (prompts, rendered sources, anything else the input holds), so nothing is stored unannounced. */
+  readonly files: number;
+  readonly fileBytes: number;
   readonly bySplit: Record<string, number>;
   readonly byTaskFamily: Record<string, number>;
   readonly byDiseaseGroup: Record<string, number>;
@@ -77,6 +80,8 @@ function summarize(bundle: Bundle): ImportSummary {
     questions: bundle.cases.reduce((n, c) => n + c.questions.length, 0),
     images: bundle.images.size,
     imageBytes: [...bundle.images.values()].reduce((n, b) => n + b.length, 0),
+    files: bundle.files.size,
+    fileBytes: [...bundle.files.values()].reduce((n, b) => n + b.length, 0),
     bySplit: count(bundle.cases, (c) => c.split),
     byTaskFamily: count(bundle.cases, (c) => c.taskFamily),
     byDiseaseGroup: count(bundle.cases, (c) => c.diseaseGroup),

@@ -1,6 +1,7 @@
 import { zipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { readZip, unsafeEntryName } from '../../../src/core/bundle/zip-read.ts';
+import { DEFAULT_ZIP_LIMITS, readZip, unsafeEntryName, zipLimitsFrom } from '../../../src/core/bundle/zip-read.ts';
+import { deflated, forgeZip, stored } from '../../support/zip-forge.ts';
 
 /** Builds a ZIP whose central directory can then be tampered with. */
 function zip(files: Record<string, Uint8Array>, level: 0 | 6 = 6): Uint8Array {
@@ -63,5 +64,39 @@ describe('readZip', () => {
       if (view.getUint32(i, true) === 0x02014b50) view.setUint32(i + 24, 50, true);
     }
     expect(() => readZip(bytes, 'liar.zip')).toThrow(/liar\.zip|declared|corrupt/);
+  });
+
+  it('refuses an entry whose bytes do not match its CRC-32, naming it', () => {
+    const entry = { ...deflated(strToU8('{"id":"a"}\n'.repeat(20))), name: 'cases.jsonl', method: 8 as const };
+    const bytes = forgeZip([{ ...entry, crc: entry.crc ^ 1 }]);
+    expect(() => readZip(bytes, 'crc.zip')).toThrow('"cases.jsonl" does not match its CRC-32 checksum: the archive is damaged or was altered.');
+  });
+
+  it('refuses an entry that unpacks to less than it declares', () => {
+    const entry = { ...deflated(strToU8('x'.repeat(100))), name: 'a.txt', method: 8 as const };
+    expect(() => readZip(forgeZip([{ ...entry, size: 150 }]), 'short.zip')).toThrow('"a.txt" unpacked to 100 bytes but the archive declared 150: the archive is corrupt.');
+  });
+
+  it('refuses unknown compression, encryption flags it cannot read, and stored entries whose two sizes differ', () => {
+    const base = stored('a.txt', 'hello');
+    expect(() => readZip(forgeZip([{ ...base, method: 12 as 0 }]), 'bz.zip')).toThrow(/"a\.txt" uses ZIP compression method 12; only stored \(0\) and deflate \(8\) can be read/);
+    expect(() => readZip(forgeZip([{ ...base, size: 500 }]), 'stored.zip')).toThrow('"a.txt" is stored uncompressed but declares 500 bytes unpacked and 5 packed: the archive is corrupt or forged.');
+    const encrypted = forgeZip([base]);
+    const view = new DataView(encrypted.buffer);
+    for (let i = 0; i < encrypted.length - 4; i++) if (view.getUint32(i, true) === 0x02014b50) view.setUint16(i + 8, 0x0801, true);
+    expect(() => readZip(encrypted, 'locked.zip')).toThrow('"a.txt" is encrypted; NeuroEval reads only unencrypted archives.');
+  });
+
+  it('reads empty files, stored or deflated', () => {
+    const entries = readZip(forgeZip([stored('empty.txt', ''), { ...deflated(new Uint8Array(0)), name: 'empty2.txt', method: 8 }]), 'e.zip');
+    expect(entries.get('empty.txt')).toEqual(new Uint8Array(0));
+    expect(entries.get('empty2.txt')).toEqual(new Uint8Array(0));
+  });
+
+  it('takes limits from import options over the defaults, and refuses nonsense', () => {
+    expect(zipLimitsFrom(undefined)).toEqual(DEFAULT_ZIP_LIMITS);
+    expect(zipLimitsFrom({ zipLimits: { maxRatio: 500 } })).toEqual({ ...DEFAULT_ZIP_LIMITS, maxRatio: 500 });
+    expect(() => zipLimitsFrom({ zipLimits: { maxRatoi: 500 } })).toThrow(/Unknown ZIP limit "maxRatoi"/);
+    expect(() => zipLimitsFrom({ zipLimits: { maxRatio: -1 } })).toThrow('The ZIP limit "maxRatio" must be a positive number.');
   });
 });

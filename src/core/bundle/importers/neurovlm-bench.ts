@@ -9,10 +9,13 @@
  * offset (picked above or below the CSV's root) chosen for the whole import.
  * Empty ground truth stays `null` (not scorable); spellings such as
  * `neurocitoma` are kept verbatim: normalising them is the scorer's job.
+ * Labels outside the benchmark's label set are warned about (formulas are
+ * refused): see neurovlm-labels.ts.
  */
 import type { ErrorLocation } from '../../errors.ts';
 import type { BenchCase, CaseImage } from '../types.ts';
 import { baseName, extensionOf, type Importer } from './importer.ts';
+import { NeuroVlmLabelCheck } from './neurovlm-labels.ts';
 import { PathImages } from './path-images.ts';
 import { CaseIds, Issues, Ticker, draftManifest, firstLine, headText, newParts, plural, readTable, stem, stringOption, toDraft, type TableRow } from './support.ts';
 
@@ -90,10 +93,12 @@ export const neuroVlmBenchImporter: Importer = {
     const ids = new CaseIds(issues);
     const ticker = new Ticker(ctx, total);
     const fewShotCaseIds: string[] = [];
+    const labels = new NeuroVlmLabelCheck();
     let notFound = 0;
     for (const sheet of sheets) {
       for (const row of sheet.rows) {
         await ticker.step();
+        labels.row(sheet.file, row);
         const fp = (row.values.file_path ?? '').trim();
         const loc: ErrorLocation = { file: sheet.file, line: row.line, field: 'file_path' };
         if (!fp) {
@@ -115,6 +120,7 @@ export const neuroVlmBenchImporter: Importer = {
     }
     ticker.finish();
     images.report();
+    labels.report(issues);
     reportLeaks(sheets, new Set(parts.cases.map((c) => c.id)), issues);
     if (total > 0 && notFound === total) {
       issues.warn(`None of the ${plural(total, 'image')} named in the index was found. Pick the folder that holds the dataset folders (e.g. images-17/, stroke/).`, { file: sheets[0]!.file });

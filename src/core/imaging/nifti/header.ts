@@ -162,6 +162,11 @@ export function parseNiftiHeader(bytes: Uint8Array, file?: string): NiftiHeader 
   }
   const ndim = header.dim[0]!;
   if (ndim < 1 || ndim > 7) throw new InvalidInputError(`This NIfTI file's header is damaged: it declares ${ndim} dimensions (1 to 7 are valid).`, where(file));
+  // A negative size has no meaning; readers that clamp it to 1 turn a damaged header into a one-voxel image nobody asked for.
+  for (let i = 1; i <= ndim; i++) {
+    const size = header.dim[i]!;
+    if (size < 0) throw new InvalidInputError(`This NIfTI file's header is damaged: dimension ${i} (dim[${i}]) is ${size}; sizes cannot be negative.`, { ...where(file), field: `dim[${i}]` });
+  }
   return header;
 }
 
