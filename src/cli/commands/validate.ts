@@ -28,6 +28,7 @@ function parseArgs(args: readonly string[]): ParsedArgs {
     else if (a === '--dicom-frames') out.image.dicomFrames = args[++i];
     else if (a === '--nifti-plane') out.image.niftiPlane = args[++i];
     else if (a === '--window') out.image.window = args[++i];
+    else if (a === '--accept-burned-in') out.image.acceptBurnedInAnnotation = true;
     else if (a === '--nifti-slices') {
       const v = args[++i] ?? '';
       out.image.niftiSlices = v === 'middle' ? 'middle' : v.split(',').map((x) => Number(x.trim()));
@@ -67,6 +68,8 @@ export const validateCommand: CliCommand = {
     '  --window <file|brain|stroke|subdural|bone|auto>  Window of the rendered PNG',
     '  --zip-limits <json>  Raise or lower the ZIP limits (docs/formats/bundle.md), e.g.',
     '                      \'{"maxRatio":500,"maxTotalBytes":4294967296}\'',
+    '  --accept-burned-in  Import DICOM marked BurnedInAnnotation YES (refused by',
+    '                      default: text in the pixels survives tag removal)',
   ].join('\n'),
   async run(args, io) {
     const { targets, json, kind, mapping: mappingText, zipLimits: zipLimitsText, image } = parseArgs(args);

@@ -11,6 +11,7 @@ import { finalizeBundle } from './finalize.ts';
 import { IMPORTERS } from './importers/index.ts';
 import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from './importers/importer.ts';
 import { convertMedicalImages, type DroppedTagSummary } from './medical-images.ts';
+import { withNeutralImageNames } from './neutral-names.ts';
 import type { Bundle } from './types.ts';
 
 /** Every importer, bundle first: a folder with manifest.json is a bundle whatever else it holds. */
@@ -134,11 +135,13 @@ export async function prepareImport(files: readonly InputFile[], options: Prepar
     inputName: files.length === 1 ? files[0]!.path : undefined,
   });
   if (!result.bundle) return fail(result.issues, result.skipped, converted.droppedTags);
+  // Stored names come from content, never from the user's file names (which may name the patient).
+  const bundle = withNeutralImageNames(result.bundle);
   const issues = [...result.issues];
-  if (draft.declaredContentHash && draft.declaredContentHash !== result.bundle.manifest.contentHash) {
+  if (draft.declaredContentHash && draft.declaredContentHash !== bundle.manifest.contentHash) {
     issues.push({
       severity: 'warning',
-      message: `The bundle declares content hash ${draft.declaredContentHash.slice(0, 12)}…, but its content hashes to ${result.bundle.manifest.contentHash.slice(0, 12)}…: it was changed after export. The recomputed hash is stored.`,
+      message: `The bundle declares content hash ${draft.declaredContentHash.slice(0, 12)}…, but its content hashes to ${bundle.manifest.contentHash.slice(0, 12)}…: it was changed after export. The recomputed hash is stored.`,
       location: { file: 'manifest.json', field: 'contentHash' },
     });
   }
@@ -148,10 +151,11 @@ export async function prepareImport(files: readonly InputFile[], options: Prepar
     errors: [],
     warnings: issues.filter((i) => i.severity === 'warning'),
     skipped: result.skipped,
+    // Counted before renaming: identical renders under different names still count as the images a case shows.
     summary: summarize(result.bundle),
     droppedTags: converted.droppedTags,
-    manifest: result.bundle.manifest,
-    bundle: result.bundle,
+    manifest: bundle.manifest,
+    bundle,
   };
 }
 

@@ -3,16 +3,21 @@
  * (one per chosen frame or slice), plus a de-identified source container kept
  * for re-windowing in the case viewer. The original files never reach storage:
  * their bytes are removed from the draft here, and only the tags needed to
- * render survive in the container.
+ * render survive in the container. Files kept beside the cases are sniffed
+ * too (stored-files.ts): DICOM or NIfTI there is de-identified the same way,
+ * and whatever cannot be is refused.
  */
+import { InvalidInputError } from '../errors.ts';
 import { sha256Hex } from '../hash/sha256.ts';
-import { parseDicom } from '../imaging/dicom/parse.ts';
+import { detectDicom } from '../imaging/dicom/detect.ts';
 import { encodeVolume, volumeFromDicom, volumeFromNifti } from '../imaging/dicom/serialize.ts';
 import { parseNifti } from '../imaging/nifti/parse.ts';
 import { renderDicomFrame, renderNiftiSlice, type RenderedImage } from '../imaging/render.ts';
 import type { WindowPreset } from '../imaging/window.ts';
 import { sniffImageType } from '../imaging/sniff.ts';
+import { asDicomFile, parseDicomForImport } from './dicom-input.ts';
 import type { ImportDraft, ImportIssue } from './importers/importer.ts';
+import { checkStoredFiles } from './stored-files.ts';
 import type { BenchCase, CaseImage, Plane } from './types.ts';
 
 export interface DroppedTagSummary {
@@ -32,6 +37,12 @@ interface MedicalImageOptions {
   readonly niftiSlices?: 'middle' | readonly number[];
   /** Window for the PNG the model receives: the file's own (default) or a preset. */
   readonly window?: 'file' | WindowPreset;
+  /**
+   * Import DICOM whose BurnedInAnnotation (0028,0301) is YES. Off by default:
+   * text burned into the pixels (often the patient's name) survives any tag
+   * removal, so the user must say they checked the pixels.
+   */
+  readonly acceptBurnedInAnnotation?: boolean;
 }
 
 interface Rendered {
@@ -44,7 +55,7 @@ interface Rendered {
 
 function pick(options: Readonly<Record<string, unknown>> | undefined): MedicalImageOptions {
   const o = (options ?? {}) as MedicalImageOptions;
-  return { dicomFrames: o.dicomFrames ?? 'middle', niftiPlane: o.niftiPlane ?? 'axial', niftiSlices: o.niftiSlices ?? 'middle', window: o.window ?? 'file' };
+  return { dicomFrames: o.dicomFrames ?? 'middle', niftiPlane: o.niftiPlane ?? 'axial', niftiSlices: o.niftiSlices ?? 'middle', window: o.window ?? 'file', acceptBurnedInAnnotation: o.acceptBurnedInAnnotation === true };
 }
 
 export function convertMedicalImages(
@@ -53,15 +64,15 @@ export function convertMedicalImages(
 ): { draft: ImportDraft; droppedTags: DroppedTagSummary[] } {
   const opts = pick(ctx.options);
   const window = opts.window === 'file' ? undefined : opts.window;
-  const medical = [...draft.images].filter(([, bytes]) => {
-    const t = sniffImageType(bytes);
-    return t === 'dicom' || t === 'nifti1' || t === 'nifti2' || t === 'gzip';
-  });
-  if (medical.length === 0) return { draft, droppedTags: [] };
-
   const issues: ImportIssue[] = [...draft.issues];
   const images = new Map(draft.images);
   const files = new Map(draft.files);
+  const medical: [string, Uint8Array][] = [];
+  for (const [path, bytes] of draft.images) {
+    const t = sniffImageType(bytes);
+    if (t === 'dicom' || t === 'nifti1' || t === 'nifti2' || t === 'gzip') medical.push([path, bytes]);
+    else if (detectDicom(bytes)) medical.push([path, bytes]);
+  }
   const renders = new Map<string, Rendered[]>();
   const dropped = new Map<string, { keyword: string; files: number }>();
   const note = (tag: string, keyword: string) => {
@@ -74,10 +85,11 @@ export function convertMedicalImages(
     // The original file (with whatever identifying data it holds) is never kept.
     images.delete(path);
     try {
-      const type = sniffImageType(bytes);
+      const dicom = asDicomFile(bytes, path);
       const out: Rendered[] = [];
-      if (type === 'dicom') {
-        const parsed = parseDicom(bytes, path);
+      if (dicom) {
+        const { parsed, warning } = parseDicomForImport(dicom, path, opts.acceptBurnedInAnnotation === true);
+        if (warning) issues.push(warning);
         parsed.dropped.forEach((t) => note(t.tag, t.name));
         const container = encodeVolume(volumeFromDicom(parsed));
         const asset = sha256Hex(container);
@@ -109,9 +121,14 @@ export function convertMedicalImages(
       for (const r of out) images.set(r.path, r.png.png);
       renders.set(path, out);
     } catch (error) {
-      issues.push({ severity: 'error', message: error instanceof Error ? error.message : String(error), location: { file: path } });
+      // Keep the field the error names (BurnedInAnnotation): the app offers its remedy from it.
+      const field = error instanceof InvalidInputError ? error.location?.field : undefined;
+      issues.push({ severity: 'error', message: error instanceof Error ? error.message : String(error), location: { file: path, ...(field ? { field } : {}) } });
     }
   }
+
+  // Whatever else is stored byte for byte is sniffed: side files and the images left as they are.
+  checkStoredFiles(files, images, { issues, note, acceptBurnedIn: opts.acceptBurnedInAnnotation === true });
 
   const cases: BenchCase[] = draft.cases.map((c) => {
     if (!c.images.some((img) => renders.has(img.path))) return c;

@@ -8,6 +8,7 @@ import type { AssetRecord, BenchmarkRecord, CaseRecord } from '../db/types.ts';
 import { NeuroEvalError } from '../errors.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 import { conflictError } from './import-pipeline.ts';
+import { neutralImagePath } from './neutral-names.ts';
 import type { BenchCase, Bundle } from './types.ts';
 
 export interface CommitResult {
@@ -20,7 +21,6 @@ export interface CommitResult {
   readonly bytesWritten: number;
 }
 
-const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
 /** Stores a finished bundle. With `asCopy`, a benchmark whose id is taken gets a new id instead of failing. */
 export async function commitBundle(repos: Repositories, bundle: Bundle, options: { asCopy?: boolean; now?: number } = {}): Promise<CommitResult> {
@@ -83,7 +83,7 @@ export async function loadBundle(repos: Repositories, benchmarkId: string): Prom
     const imgs = [];
     for (const img of c.images) {
       if (!img.sha256) throw new NeuroEvalError('INTERNAL', `Stored case ${c.id} has an image without a hash.`);
-      const path = `images/${img.sha256}.${EXT[img.mime ?? ''] ?? 'bin'}`;
+      const path = neutralImagePath(img.sha256, img.mime);
       if (!images.has(path)) images.set(path, await readAsset(repos, img.sha256));
       imgs.push({ ...img, path });
     }

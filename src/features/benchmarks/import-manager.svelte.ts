@@ -24,6 +24,8 @@ interface ImageOptions {
   /** `middle`, or slice numbers separated by commas. */
   niftiSlices: string;
   window: 'file' | 'brain' | 'stroke' | 'bone' | 'subdural' | 'auto';
+  /** Import DICOM marked BurnedInAnnotation YES (refused unless the user says they checked the pixels). */
+  acceptBurnedIn: boolean;
 }
 
 /** File names that may be DICOM or NIfTI (DICOM files often have no extension at all). */
@@ -52,7 +54,7 @@ export class ImportManager {
   #result = $state.raw<CommitResult | null>(null);
   #error = $state<string | null>(null);
   #conflict = $state(false);
-  #imageOptions = $state<ImageOptions>({ dicomFrames: 'middle', niftiPlane: 'axial', niftiSlices: 'middle', window: 'file' });
+  #imageOptions = $state<ImageOptions>({ dicomFrames: 'middle', niftiPlane: 'axial', niftiSlices: 'middle', window: 'file', acceptBurnedIn: false });
   #controller: AbortController | null = null;
 
   get step() { return this.#step; }
@@ -135,6 +137,7 @@ export class ImportManager {
         niftiPlane: io.niftiPlane,
         niftiSlices: slices,
         window: io.window,
+        ...(io.acceptBurnedIn ? { acceptBurnedInAnnotation: true } : {}),
         ...(this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping) } : {}),
       };
       this.#preview = await importWorker.api.preview(

@@ -54,6 +54,15 @@ export interface MakeDicomOptions {
   readonly imageOrientationPatient?: readonly number[];
   /** Patient/study identifying tags (default true). */
   readonly identifying?: boolean;
+  /** Values for the identifying tags instead of {@link FAKE_PATIENT}'s; `address` adds PatientAddress (0010,1040). */
+  readonly patient?: Partial<Record<keyof typeof FAKE_PATIENT | 'address', string>>;
+  /** Value of the private tag (0009,1001) and of the PatientName nested in a sequence. */
+  readonly privateValue?: string;
+  readonly nestedName?: string;
+  /** BurnedInAnnotation (0028,0301). */
+  readonly burnedInAnnotation?: 'YES' | 'NO';
+  /** Leave out the preamble, "DICM" and the file meta group: a raw dataset as some old exports write. */
+  readonly raw?: boolean;
   /** A private block (group 0009) whose value repeats the patient name. */
   readonly privateTags?: boolean;
   /** Sequences before the pixel data: defined-length SQ, undefined-length SQ with nested items and decoy Rows/Columns, and (explicit VR) an undefined-length UN. */
@@ -200,19 +209,20 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
   const samples = photometric === 'RGB' ? 3 : 1;
   const bits = o.bitsAllocated ?? 16;
   const identifying = o.identifying ?? true;
+  const p = { ...FAKE_PATIENT, ...o.patient };
   const w = new DatasetWriter(le, explicit);
 
   w.text(0x00080005, 'CS', 'ISO_IR 100');
   w.text(0x00080016, 'UI', '1.2.840.10008.5.1.4.1.1.2');
   w.text(0x00080018, 'UI', '1.2.826.0.1.3680043.8.498.1001');
   if (identifying) {
-    w.text(0x00080020, 'DA', FAKE_PATIENT.studyDate);
-    w.text(0x00080050, 'SH', FAKE_PATIENT.accession);
+    w.text(0x00080020, 'DA', p.studyDate);
+    w.text(0x00080050, 'SH', p.accession);
   }
   if (o.modality) w.text(0x00080060, 'CS', o.modality);
   if (identifying) {
-    w.text(0x00080080, 'LO', FAKE_PATIENT.institution);
-    w.text(0x00080090, 'PN', FAKE_PATIENT.referring);
+    w.text(0x00080080, 'LO', p.institution);
+    w.text(0x00080090, 'PN', p.referring);
   }
   if (o.sequence) {
     w.sequence(0x00081115, false, [{ undefinedLength: false, write: (i) => i.text(0x0020000e, 'UI', '1.2.3.4.5.6') }]);
@@ -225,7 +235,7 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
           // Decoys: a parser that does not skip sequences would take these as the image size.
           i.us(0x00280010, 999);
           i.us(0x00280011, 777);
-          i.sequence(0x0040a730, false, [{ undefinedLength: false, write: (n) => n.text(0x00100010, 'PN', 'NESTED^NAME') }]);
+          i.sequence(0x0040a730, false, [{ undefinedLength: false, write: (n) => n.text(0x00100010, 'PN', o.nestedName ?? 'NESTED^NAME') }]);
           i.sequence(0x00400260, true, [{ undefinedLength: true, write: (n) => n.text(0x00080100, 'SH', 'CODE1') }]);
         },
       },
@@ -234,16 +244,17 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
   }
   if (o.privateTags) {
     w.text(0x00090010, 'LO', 'ACME 1.0');
-    w.text(0x00091001, 'LO', `${FAKE_PATIENT.name} PRIVATE`);
+    w.text(0x00091001, 'LO', o.privateValue ?? `${FAKE_PATIENT.name} PRIVATE`);
     w.raw(0x00091002, 'OB', [1, 2, 3, 4]);
   }
   if (identifying) {
-    w.text(0x00100010, 'PN', FAKE_PATIENT.name);
-    w.text(0x00100020, 'LO', FAKE_PATIENT.id);
-    w.text(0x00100030, 'DA', FAKE_PATIENT.birthDate);
+    w.text(0x00100010, 'PN', p.name);
+    w.text(0x00100020, 'LO', p.id);
+    w.text(0x00100030, 'DA', p.birthDate);
+    if (p.address) w.text(0x00101040, 'LO', p.address);
   }
   if (o.sliceThickness !== undefined) w.ds(0x00180050, o.sliceThickness);
-  if (identifying) w.text(0x0020000d, 'UI', FAKE_PATIENT.studyUid);
+  if (identifying) w.text(0x0020000d, 'UI', p.studyUid);
   w.text(0x00200013, 'IS', '7');
   if (o.imageOrientationPatient) w.ds(0x00200037, o.imageOrientationPatient);
   w.us(0x00280002, samples);
@@ -257,6 +268,7 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
   w.us(0x00280101, o.bitsStored ?? bits);
   w.us(0x00280102, o.highBit ?? (o.bitsStored ?? bits) - 1);
   w.us(0x00280103, o.signed ? 1 : 0);
+  if (o.burnedInAnnotation) w.text(0x00280301, 'CS', o.burnedInAnnotation);
   if (o.window) {
     w.ds(0x00281050, o.window.center);
     w.ds(0x00281051, o.window.width);
@@ -285,6 +297,7 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
   }
   let dataset = w.out.toBytes();
   if (syntax === 'deflated') dataset = deflateSync(dataset, { level: 6 });
+  if (o.raw) return dataset;
 
   const file = new ByteWriter(true);
   file.bytes(new Uint8Array(128));

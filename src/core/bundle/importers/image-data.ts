@@ -3,6 +3,7 @@
  * type check every importer runs on the decoded bytes (the label a file or a
  * data URI carries is not trusted: Neural-MedBench labels PNG data image/jpeg).
  */
+import { detectDicom } from '../../imaging/dicom/detect.ts';
 import { mimeFor, sniffImageType, type ImageType } from '../../imaging/sniff.ts';
 
 /** Types a model receives as-is (the same set finalize.ts accepts). */
@@ -93,6 +94,8 @@ export function identifyImage(bytes: Uint8Array): ImageKind | { readonly error: 
   const type = sniffImageType(bytes);
   if (type && (MODEL_TYPES.has(type) || MEDICAL_TYPES.has(type))) return { type, mime: mimeFor(type), ext: EXTENSION[type] ?? type };
   if (type) return { error: `is a ${type} file, which cannot be given to a model as is (convert it to PNG or JPEG)` };
+  // A raw DICOM dataset (no preamble) is still DICOM: it is rendered and de-identified like any other.
+  if (detectDicom(bytes)) return { type: 'dicom', mime: mimeFor('dicom'), ext: EXTENSION.dicom ?? 'dcm' };
   return { error: 'is not an image (the bytes are not PNG, JPEG, WebP, GIF, DICOM or NIfTI)' };
 }
 

@@ -16,6 +16,8 @@ import type { DicomImageHeader, ParsedDicom, PhotometricInterpretation } from '.
 
 const PIXEL_DATA = tagOf(0x7fe0, 0x0010);
 const TRANSFER_SYNTAX = tagOf(0x0002, 0x0010);
+// Read only to decide whether the file may be imported: it is never stored.
+const BURNED_IN_ANNOTATION = tagOf(0x0028, 0x0301);
 const PREAMBLE = 128;
 
 /** A kept element's raw value and how to read it. */
@@ -63,6 +65,7 @@ export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
   const reader = new DicomReader(data, encoding.littleEndian, explicitVR, file, start);
 
   let pixel: { header: ElementHeader; value: Uint8Array } | undefined;
+  let burnedIn = false;
   // Fewer than 8 bytes left cannot hold an element: trailing padding some writers add.
   while (reader.remaining >= 8) {
     const el = reader.readElementHeader();
@@ -74,6 +77,9 @@ export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
       reader.pos = end;
       continue;
     }
+    if (el.tag === BURNED_IN_ANNOTATION && el.length !== UNDEFINED_LENGTH) {
+      burnedIn = readString(data.subarray(el.valueOffset, el.valueOffset + el.length)).toUpperCase() === 'YES';
+    }
     collect(reader, el, values, dropped);
   }
   if (!pixel) {
@@ -84,7 +90,8 @@ export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
   }
   const kept = buildHeader(values, declared ?? (explicitVR ? EXPLICIT_VR_LE : IMPLICIT_VR_LE), file);
   const samples = decodePixelData(pixel.value, pixel.header.vr || 'OW', kept, encoding.littleEndian, file);
-  return createDicomImage(kept, samples, dropped.list());
+  const image = createDicomImage(kept, samples, dropped.list());
+  return burnedIn ? { ...image, burnedInAnnotation: true } : image;
 }
 
 /** Records a kept element's value or the dropped tag's name, then moves past the value. */

@@ -57,6 +57,8 @@ export interface ParsedDicom {
   readonly pixel: DicomPixelArray;
   /** Tags that were present in the file and left behind, by name only. */
   readonly dropped: readonly DroppedTag[];
+  /** BurnedInAnnotation (0028,0301) said YES: text such as the patient's name may be in the pixels. */
+  readonly burnedInAnnotation?: true;
   /**
    * Modality values (after RescaleSlope/Intercept) of one frame, row-major;
    * for RGB, three interleaved samples per pixel and no rescale.
