@@ -7,7 +7,8 @@ import { prepareImport, detectFormats, type Detection, type ImportPreview } from
 import { commitBundle, loadBundle, type CommitResult } from '../src/core/bundle/store.ts';
 import { writeBundleZip } from '../src/core/bundle/zip-write.ts';
 import { listColumns, suggestMapping } from '../src/core/bundle/importers/generic.ts';
-import type { InputFile } from '../src/core/bundle/importers/importer.ts';
+import { decodeText, type InputFile } from '../src/core/bundle/importers/importer.ts';
+import { readableInputs } from '../src/core/bundle/read-inputs.ts';
 import type { BenchCase, Bundle } from '../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import { NeuroEvalError } from '../src/core/errors.ts';
@@ -37,15 +38,13 @@ function database(): Promise<Repositories> {
   return repos;
 }
 
+/** Picked files as importer inputs; text goes through the decoder the CLI uses too (Blob.text() would differ from Node on UTF-16 and bad bytes). */
 function toInputFiles(files: readonly PickedFile[]): InputFile[] {
   return files.map(({ path, file }) => ({
     path,
     size: file.size,
     bytes: async () => new Uint8Array(await file.arrayBuffer()),
-    text: async () => {
-      const text = await file.text();
-      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    },
+    text: async () => decodeText(new Uint8Array(await file.arrayBuffer()), path),
   }));
 }
 
@@ -57,7 +56,7 @@ const importApi = {
 
   /** Column names of a CSV/JSONL and a guessed mapping, for the generic importer. */
   async columns(input: { files: PickedFile[] }): Promise<{ columns: string[]; suggested: Record<string, unknown> }> {
-    const columns = await listColumns(toInputFiles(input.files));
+    const columns = await listColumns(readableInputs(toInputFiles(input.files)));
     return { columns, suggested: suggestMapping(columns) as Record<string, unknown> };
   },
 

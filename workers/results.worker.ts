@@ -10,7 +10,7 @@ import { createRepositories, openDatabase, type Repositories } from '../src/core
 import { NeuroEvalError } from '../src/core/errors.ts';
 import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
 import { queryAnswers, type AnswerPage, type AnswerQuery } from '../src/core/results/answers.ts';
-import { importRunExport, mergeCandidates, type ImportRunResult } from '../src/core/results/import-run.ts';
+import { importRunExport, previewRunImport, type ImportRunResult, type RunImportPreview } from '../src/core/results/import-run.ts';
 import { openHarnessFile, type HarnessFileView } from '../src/core/results/harness-file.ts';
 import type { IntervalUnit } from '../src/core/results/format.ts';
 import { breakdown, compareRows, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
@@ -118,11 +118,14 @@ const resultsApi = {
     return { fileName: `neuroeval-report-${safe}.html`, text };
   },
 
-  /** Reads an exported run and lists the local runs it could be merged into; stores nothing. */
-  async inspectImport(input: { text: string; fileName: string }): Promise<{ runName: string; answers: number; candidates: { id: string; name: string }[] }> {
-    const e = parseRunExport(input.text, input.fileName);
-    const candidates = await mergeCandidates(await database(), e);
-    return { runName: e.run.name, answers: e.responses.length, candidates: candidates.map((r) => ({ id: r.id, name: r.name })) };
+  /**
+   * Reads an exported run and runs every check the import runs (benchmark and
+   * its content, repeated or mismatched items, answers outside the plan), so
+   * the preview and the import agree; lists the local runs it could be merged
+   * into. Stores nothing.
+   */
+  async inspectImport(input: { text: string; fileName: string }): Promise<RunImportPreview> {
+    return previewRunImport(await database(), parseRunExport(input.text, input.fileName), input.fileName);
   },
 
   /** Opens a NeuroVLM-Bench harness results file (JSONL): the benchmark's figures and NeuroEval's own; stores nothing. */
@@ -130,10 +133,11 @@ const resultsApi = {
     return openHarnessFile(input.text, input.fileName);
   },
 
-  async importRun(input: { text: string; fileName: string; into?: string }, ctx: CallContext): Promise<ImportRunResult> {
+  /** Stores or merges an exported run; `dropUnknown` leaves out (and counts) answers for items outside its plan instead of refusing them. */
+  async importRun(input: { text: string; fileName: string; into?: string; dropUnknown?: boolean }, ctx: CallContext): Promise<ImportRunResult> {
     ctx.progress({ phase: 'read', done: 0, total: 1 });
     const e = parseRunExport(input.text, input.fileName);
-    const result = await importRunExport(await database(), e, input.fileName, input.into ? { into: input.into } : {});
+    const result = await importRunExport(await database(), e, input.fileName, { ...(input.into ? { into: input.into } : {}), dropUnknown: input.dropUnknown === true });
     cache = null;
     return result;
   },

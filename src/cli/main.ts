@@ -4,6 +4,7 @@
  * imports there, and scores computed here match the app's.
  */
 import { readFileSync } from 'node:fs';
+import { messageWithLocation } from '../core/errors.ts';
 import { exportCommand } from './commands/export.ts';
 import { hashCommand } from './commands/hash.ts';
 import { scoreCommand } from './commands/score.ts';
@@ -60,7 +61,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     return await command.run(rest, io);
   } catch (error) {
-    io.err.write(`neuroeval ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err.write(`neuroeval ${command.name}: ${messageWithLocation(error)}\n`);
     return 1;
   }
 }

@@ -197,3 +197,16 @@ export function formatLocation(loc: ErrorLocation | undefined): string {
   if (loc.field) parts.push(`field "${loc.field}"`);
   return parts.join(', ');
 }
+
+/**
+ * An error's message with its location in front (`cases.csv:1, field "id": …`)
+ * unless the message already names the file: for places that show a thrown
+ * error as one line (the app's alerts, the CLI), so no error loses its file.
+ */
+export function messageWithLocation(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const loc = error instanceof NeuroEvalError ? error.location : undefined;
+  const where = formatLocation(loc);
+  if (!where || (loc?.file && message.includes(loc.file))) return message;
+  return `${where}: ${message}`;
+}

@@ -1,7 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { neuroVlmJsonlRecords } from '../../core/scoring/io/neurovlm-jsonl.ts';
 import { parseRunExport } from '../../core/scoring/io/run-export.ts';
 import type { CliCommand } from '../command.ts';
+import { readUnicodeFile } from '../files.ts';
+import { InvalidInputError } from '../../core/errors.ts';
 
 const FORMATS = ['neurovlm-jsonl'] as const;
 
@@ -60,9 +62,9 @@ export const exportCommand: CliCommand = {
     }
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readUnicodeFile(file);
     } catch (error) {
-      io.err.write(`neuroeval export: ${file}: ${error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error)}\n`);
+      io.err.write(`neuroeval export: ${error instanceof InvalidInputError ? error.message : `${file}: ${error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error)}`}\n`);
       return 1;
     }
     let exported;

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
 import { neuroVlmBenchBreakdown, neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../../core/scoring/neurovlm/evaluator/index.ts';
@@ -15,6 +14,8 @@ import { loadEncoder, loadJudge, type Disposable } from '../local-models.ts';
 import { scoreNeuroVlm, type FieldReport, type Interval, type NeuroVlmReport, type Proportion } from '../../core/scoring/neurovlm/score.ts';
 import type { NeuroVlmItem } from '../../core/scoring/neurovlm/types.ts';
 import type { CliCommand } from '../command.ts';
+import { readUnicodeFile } from '../files.ts';
+import { InvalidInputError } from '../../core/errors.ts';
 
 interface ScoreArgs {
   file?: string;
@@ -264,9 +265,9 @@ export const scoreCommand: CliCommand = {
     }
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readUnicodeFile(file);
     } catch (error) {
-      io.err.write(`neuroeval score: ${file}: ${error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error)}\n`);
+      io.err.write(`neuroeval score: ${error instanceof InvalidInputError ? error.message : `${file}: ${error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error)}`}\n`);
       return 1;
     }
     let input: LoadedInput;

@@ -10,6 +10,8 @@ import { bundleImporter } from './bundle-importer.ts';
 import { finalizeBundle } from './finalize.ts';
 import { IMPORTERS } from './importers/index.ts';
 import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from './importers/importer.ts';
+import { withInputNames } from './input-names.ts';
+import { readableInputs } from './read-inputs.ts';
 import { convertMedicalImages, type DroppedTagSummary } from './medical-images.ts';
 import { withNeutralImageNames } from './neutral-names.ts';
 import type { Bundle } from './types.ts';
@@ -24,7 +26,8 @@ export interface Detection {
 }
 
 /** Ranks importers for these files, most likely first; those that cannot read them are left out. */
-export async function detectFormats(files: readonly InputFile[]): Promise<Detection[]> {
+export async function detectFormats(input: readonly InputFile[]): Promise<Detection[]> {
+  const files = readableInputs(input);
   const scored = await Promise.all(ALL_IMPORTERS.map(async (i) => ({ kind: i.kind, label: i.label, confidence: await i.detect(files) })));
   return scored.filter((d) => d.confidence > 0).sort((a, b) => b.confidence - a.confidence);
 }
@@ -91,8 +94,11 @@ function summarize(bundle: Bundle): ImportSummary {
 }
 
 /** Reads and checks the files; stores nothing. */
-export async function prepareImport(files: readonly InputFile[], options: PrepareOptions = {}): Promise<ImportPreview> {
-  if (files.length === 0) throw new InvalidInputError('No files were given to import.');
+export async function prepareImport(input: readonly InputFile[], options: PrepareOptions = {}): Promise<ImportPreview> {
+  if (input.length === 0) throw new InvalidInputError('No files were given to import.');
+  // Text is decoded here, the same for the app and the CLI; a file read as Windows-1252 is a warning in the preview.
+  const decodeNotices: ImportIssue[] = [];
+  const files = readableInputs(input, decodeNotices);
   let importer: Importer | undefined;
   if (options.kind) {
     importer = ALL_IMPORTERS.find((i) => i.kind === options.kind);
@@ -105,26 +111,33 @@ export async function prepareImport(files: readonly InputFile[], options: Prepar
     }
   }
   const head = { importer: { kind: importer.kind, label: importer.label } };
-  const fail = (issues: ImportIssue[], skipped: SkippedCase[] = [], droppedTags: DroppedTagSummary[] = []): ImportPreview => ({
-    ...head,
-    ok: false,
-    errors: issues.filter((i) => i.severity === 'error'),
-    warnings: issues.filter((i) => i.severity === 'warning'),
-    skipped,
-    summary: null,
-    droppedTags,
-    manifest: null,
-    bundle: null,
-  });
+  // Filled once the importer has read the files: images' bundle paths → the names the user wrote.
+  const inputNames = new Map<string, string>();
+  const fail = (found: ImportIssue[], skipped: SkippedCase[] = [], droppedTags: DroppedTagSummary[] = []): ImportPreview => {
+    const issues = withInputNames(found, inputNames);
+    return {
+      ...head,
+      ok: false,
+      errors: issues.filter((i) => i.severity === 'error'),
+      warnings: issues.filter((i) => i.severity === 'warning'),
+      skipped,
+      summary: null,
+      droppedTags,
+      manifest: null,
+      bundle: null,
+    };
+  };
 
   let draft: ImportDraft;
   try {
     draft = await importer.read(files, { ...(options.signal ? { signal: options.signal } : {}), ...(options.progress ? { progress: options.progress } : {}), ...(options.options ? { options: options.options } : {}) });
   } catch (error) {
-    if (error instanceof InvalidInputError) return fail([{ severity: 'error', message: error.message, ...(error.location ? { location: error.location } : {}) }]);
+    if (error instanceof InvalidInputError) return fail([...decodeNotices, { severity: 'error', message: error.message, ...(error.location ? { location: error.location } : {}) }]);
     throw error;
   }
   throwIfAborted(options.signal);
+  for (const [stored, given] of draft.inputNames ?? []) inputNames.set(stored, given);
+  if (decodeNotices.length) draft = { ...draft, issues: [...decodeNotices, ...draft.issues] };
   if (draft.issues.some((i) => i.severity === 'error')) return fail(draft.issues, draft.skipped);
 
   const converted = convertMedicalImages(draft, { ...(options.options ? { options: options.options } : {}) });
@@ -149,7 +162,7 @@ export async function prepareImport(files: readonly InputFile[], options: Prepar
     ...head,
     ok: true,
     errors: [],
-    warnings: issues.filter((i) => i.severity === 'warning'),
+    warnings: withInputNames(issues.filter((i) => i.severity === 'warning'), inputNames),
     skipped: result.skipped,
     // Counted before renaming: identical renders under different names still count as the images a case shows.
     summary: summarize(result.bundle),

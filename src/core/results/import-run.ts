@@ -1,15 +1,17 @@
 /**
  * Importing a run exported on another machine (the run-export JSON), so
  * several laptops can split a long evaluation: the run must come from the
- * same benchmark content (content hash in its provenance); a run already
- * here (same id) gains the answers it lacks and keeps the ones it has. Scores
- * are not imported: score the merged run here.
+ * same benchmark content (content hash in its provenance) and answer only
+ * items of its plan (run-import-check.ts); a run already here (same id)
+ * gains the answers it lacks and keeps the ones it has. Scores are not
+ * imported: score the merged run here.
  */
 import type { Repositories } from '../db/index.ts';
 import type { RunRecord } from '../db/types.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { Provenance, ProvenanceMerge } from '../runner/provenance.ts';
 import { runRecordOf, type RunExport } from '../scoring/io/run-export.ts';
+import { checkRunImport, unknownAnswersError, type RunImportCheck } from './run-import-check.ts';
 
 export interface ImportRunResult {
   readonly runId: string;
@@ -20,7 +22,19 @@ export interface ImportRunResult {
   readonly added: number;
   /** Answers this browser already had (kept as they are). */
   readonly kept: number;
+  /** Answers for items outside the run's plan, left out because the user asked (`dropUnknown`). */
+  readonly dropped: number;
   readonly status: RunRecord['status'];
+}
+
+/** What the preview shows: the same checks as the import, nothing stored. */
+export interface RunImportPreview {
+  readonly runName: string;
+  readonly benchmarkName: string;
+  readonly answers: number;
+  /** Answers for items the run's plan does not have: the import refuses them unless told to leave them out. */
+  readonly unknown: { readonly count: number; readonly message: string } | null;
+  readonly candidates: { readonly id: string; readonly name: string }[];
 }
 
 /** Two runs can share answers when they asked the same models the same way on the same benchmark. */
@@ -46,27 +60,34 @@ export async function mergeCandidates(repos: Repositories, e: RunExport): Promis
   return (await repos.runs.listByBenchmark(benchmark.id)).filter((r) => r.id !== incoming.id && compatible(r, { ...incoming, benchmarkId: benchmark.id }) === null);
 }
 
+/**
+ * The preview of an import: throws exactly what {@link importRunExport} would
+ * throw, and reports answers outside the plan with the message the import
+ * would refuse them with.
+ */
+export async function previewRunImport(repos: Repositories, e: RunExport, file = 'run export'): Promise<RunImportPreview> {
+  const check = await checkRunImport(repos, e, file);
+  const candidates = await mergeCandidates(repos, e);
+  return {
+    runName: check.incoming.name,
+    benchmarkName: check.benchmark.name,
+    answers: e.responses.length,
+    unknown: check.unknown.length ? { count: check.unknown.length, message: unknownAnswersError(check, file).message } : null,
+    candidates: candidates.map((r) => ({ id: r.id, name: r.name })),
+  };
+}
+
 interface ImportOptions {
   /** Merge the answers into this local run instead of storing the run as it is. */
   readonly into?: string;
+  /** Leave out (and count) answers for items outside the run's plan instead of refusing the file. */
+  readonly dropUnknown?: boolean;
 }
 
 export async function importRunExport(repos: Repositories, e: RunExport, file = 'run export', options: ImportOptions = {}): Promise<ImportRunResult> {
-  if (!e.provenance) {
-    throw new InvalidInputError(`${file}: provenance.benchmark.contentHash: missing, so the run cannot be matched to a benchmark here; only runs exported by NeuroEval can be imported.`, { file, field: 'provenance.benchmark.contentHash' });
-  }
-  const incoming = runRecordOf(e, file);
-  const claimed = e.provenance.benchmark;
-  const benchmark = (await repos.benchmarks.get(incoming.benchmarkId)) ?? (await repos.benchmarks.list()).find((b) => b.contentHash === claimed.contentHash);
-  if (!benchmark) {
-    throw new InvalidInputError(`${file}: run.benchmarkId: benchmark "${incoming.benchmarkId}" is not in this browser; import the same benchmark first (content hash ${claimed.contentHash.slice(0, 12)}…).`, { file, field: 'run.benchmarkId' });
-  }
-  if (benchmark.contentHash !== claimed.contentHash) {
-    throw new InvalidInputError(
-      `${file}: provenance.benchmark.contentHash: the run was made on different content of "${benchmark.name}" (${claimed.contentHash.slice(0, 12)}… there, ${benchmark.contentHash.slice(0, 12)}… here); its answers would not line up with these cases.`,
-      { file, field: 'provenance.benchmark.contentHash' },
-    );
-  }
+  const check: RunImportCheck = await checkRunImport(repos, e, file);
+  if (check.unknown.length && !options.dropUnknown) throw unknownAnswersError(check, file);
+  const { incoming, benchmark } = check;
   const targetId = options.into ?? incoming.id;
   const existing = await repos.runs.get(targetId);
   if (options.into && !existing) throw new InvalidInputError(`Run "${options.into}" to merge into no longer exists.`, { field: 'into' });
@@ -74,7 +95,8 @@ export async function importRunExport(repos: Repositories, e: RunExport, file = 
     const why = compatible(existing, { ...incoming, benchmarkId: benchmark.id });
     if (why) throw new InvalidInputError(`${file}: run: "${incoming.name}" cannot be merged into "${existing.name}" (${why}).`, { file, field: options.into ? 'into' : 'run.id' });
   }
-  const responses = e.responses.map((r) => ({ ...r, runId: targetId, id: `${targetId}/${r.itemKey}` }));
+  const outside = new Set(check.unknown.map((u) => u.index));
+  const responses = e.responses.filter((_, i) => !outside.has(i)).map((r) => ({ ...r, runId: targetId, id: `${targetId}/${r.itemKey}` }));
   const answeredNow = responses.filter((r) => !r.error);
   const answered = new Set([...(existing ? await repos.responses.itemKeysByRun(existing.id) : []), ...answeredNow.map((r) => r.itemKey)]);
   let base: RunRecord = existing ?? { ...incoming, benchmarkId: benchmark.id };
@@ -90,5 +112,5 @@ export async function importRunExport(repos: Repositories, e: RunExport, file = 
   }
   const status: RunRecord['status'] = answered.size >= base.plan.items ? 'done' : base.status === 'running' ? 'paused' : base.status;
   const { added, kept } = await repos.runs.importWithResponses({ ...base, status, updatedAt: Date.now() }, responses);
-  return { runId: targetId, runName: base.name, benchmarkId: benchmark.id, created: !existing, added, kept, status };
+  return { runId: targetId, runName: base.name, benchmarkId: benchmark.id, created: !existing, added, kept, dropped: outside.size, status };
 }

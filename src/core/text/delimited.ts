@@ -90,11 +90,12 @@ export function parseDelimited(
   const first = records[0];
   if (!first) throw new InvalidInputError('The file is empty: expected a header row.', { file, line: 1 });
   const header = first.cells.map((h) => h.trim());
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   header.forEach((h, i) => {
     if (!h) throw new InvalidInputError(`Column ${i + 1} of the header has no name.`, { file, line: first.line });
-    if (seen.has(h)) throw new InvalidInputError(`The header names column "${h}" twice.`, { file, line: first.line, field: h });
-    seen.add(h);
+    const before = seen.get(h);
+    if (before !== undefined) throw new InvalidInputError(`The header names column "${h}" twice (columns ${before + 1} and ${i + 1}).`, { file, line: first.line, field: h });
+    seen.set(h, i);
   });
   const rows: DelimitedRow[] = [];
   for (const r of records.slice(1)) {

@@ -3,7 +3,7 @@
  * mapping) → preview → stored. All the work runs in the import worker; this
  * only keeps what the page shows.
  */
-import { isAbortLike } from '../../core/errors.ts';
+import { isAbortLike, messageWithLocation } from '../../core/errors.ts';
 import type { Detection } from '../../core/bundle/import-pipeline.ts';
 import type { CommitResult } from '../../core/bundle/store.ts';
 import type { Progress } from '../../core/rpc/protocol.ts';
@@ -204,6 +204,6 @@ export class ImportManager {
 
   #fail(e: unknown): void {
     this.#step = 'error';
-    this.#error = isAbortLike(e) ? 'The import was cancelled; nothing was stored.' : e instanceof Error ? e.message : String(e);
+    this.#error = isAbortLike(e) ? 'The import was cancelled; nothing was stored.' : messageWithLocation(e);
   }
 }

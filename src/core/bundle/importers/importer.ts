@@ -5,6 +5,7 @@
  * Nothing is stored until the user has seen the preview and confirmed.
  */
 import type { ErrorLocation } from '../../errors.ts';
+import { decodeBytes, decodeUnicode } from '../../text/decode.ts';
 import type { Progress } from '../../rpc/protocol.ts';
 import type { BenchCase, BundleManifest } from '../types.ts';
 
@@ -46,6 +47,8 @@ export interface ImportDraft {
   readonly skipped: SkippedCase[];
   /** The content hash an imported bundle declared, checked against the recomputed one. */
   readonly declaredContentHash?: string;
+  /** Image bundle paths → the names the user's files gave them, so messages name what the user wrote. */
+  readonly inputNames?: ReadonlyMap<string, string>;
 }
 
 export interface ImportContext {
@@ -67,21 +70,28 @@ export interface Importer {
   read(files: readonly InputFile[], ctx: ImportContext): Promise<ImportDraft>;
 }
 
-/** Makes an {@link InputFile} from bytes in memory (tests, the CLI, ZIP entries). */
+/**
+ * Makes an {@link InputFile} from bytes in memory (tests, ZIP entries). Its
+ * text must be Unicode: a bundle's members are UTF-8 (docs/formats/bundle.md),
+ * so other bytes are an error naming the member and line, never guessed.
+ */
 export function memoryFile(path: string, data: Uint8Array | string): InputFile {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   return {
     path,
     size: bytes.length,
     bytes: async () => bytes,
-    text: async () => decodeText(bytes),
+    text: async () => decodeUnicode(bytes, path),
   };
 }
 
-/** Decodes UTF-8 text, dropping a byte-order mark. */
-export function decodeText(bytes: Uint8Array): string {
-  const text = new TextDecoder('utf-8').decode(bytes);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/**
+ * A file's text as the shared decoder reads it (byte-order mark, UTF-16,
+ * Windows-1252 for bytes that are not UTF-8), without its notice: for a peek
+ * or a caller whose notices are gathered elsewhere (bundle/read-inputs.ts).
+ */
+export function decodeText(bytes: Uint8Array, file = 'file'): string {
+  return decodeBytes(bytes, file).text;
 }
 
 /** File name without folders. */

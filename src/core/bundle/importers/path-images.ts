@@ -50,6 +50,7 @@ export class PathImages {
     else {
       image = { path: `images/${normalizePath(ref)}`, mime: kind.mime };
       this.parts.images.set(image.path, bytes);
+      this.parts.inputNames.set(image.path, ref.trim());
       if (normaliseExtension(extensionOf(ref)) !== kind.ext) {
         this.wrongExtension++;
         this.firstWrong ??= loc;

@@ -4,9 +4,10 @@
  * CSV/TSV reading, and manifest defaults.
  */
 import { formatLocation, throwIfAborted, type ErrorLocation } from '../../errors.ts';
+import { decodeBytes } from '../../text/decode.ts';
 import { parseDelimited, type DelimitedRow as TableRow, type DelimitedTable as Table } from '../../text/delimited.ts';
 import type { BenchCase } from '../types.ts';
-import { decodeText, type DraftManifest, type ImportContext, type ImportDraft, type ImportIssue, type InputFile, type SkippedCase } from './importer.ts';
+import { type DraftManifest, type ImportContext, type ImportDraft, type ImportIssue, type InputFile, type SkippedCase } from './importer.ts';
 
 /** Collects errors and warnings; importers report data problems here instead of throwing. */
 export class Issues {
@@ -83,10 +84,10 @@ export function readTable(text: string, delimiter: ',' | '\t', file: string, iss
   });
 }
 
-/** Decoded text of the first `limit` bytes: enough for detect() to look at a header. */
+/** Decoded text of the first `limit` bytes: enough for detect() to look at a header (a character cut at the end is dropped). */
 export async function headText(file: InputFile, limit = 65_536): Promise<string> {
   const bytes = await file.bytes();
-  return decodeText(bytes.subarray(0, limit));
+  return decodeBytes(bytes.subarray(0, limit), file.path, { partial: true }).text;
 }
 
 /** The first line of a text (a CSV header). */
@@ -151,10 +152,12 @@ export interface DraftParts {
   readonly images: Map<string, Uint8Array>;
   readonly files: Map<string, Uint8Array>;
   readonly skipped: SkippedCase[];
+  /** Image bundle paths → the names the user's files gave them, for messages (see input-names.ts). */
+  readonly inputNames: Map<string, string>;
 }
 
 export function newParts(): DraftParts {
-  return { cases: [], images: new Map(), files: new Map(), skipped: [] };
+  return { cases: [], images: new Map(), files: new Map(), skipped: [], inputNames: new Map() };
 }
 
 export function toDraft(manifest: DraftManifest, parts: DraftParts, issues: Issues): ImportDraft {

@@ -229,6 +229,18 @@ function caseOf(v: unknown, i: number, file: string): BenchCase {
   return { taskFamily: 'classification', images: [], ...c } as unknown as BenchCase;
 }
 
+/** A run has one answer per item: a second one means a damaged or hand-edited file, whichever is read or stored. */
+function noRepeatedItems(responses: readonly RunResponse[], file: string): void {
+  const firstAt = new Map<string, number>();
+  responses.forEach((r, i) => {
+    const before = firstAt.get(r.itemKey);
+    if (before !== undefined) {
+      fail(file, `responses[${i}].itemKey`, `item "${r.itemKey}" (case "${r.caseId}") is answered twice, at responses[${before}] and responses[${i}]; a run has one answer per item, so the file cannot be used as it is.`);
+    }
+    firstAt.set(r.itemKey, i);
+  });
+}
+
 /**
  * Reads a run export. Throws {@link InvalidInputError} naming the file and the
  * line (bad JSON) or field (wrong shape); tolerates missing optional response
@@ -247,6 +259,7 @@ export function parseRunExport(text: string, file = 'run.json'): RunExport {
   const run = need(file, 'run', root.run, isObj, 'an object');
   const runId = need(file, 'run.id', run.id, isString, 'a string');
   const responses = need(file, 'responses', root.responses, Array.isArray, 'an array').map((r, i) => responseOf(r, i, file, runId, version));
+  noRepeatedItems(responses, file);
   const cases = root.cases === undefined || root.cases === null ? undefined : need(file, 'cases', root.cases, Array.isArray, 'an array').map((c, i) => caseOf(c, i, file));
   const { provenance: innerProvenance, config: innerConfig, ...runRest } = run;
   const rawProvenance = root.provenance ?? innerProvenance ?? null;
