@@ -13,7 +13,7 @@ import { startServer, type StaticServer } from '../../scripts/serve.mjs';
 /** The build the specs serve: `dist/`, or another build folder (NEUROEVAL_DIST) so two checkouts' builds can be tested side by side. */
 export const DIST = process.env.NEUROEVAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 
-function chromiumPath(): string | undefined {
+export function chromiumPath(): string | undefined {
   const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   return candidates.find((p): p is string => !!p && existsSync(p));
 }

@@ -11,7 +11,7 @@ import Dexie, { type Table, type Transaction } from 'dexie';
 import { StorageError } from '../errors.ts';
 import { withoutSecrets } from '../runner/secrets.ts';
 import { legacyItemKeyParts, splitLegacyProvenance } from './legacy.ts';
-import { isVersionError, newerVersionMessage } from './storage-errors.ts';
+import { isQuotaError, isVersionError, newerVersionMessage } from './storage-errors.ts';
 import type {
   AssetRecord,
   BenchmarkRecord,
@@ -226,7 +226,10 @@ export async function openDatabase(options: OpenOptions = {}): Promise<NeuroEval
     db.close();
     if (isVersionError(err)) throw new StorageError('STORAGE_VERSION', newerVersionMessage(await storedVersion(factory, name)), err);
     const detail = err instanceof Error ? err.message || err.name : String(err);
-    throw new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}`, err);
+    // Chromium cannot open a database on a full disk (it must write to open one); the data is still there.
+    const full = /backing store|IOError|QuotaExceeded|No space/i.test(detail) || isQuotaError(err);
+    const hint = full ? ' The disk may be full: free space on it and reload the page. Stored data is not deleted by this.' : '';
+    throw new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}.${hint}`, err);
   }
   // Another tab may have upgraded the database between the check and the open.
   const native = db.backendDB()?.version ?? 0;
@@ -243,7 +246,10 @@ async function refuseNewerDatabase(factory: IDBFactory, name: string): Promise<v
     native = await storedNativeVersion(factory, name);
   } catch (err) {
     const detail = err instanceof Error ? err.message || err.name : String(err);
-    throw new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}`, err);
+    // Chromium cannot open a database on a full disk (it must write to open one); the data is still there.
+    const full = /backing store|IOError|QuotaExceeded|No space/i.test(detail) || isQuotaError(err);
+    const hint = full ? ' The disk may be full: free space on it and reload the page. Stored data is not deleted by this.' : '';
+    throw new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}.${hint}`, err);
   }
   if (isNewer(native)) throw new StorageError('STORAGE_VERSION', newerVersionMessage(dexieVersion(native)));
 }

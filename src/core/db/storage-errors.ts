@@ -30,9 +30,15 @@ export function notFound(what: string, key: unknown): NeuroEvalError {
   return new NeuroEvalError('NOT_FOUND', `No ${what} with id ${JSON.stringify(key)} is stored in this browser.`);
 }
 
-/** True if `err`, or any error nested in it (Dexie `inner`, `cause`, bulk `failures`), is a quota error. */
+/**
+ * Chromium reports a full disk under IndexedDB as an aborted transaction whose
+ * message carries LevelDB's file error (`FILE_ERROR_NO_SPACE`), not as a quota error.
+ */
+const NO_SPACE = /FILE_ERROR_NO_SPACE|No space left on device|ENOSPC/;
+
+/** True if `err`, or any error nested in it (Dexie `inner`, `cause`, bulk `failures`), is a quota or no-space error. */
 export function isQuotaError(err: unknown): boolean {
-  return someNested(err, (e) => e.name === 'QuotaExceededError' || e.code === 22, 0);
+  return someNested(err, (e) => e.name === 'QuotaExceededError' || e.code === 22 || (typeof e.message === 'string' && NO_SPACE.test(e.message)), 0);
 }
 
 /** True if `err` or a nested error is a `VersionError` (IndexedDB or Dexie). */
@@ -63,6 +69,7 @@ export async function guard<T>(action: string, op: () => Promise<T>): Promise<T>
 interface ErrorLike {
   name?: unknown;
   code?: unknown;
+  message?: unknown;
   inner?: unknown;
   cause?: unknown;
   failures?: unknown;

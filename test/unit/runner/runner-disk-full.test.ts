@@ -54,3 +54,15 @@ describe('a full disk during a run', () => {
     expect(h.store.responses.size).toBe(5);
   });
 });
+
+describe("Chromium's full disk", () => {
+  it('reads LevelDB\'s no-space error under an aborted transaction as a full disk', async () => {
+    const { toStorageError } = await import('../../../src/core/db/storage-errors.ts');
+    const abort = Object.assign(new Error('UnknownError Connection is closing because of: IO error: …/000003.log: FILE_ERROR_NO_SPACE (ChromeMethodBFE: 3::WritableFileAppend::8)'), { name: 'AbortError' });
+    const e = toStorageError(abort, 'save the response');
+    expect(e.code).toBe('QUOTA_EXCEEDED');
+    const h = harness();
+    const outcome = await h.run({ store: fillingStore(h.recording, 2, () => e) });
+    expect(outcome.error).toMatch(/^Stopped: the disk is full/);
+  });
+});
