@@ -8,8 +8,9 @@ import type { Detection } from '../../core/bundle/import-pipeline.ts';
 import type { CommitResult } from '../../core/bundle/store.ts';
 import type { Progress } from '../../core/rpc/protocol.ts';
 import type { PickedFile } from '../../lib/files/picked-files.ts';
-import { LARGE_WRITE_BYTES } from '../../core/db/index.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
+import { repos } from '../../lib/storage/app-db.ts';
+import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
 import { importWorker } from '../../lib/workers/clients.ts';
 import type { PreviewResult } from '../../../workers/import.worker.ts';
 
@@ -163,8 +164,9 @@ export class ImportManager {
       this.#result = result;
       this.#preview = null;
       this.#step = 'done';
-      // The worker cannot ask for persistent storage (a window-only API): ask here after a large import.
-      if (result.bytesWritten >= LARGE_WRITE_BYTES) void persistence.request();
+      // The worker cannot ask for persistent storage (a window-only API): ask here, at the first import.
+      void persistence.request();
+      void repos().then((r) => storedMarker.update(r));
       return result;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
