@@ -140,3 +140,20 @@ test('a full disk stops the run cleanly; runs and benchmarks survive; the backup
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('data that vanished since the last visit is reported at start-up, once', async ({ page, server }) => {
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 60_000 });
+  await expect(page.getByTestId('data-missing')).toHaveCount(0);
+  // What the record says this browser held before the browser deleted the site's storage.
+  await page.evaluate(() => localStorage.setItem('neuroeval.storedData', JSON.stringify({ benchmarks: 2, runs: 3, answers: 120, at: '2026-11-20T10:00:00.000Z' })));
+  await page.reload();
+  const notice = page.getByTestId('data-missing');
+  await expect(notice).toContainText('this browser held 2 benchmarks, 3 runs and 120 answers for NeuroEval');
+  await expect(notice).toContainText('Now 1 benchmark, 3 runs and 120 answers of them are gone.');
+  await notice.getByRole('button', { name: 'I have read this' }).click();
+  await expect(notice).toHaveCount(0);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  await expect(page.getByTestId('data-missing')).toHaveCount(0);
+});
