@@ -13,6 +13,7 @@ import type { BenchCase, Bundle } from '../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import { NeuroEvalError } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
+import './runtime/codec-wasm.ts';
 import { exposeApi } from './runtime/expose.ts';
 
 /** A file handed over by the page, with its path relative to what the user picked. */

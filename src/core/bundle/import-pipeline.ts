@@ -12,6 +12,7 @@ import { IMPORTERS } from './importers/index.ts';
 import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from './importers/importer.ts';
 import { withInputNames } from './input-names.ts';
 import { readableInputs } from './read-inputs.ts';
+import { loadDecodersFor } from '../imaging/dicom/load-decoders.ts';
 import { convertMedicalImages, type DroppedTagSummary } from './medical-images.ts';
 import { withNeutralImageNames } from './neutral-names.ts';
 import type { Bundle } from './types.ts';
@@ -140,6 +141,8 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
   if (decodeNotices.length) draft = { ...draft, issues: [...decodeNotices, ...draft.issues] };
   if (draft.issues.some((i) => i.severity === 'error')) return fail(draft.issues, draft.skipped);
 
+  // Compressed DICOM needs its WebAssembly decoders before the (synchronous) conversion parses it.
+  await loadDecodersFor([...draft.images.values(), ...draft.files.values()]);
   const converted = convertMedicalImages(draft, { ...(options.options ? { options: options.options } : {}) });
   throwIfAborted(options.signal);
   const result = finalizeBundle(converted.draft, {

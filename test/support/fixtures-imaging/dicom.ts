@@ -74,6 +74,8 @@ export interface MakeDicomOptions {
   readonly garbageHighBits?: boolean;
   /** VR of the pixel data in explicit syntaxes (OB for 8-bit, OW for 16-bit by default). */
   readonly pixelVR?: 'OB' | 'OW';
+  /** Compressed pixel data: these codestreams, one fragment per frame, under this transfer syntax (the dataset stays Explicit VR Little Endian). */
+  readonly encapsulated?: { readonly uid: string; readonly frames: readonly Uint8Array[] };
 }
 
 /** Default stored value: distinct per frame, row, column and sample, small enough for 8 bits. */
@@ -282,7 +284,16 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
     w.sequence(0x00400275, true, [{ undefinedLength: true, write: (i) => i.text(0x00401001, 'SH', 'REQ42') }], 'UN');
   }
   if (!o.omitPixelData) {
-    if (syntax === 'jpeg-baseline') {
+    if (o.encapsulated) {
+      w.header(0x7fe00010, 'OB', UNDEFINED);
+      w.header(0xfffee000, '', 0);
+      for (const frame of o.encapsulated.frames) {
+        w.header(0xfffee000, '', frame.length + (frame.length % 2));
+        w.out.bytes(frame);
+        if (frame.length % 2) w.out.u8(0);
+      }
+      w.header(0xfffee0dd, '', 0);
+    } else if (syntax === 'jpeg-baseline') {
       // Encapsulated: empty basic offset table, one fragment, sequence delimiter.
       const fragment = [0xff, 0xd8, 0xff, 0xdb, 0x00, 0x04, 0x00, 0x00, 0xff, 0xd9];
       w.header(0x7fe00010, 'OB', UNDEFINED);
@@ -302,7 +313,7 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
   const file = new ByteWriter(true);
   file.bytes(new Uint8Array(128));
   file.ascii('DICM');
-  file.bytes(metaGroup(o.omitTransferSyntax ? undefined : TRANSFER_SYNTAX_UIDS[syntax]));
+  file.bytes(metaGroup(o.omitTransferSyntax ? undefined : (o.encapsulated?.uid ?? TRANSFER_SYNTAX_UIDS[syntax])));
   file.bytes(dataset);
   return file.toBytes();
 }

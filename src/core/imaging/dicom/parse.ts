@@ -2,16 +2,18 @@
  * DICOM Part 10 reader: preamble, file meta group, then the dataset in any of
  * the four native transfer syntaxes. Only keep-listed tags are decoded (see
  * deidentify.ts); every other top-level element is skipped and reported by
- * name. Compressed pixel data is refused with a message naming the syntax.
+ * name. Compressed pixel data is decoded by encapsulated.ts when a codec
+ * reads its syntax, and refused with a message naming the syntax otherwise.
  */
 import { InvalidInputError } from '../../errors.ts';
 import { checkImageSize } from '../dimensions.ts';
 import { BoundedInflater, MAX_DECOMPRESSED_BYTES } from '../inflate.ts';
 import { DroppedTagCollector, keptTag } from './deidentify.ts';
 import { tagOf } from './dictionary.ts';
+import { decodeEncapsulatedPixelData, type EncapsulatedPixelData, readEncapsulated } from './encapsulated.ts';
 import { createDicomImage, decodePixelData } from './pixels.ts';
 import { DicomReader, type ElementHeader, looksLikeExplicitVR, UNDEFINED_LENGTH } from './reader.ts';
-import { compressedSyntaxName, EXPLICIT_VR_LE, IMPLICIT_VR_LE, nativeEncoding, type NativeEncoding } from './transfer-syntax.ts';
+import { compressedSyntaxName, encapsulatedEncoding, EXPLICIT_VR_LE, IMPLICIT_VR_LE, nativeEncoding, type NativeEncoding } from './transfer-syntax.ts';
 import type { DicomImageHeader, ParsedDicom, PhotometricInterpretation } from './types.ts';
 
 const PIXEL_DATA = tagOf(0x7fe0, 0x0010);
@@ -35,7 +37,9 @@ function where(file?: string) {
  * Parses a DICOM Part 10 file into its kept rendering header, decoded pixel
  * samples and the list of tags dropped. Throws {@link InvalidInputError} for
  * anything that cannot be rendered: not DICOM, damaged, no pixel data,
- * compressed pixel data, or an unsupported pixel format.
+ * pixel data compressed in a syntax no codec here reads, or an unsupported
+ * pixel format. Compressed syntaxes need their decoder loaded first
+ * (loadDecodersFor).
  */
 export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
   if (bytes.length < PREAMBLE + 4 || String.fromCharCode(...bytes.subarray(PREAMBLE, PREAMBLE + 4)) !== 'DICM') {
@@ -65,12 +69,18 @@ export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
   const reader = new DicomReader(data, encoding.littleEndian, explicitVR, file, start);
 
   let pixel: { header: ElementHeader; value: Uint8Array } | undefined;
+  let encapsulated: EncapsulatedPixelData | undefined;
   let burnedIn = false;
   // Fewer than 8 bytes left cannot hold an element: trailing padding some writers add.
   while (reader.remaining >= 8) {
     const el = reader.readElementHeader();
     if (el.tag === PIXEL_DATA) {
-      if (el.length === UNDEFINED_LENGTH) throw encapsulatedError(encoding, file);
+      if (el.length === UNDEFINED_LENGTH) {
+        if (!encoding.encapsulated) throw encapsulatedError(encoding, file);
+        encapsulated = readEncapsulated(data, el.valueOffset, file);
+        reader.pos = encapsulated.end;
+        continue;
+      }
       // Keep a truncated value as-is so the size check below can explain what is missing.
       const end = Math.min(data.length, el.valueOffset + el.length);
       pixel = { header: el, value: data.subarray(el.valueOffset, end) };
@@ -82,14 +92,17 @@ export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
     }
     collect(reader, el, values, dropped);
   }
-  if (!pixel) {
+  if (!pixel && !encapsulated) {
     throw new InvalidInputError(
       'This DICOM file has no pixel data (7FE0,0010): it may be a structured report or a presentation state.',
       where(file),
     );
   }
   const kept = buildHeader(values, declared ?? (explicitVR ? EXPLICIT_VR_LE : IMPLICIT_VR_LE), file);
-  const samples = decodePixelData(pixel.value, pixel.header.vr || 'OW', kept, encoding.littleEndian, file);
+  if (pixel && encoding.encapsulated) {
+    throw new InvalidInputError(`This DICOM file declares ${encoding.name} compression, but its pixel data is not compressed (not in fragments). The file was written wrongly; export it again.`, where(file));
+  }
+  const samples = pixel ? decodePixelData(pixel.value, pixel.header.vr || 'OW', kept, encoding.littleEndian, file) : decodeEncapsulatedPixelData(encapsulated!, kept, file);
   const image = createDicomImage(kept, samples, dropped.list());
   return burnedIn ? { ...image, burnedInAnnotation: true } : image;
 }
@@ -112,7 +125,7 @@ function resolveEncoding(uid: string | undefined, bytes: Uint8Array, datasetStar
     // No Transfer Syntax UID: guess between the two little-endian syntaxes from the first element's bytes.
     return nativeEncoding(looksLikeExplicitVR(bytes, datasetStart + 4) ? EXPLICIT_VR_LE : IMPLICIT_VR_LE)!;
   }
-  const native = nativeEncoding(uid);
+  const native = nativeEncoding(uid) ?? encapsulatedEncoding(uid);
   if (native) return native;
   const name = compressedSyntaxName(uid);
   if (name) {

@@ -47,8 +47,8 @@ function readWords(value: Uint8Array, count: number, bits: 8 | 16 | 32, littleEn
   return out;
 }
 
-/** Keeps bits HighBit-BitsStored+1 … HighBit, sign-extending when PixelRepresentation is 1. */
-function maskAndSign(raw: Uint8Array | Uint16Array | Uint32Array, h: DicomImageHeader): DicomPixelArray {
+/** Keeps bits HighBit-BitsStored+1 … HighBit, sign-extending when PixelRepresentation is 1. Also applied to decoded compressed frames. */
+export function maskAndSign(raw: Uint8Array | Uint16Array | Uint32Array, h: DicomImageHeader): DicomPixelArray {
   const signed = h.pixelRepresentation === 1;
   const shift = Math.max(0, h.highBit + 1 - h.bitsStored);
   if (h.bitsStored >= h.bitsAllocated && shift === 0) {

@@ -1,8 +1,10 @@
 /**
  * DICOM transfer syntaxes: how a dataset is encoded after the file meta
- * group. Only the four native (uncompressed) ones are decoded; compressed ones
- * are named so the refusal message tells the user exactly what they have.
+ * group. The four native ones and the compressed ones a codec reads
+ * (codecs/syntaxes.ts) are decoded; the others are named so the refusal
+ * message tells the user exactly what they have.
  */
+import { compressedSyntax } from '../codecs/syntaxes.ts';
 
 /** How the dataset bytes are laid out, for the syntaxes we can read. */
 export interface NativeEncoding {
@@ -12,6 +14,8 @@ export interface NativeEncoding {
   readonly explicitVR: boolean;
   /** The dataset is raw-deflated after the meta group. */
   readonly deflated: boolean;
+  /** Pixel data is compressed, in fragments (PS3.5 §A.4); the rest is Explicit VR Little Endian. */
+  readonly encapsulated?: true;
 }
 
 export const IMPLICIT_VR_LE = '1.2.840.10008.1.2';
@@ -69,4 +73,11 @@ export function nativeEncoding(uid: string): NativeEncoding | undefined {
 /** The common name of a compressed syntax (`JPEG Lossless`), or `undefined`. */
 export function compressedSyntaxName(uid: string): string | undefined {
   return COMPRESSED.get(uid);
+}
+
+/** The dataset encoding of a compressed syntax we can decode, or `undefined`. */
+export function encapsulatedEncoding(uid: string): NativeEncoding | undefined {
+  const name = COMPRESSED.get(uid);
+  if (!name || !compressedSyntax(uid)) return undefined;
+  return { uid, name, littleEndian: true, explicitVR: true, deflated: false, encapsulated: true };
 }
