@@ -22,14 +22,14 @@ export interface PickedFile {
   readonly file: Blob;
 }
 
-/** The preview sent to the page: everything but the bundle's bytes. */
-export interface PreviewResult extends Omit<ImportPreview, 'bundle'> {
+/** The preview sent to the page: everything but the bundle's bytes and the key salt (which stays in this worker until stored). */
+export interface PreviewResult extends Omit<ImportPreview, 'bundle' | 'keySalt' | 'imageInputs'> {
   readonly previewId: string | null;
   /** The first cases, to show what will be stored. */
   readonly sample: BenchCase[];
 }
 
-const previews = new Map<string, Bundle>();
+const previews = new Map<string, { bundle: Bundle; keySalt?: string }>();
 let repos: Promise<Repositories> | null = null;
 let nextPreview = 1;
 
@@ -69,21 +69,21 @@ const importApi = {
       ...(input.kind ? { kind: input.kind } : {}),
       ...(input.options ? { options: input.options } : {}),
     });
-    const { bundle, ...rest } = preview;
+    const { bundle, keySalt, imageInputs: _inputs, ...rest } = preview;
     let previewId: string | null = null;
     if (bundle) {
       previewId = `p${nextPreview++}`;
-      previews.set(previewId, bundle);
+      previews.set(previewId, { bundle, ...(keySalt ? { keySalt } : {}) });
     }
     return { ...rest, previewId, sample: bundle ? bundle.cases.slice(0, 25) : [] };
   },
 
   /** Stores a previewed benchmark in one transaction. */
   async commit(input: { previewId: string; asCopy?: boolean }, ctx: CallContext): Promise<CommitResult> {
-    const bundle = previews.get(input.previewId);
-    if (!bundle) throw new NeuroEvalError('NOT_FOUND', 'This preview has expired. Choose the files again to import them.');
+    const kept = previews.get(input.previewId);
+    if (!kept) throw new NeuroEvalError('NOT_FOUND', 'This preview has expired. Choose the files again to import them.');
     ctx.progress({ phase: 'store', done: 0, total: 1 });
-    const result = await commitBundle(await database(), bundle, { asCopy: input.asCopy === true });
+    const result = await commitBundle(await database(), kept.bundle, { asCopy: input.asCopy === true, ...(kept.keySalt ? { keySalt: kept.keySalt } : {}) });
     previews.delete(input.previewId);
     ctx.progress({ phase: 'store', done: 1, total: 1 });
     return result;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { formatLocation } from '../../core/errors.ts';
 import { prepareImport } from '../../core/bundle/import-pipeline.ts';
+import type { Bundle } from '../../core/bundle/types.ts';
 import { formatBytes } from '../../core/imaging/inflate.ts';
 import type { CliCommand } from '../command.ts';
 import { inputFilesFrom } from '../files.ts';
@@ -29,12 +30,35 @@ function parseArgs(args: readonly string[]): ParsedArgs {
     else if (a === '--nifti-plane') out.image.niftiPlane = args[++i];
     else if (a === '--window') out.image.window = args[++i];
     else if (a === '--accept-burned-in') out.image.acceptBurnedInAnnotation = true;
+    else if (a === '--series-plane') out.image.seriesPlane = args[++i];
+    else if (a === '--series-slices') {
+      const v = args[++i] ?? '';
+      out.image.seriesSlices = v === 'middle' || v === 'all' ? v : v.split(',').map((x) => Number(x.trim()));
+    }
     else if (a === '--nifti-slices') {
       const v = args[++i] ?? '';
       out.image.niftiSlices = v === 'middle' ? 'middle' : v.split(',').map((x) => Number(x.trim()));
     } else out.targets.push(a);
   }
   return out;
+}
+
+/** Every stored image, by case, with the SHA-256 of its bytes: what another tool's rendering can be compared with. */
+function storedImages(bundle: Bundle, inputs: Readonly<Record<string, string>>) {
+  return bundle.cases.flatMap((c) =>
+    c.images.map((img) => ({
+      case: c.id,
+      sha256: img.sha256,
+      mime: img.mime,
+      width: img.width,
+      height: img.height,
+      ...(img.plane !== undefined ? { plane: img.plane } : {}),
+      ...(img.slice !== undefined ? { slice: img.slice } : {}),
+      ...(img.source?.frame !== undefined ? { frame: img.source.frame } : {}),
+      ...(img.source?.window ? { window: img.source.window } : {}),
+      ...(img.sha256 && inputs[img.sha256] !== undefined ? { input: inputs[img.sha256] } : {}),
+    })),
+  );
 }
 
 /**
@@ -54,10 +78,12 @@ export const validateCommand: CliCommand = {
     '',
     'Inputs: a NeuroEval bundle (.zip or folder), a Neural-MedBench JSON (add the',
     'answer key as a second file), a NeuroVLM-Bench CSV plus the image folder, a',
-    'VLMEvalKit TSV, or a CSV/JSONL with --mapping.',
+    'VLMEvalKit TSV, a CSV/JSONL with --mapping, or DICOM alone: one file, a study',
+    'or series folder, or a ZIP of them (one case per series).',
     '',
     'Options:',
-    '  --json              Print the result as JSON',
+    '  --json              Print the result as JSON; "images" lists every stored image',
+    '                      with the SHA-256 of its PNG and the input file it came from',
     '  --format <kind>     Use this importer instead of detecting one (neuroeval-bundle,',
     '                      neural-medbench, neurovlm-bench, vlmevalkit, generic)',
     '  --mapping <json>    Column mapping for the generic importer, e.g.',
@@ -65,11 +91,15 @@ export const validateCommand: CliCommand = {
     '  --dicom-frames <middle|first|all>       Frames of multi-frame DICOM to render',
     '  --nifti-plane <axial|coronal|sagittal>  Plane of NIfTI slices (default axial)',
     '  --nifti-slices <middle|10,12,14>        NIfTI slices to render (default middle)',
+    '  --series-plane <acquired|axial|coronal|sagittal>  Plane of DICOM series slices',
+    '  --series-slices <middle|all|10,12,14>   DICOM series slices (0 = first along',
+    '                      the slice normal; default middle)',
     '  --window <file|brain|stroke|subdural|bone|auto>  Window of the rendered PNG',
     '  --zip-limits <json>  Raise or lower the ZIP limits (docs/formats/bundle.md), e.g.',
     '                      \'{"maxRatio":500,"maxTotalBytes":4294967296}\'',
-    '  --accept-burned-in  Import DICOM marked BurnedInAnnotation YES (refused by',
-    '                      default: text in the pixels survives tag removal)',
+    '  --accept-burned-in  Import DICOM marked BurnedInAnnotation YES, secondary',
+    '                      captures and screenshots (refused by default: text in the',
+    '                      pixels survives tag removal)',
   ].join('\n'),
   async run(args, io) {
     const { targets, json, kind, mapping: mappingText, zipLimits: zipLimitsText, image } = parseArgs(args);
@@ -104,8 +134,9 @@ export const validateCommand: CliCommand = {
     const files = targets.flatMap((t) => inputFilesFrom(t));
     const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}), ...(zipLimits ? { zipLimits } : {}) } });
     if (json) {
-      const { bundle: _b, ...rest } = preview;
-      io.out.write(`${JSON.stringify(rest, null, 2)}\n`);
+      // The salt never leaves the import: printing it would let anyone recompute the keys from a hospital's IDs.
+      const { bundle, keySalt: _s, imageInputs, ...rest } = preview;
+      io.out.write(`${JSON.stringify({ ...rest, images: bundle ? storedImages(bundle, imageInputs ?? {}) : [] }, null, 2)}\n`);
       return preview.ok ? 0 : 1;
     }
     const out: string[] = [`Format: ${preview.importer.label}`];

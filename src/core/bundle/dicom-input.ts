@@ -27,18 +27,52 @@ export function asDicomFile(bytes: Uint8Array, path: string): Uint8Array | null 
   return asPart10(bytes);
 }
 
-/** Parses a DICOM file and applies the burned-in annotation rule; throws a typed error naming the file. */
+/**
+ * Secondary captures are pictures of something else (a screen, a film, a
+ * report): they are where names, dates and record numbers get drawn into the
+ * pixels, whatever BurnedInAnnotation says. Known by SOP class, by the SC
+ * module's ConversionType, by ImageType naming a screenshot, or by the
+ * Modality some writers give them.
+ */
+const SECONDARY_CAPTURE_CLASSES: ReadonlyMap<string, string> = new Map([
+  ['1.2.840.10008.5.1.4.1.1.7', 'Secondary Capture Image Storage'],
+  ['1.2.840.10008.5.1.4.1.1.7.1', 'Multi-frame Single Bit Secondary Capture Image Storage'],
+  ['1.2.840.10008.5.1.4.1.1.7.2', 'Multi-frame Grayscale Byte Secondary Capture Image Storage'],
+  ['1.2.840.10008.5.1.4.1.1.7.3', 'Multi-frame Grayscale Word Secondary Capture Image Storage'],
+  ['1.2.840.10008.5.1.4.1.1.7.4', 'Multi-frame True Color Secondary Capture Image Storage'],
+]);
+
+/** Why this file's pixels are likely to carry text, naming the tag, or null. */
+function burnedInText(parsed: ParsedDicom): { field: string; reason: string } | null {
+  if (parsed.burnedInAnnotation) return { field: 'BurnedInAnnotation', reason: "says its pixels carry burned-in annotation (BurnedInAnnotation (0028,0301) is YES): text such as the patient's name may be written into the image itself" };
+  const a = parsed.attributes ?? {};
+  const sop = a.SOPClassUID ? SECONDARY_CAPTURE_CLASSES.get(a.SOPClassUID) : undefined;
+  const capture = "a secondary capture, a picture of a screen, film or document, where the patient's name and dates are often drawn into the pixels";
+  if (sop) return { field: 'SOPClassUID', reason: `is ${capture} (SOP class ${sop})` };
+  if (a.ConversionType) return { field: 'ConversionType', reason: `is ${capture} (ConversionType (0008,0064) is ${a.ConversionType.replace(/[^A-Z]/g, '') || 'set'})` };
+  if (a.ImageType && /SCREEN ?SHOT|SCREEN CAPTURE/i.test(a.ImageType)) return { field: 'ImageType', reason: "is a screenshot (ImageType (0008,0008) says so): text such as the patient's name is usually part of the picture" };
+  if (a.Modality === 'SC' || parsed.kept.modality === 'SC') return { field: 'Modality', reason: `is ${capture} (Modality (0008,0060) is SC)` };
+  return null;
+}
+
+/**
+ * Parses a DICOM file and applies the burned-in text rule (BurnedInAnnotation
+ * YES, or a secondary capture or screenshot); throws a typed error naming the
+ * file and the tag.
+ */
 export function parseDicomForImport(bytes: Uint8Array, path: string, acceptBurnedIn: boolean): { parsed: ParsedDicom; warning?: ImportIssue } {
   const parsed = parseDicom(bytes, path);
-  if (!parsed.burnedInAnnotation) return { parsed };
+  const found = burnedInText(parsed);
+  if (!found) return { parsed };
   if (!acceptBurnedIn) {
     throw new InvalidInputError(
-      `"${path}" says its pixels carry burned-in annotation (BurnedInAnnotation (0028,0301) is YES): text such as the patient's name may be written into the image itself, and removing tags cannot take it out. Mask or remove the annotation and import again, or, after checking the pixels yourself, import with "accept burned-in annotation" (CLI: --accept-burned-in).`,
-      { file: path, field: 'BurnedInAnnotation' },
+      `"${path}" ${found.reason}, and removing tags cannot take it out. Mask or remove the text and import again, or, after checking the pixels yourself, import with "accept burned-in annotation" (CLI: --accept-burned-in).`,
+      { file: path, field: found.field },
     );
   }
+  const what = found.field === 'BurnedInAnnotation' ? 'has burned-in annotation (BurnedInAnnotation YES)' : `may have text in its pixels (${found.field})`;
   return {
     parsed,
-    warning: { severity: 'warning', message: `"${path}" has burned-in annotation (BurnedInAnnotation YES); imported because you accepted burned-in annotation. Its pixels are kept as they are.`, location: { file: path, field: 'BurnedInAnnotation' } },
+    warning: { severity: 'warning', message: `"${path}" ${what}; imported because you accepted burned-in annotation. Its pixels are kept as they are.`, location: { file: path, field: found.field } },
   };
 }

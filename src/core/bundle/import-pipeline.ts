@@ -13,6 +13,7 @@ import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from 
 import { withInputNames } from './input-names.ts';
 import { readableInputs } from './read-inputs.ts';
 import { loadDecodersFor } from '../imaging/dicom/load-decoders.ts';
+import { newKeySalt } from './dicom-meta.ts';
 import { convertMedicalImages, type DroppedTagSummary } from './medical-images.ts';
 import { withNeutralImageNames } from './neutral-names.ts';
 import type { Bundle } from './types.ts';
@@ -60,6 +61,13 @@ export interface ImportPreview {
   readonly manifest: Bundle['manifest'] | null;
   /** The finished bundle, present when there are no errors. */
   readonly bundle: Bundle | null;
+  /**
+   * The salt of the pseudonymous DICOM keys in this bundle's case meta, when
+   * there are any: stored with the benchmark, never shown or exported.
+   */
+  readonly keySalt?: string;
+  /** Stored image (sha256) → the input file it was rendered from, where one file is its source (`neuroeval validate --json`). */
+  readonly imageInputs?: Readonly<Record<string, string>>;
 }
 
 interface PrepareOptions {
@@ -129,9 +137,11 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
     };
   };
 
+  // One salt per benchmark, made here so the importer and the DICOM conversion key with the same one.
+  const keySalt = newKeySalt();
   let draft: ImportDraft;
   try {
-    draft = await importer.read(files, { ...(options.signal ? { signal: options.signal } : {}), ...(options.progress ? { progress: options.progress } : {}), ...(options.options ? { options: options.options } : {}) });
+    draft = await importer.read(files, { keySalt, ...(options.signal ? { signal: options.signal } : {}), ...(options.progress ? { progress: options.progress } : {}), ...(options.options ? { options: options.options } : {}) });
   } catch (error) {
     if (error instanceof InvalidInputError) return fail([...decodeNotices, { severity: 'error', message: error.message, ...(error.location ? { location: error.location } : {}) }]);
     throw error;
@@ -143,14 +153,15 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
 
   // Compressed DICOM needs its WebAssembly decoders before the (synchronous) conversion parses it.
   await loadDecodersFor([...draft.images.values(), ...draft.files.values()]);
-  const converted = convertMedicalImages(draft, { ...(options.options ? { options: options.options } : {}) });
+  const converted = convertMedicalImages(draft, { keySalt, ...(options.options ? { options: options.options } : {}) });
+  const droppedTags = mergeDropped(draft.droppedTags ?? [], converted.droppedTags);
   throwIfAborted(options.signal);
   const result = finalizeBundle(converted.draft, {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
     inputName: files.length === 1 ? files[0]!.path : undefined,
   });
-  if (!result.bundle) return fail(result.issues, result.skipped, converted.droppedTags);
+  if (!result.bundle) return fail(result.issues, result.skipped, droppedTags);
   // Stored names come from content, never from the user's file names (which may name the patient).
   const bundle = withNeutralImageNames(result.bundle);
   const issues = [...result.issues];
@@ -169,10 +180,35 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
     skipped: result.skipped,
     // Counted before renaming: identical renders under different names still count as the images a case shows.
     summary: summarize(result.bundle),
-    droppedTags: converted.droppedTags,
+    droppedTags,
     manifest: bundle.manifest,
     bundle,
+    // Stored only when this import made keys with it (a re-imported bundle's keys were made with a salt it does not carry).
+    ...(converted.keyed || importer.kind === 'dicom' ? { keySalt } : {}),
+    imageInputs: imageInputs(result.bundle, inputNames),
   };
+}
+
+/** One line per tag, files counted across both lists. */
+function mergeDropped(a: readonly DroppedTagSummary[], b: readonly DroppedTagSummary[]): DroppedTagSummary[] {
+  const out = new Map<string, DroppedTagSummary>();
+  for (const t of [...a, ...b]) {
+    const seen = out.get(t.tag);
+    out.set(t.tag, seen ? { ...seen, files: seen.files + t.files } : t);
+  }
+  return [...out.values()];
+}
+
+/** Each stored image's input file, from the bundle's paths before they were renamed by content. */
+function imageInputs(bundle: Bundle, inputNames: ReadonlyMap<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of bundle.cases) {
+    for (const img of c.images) {
+      const name = inputNames.get(img.path);
+      if (img.sha256 && name !== undefined) out[img.sha256] = name;
+    }
+  }
+  return out;
 }
 
 /** Thrown by commit when the same id holds different content. */

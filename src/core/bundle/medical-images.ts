@@ -16,6 +16,7 @@ import { renderDicomFrame, renderNiftiSlice, type RenderedImage } from '../imagi
 import type { WindowPreset } from '../imaging/window.ts';
 import { sniffImageType } from '../imaging/sniff.ts';
 import { asDicomFile, parseDicomForImport } from './dicom-input.ts';
+import { dicomCaseMeta, KEPT_AS_META } from './dicom-meta.ts';
 import type { ImportDraft, ImportIssue } from './importers/importer.ts';
 import { checkStoredFiles } from './stored-files.ts';
 import type { BenchCase, CaseImage, Plane } from './types.ts';
@@ -60,8 +61,8 @@ function pick(options: Readonly<Record<string, unknown>> | undefined): MedicalIm
 
 export function convertMedicalImages(
   draft: ImportDraft,
-  ctx: { readonly options?: Readonly<Record<string, unknown>> } = {},
-): { draft: ImportDraft; droppedTags: DroppedTagSummary[] } {
+  ctx: { readonly options?: Readonly<Record<string, unknown>>; readonly keySalt?: string } = {},
+): { draft: ImportDraft; droppedTags: DroppedTagSummary[]; keyed: boolean } {
   const opts = pick(ctx.options);
   const window = opts.window === 'file' ? undefined : opts.window;
   const issues: ImportIssue[] = [...draft.issues];
@@ -74,6 +75,8 @@ export function convertMedicalImages(
     else if (detectDicom(bytes)) medical.push([path, bytes]);
   }
   const renders = new Map<string, Rendered[]>();
+  // A DICOM image's technical tags and pseudonymous keys, given to the cases that show it (dicom-meta.ts).
+  const caseMeta = new Map<string, Record<string, string>>();
   const dropped = new Map<string, { keyword: string; files: number }>();
   const note = (tag: string, keyword: string) => {
     const d = dropped.get(tag);
@@ -90,7 +93,12 @@ export function convertMedicalImages(
       if (dicom) {
         const { parsed, warning } = parseDicomForImport(dicom, path, opts.acceptBurnedInAnnotation === true);
         if (warning) issues.push(warning);
-        parsed.dropped.forEach((t) => note(t.tag, t.name));
+        parsed.dropped.forEach((t) => KEPT_AS_META.has(t.name) || note(t.tag, t.name));
+        if (ctx.keySalt) {
+          const found = dicomCaseMeta(parsed.attributes ?? {}, ctx.keySalt, path);
+          caseMeta.set(path, found.meta);
+          issues.push(...found.issues);
+        }
         const container = encodeVolume(volumeFromDicom(parsed));
         const asset = sha256Hex(container);
         files.set(`sources/${asset}.nevol`, container);
@@ -133,6 +141,8 @@ export function convertMedicalImages(
   const cases: BenchCase[] = draft.cases.map((c) => {
     if (!c.images.some((img) => renders.has(img.path))) return c;
     const expanded: CaseImage[] = [];
+    // The first DICOM image speaks for the case: cases hold one study's images.
+    const fromDicom = c.images.map((img) => caseMeta.get(img.path)).find((m) => m !== undefined);
     for (const img of c.images) {
       const r = renders.get(img.path);
       if (!r) {
@@ -149,9 +159,9 @@ export function convertMedicalImages(
         });
       }
     }
-    return { ...c, images: expanded };
+    return { ...c, images: expanded, ...(fromDicom ? { meta: { ...c.meta, ...fromDicom } } : {}) };
   });
 
   const droppedTags = [...dropped].map(([tag, d]) => ({ tag: tag.startsWith('nifti:') ? 'nifti' : tag, keyword: d.keyword, files: d.files }));
-  return { draft: { ...draft, cases, images, files, issues }, droppedTags };
+  return { draft: { ...draft, cases, images, files, issues }, droppedTags, keyed: [...caseMeta.values()].some((m) => Object.keys(m).some((k) => k.endsWith('Key'))) };
 }

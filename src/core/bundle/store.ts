@@ -23,7 +23,7 @@ export interface CommitResult {
 
 
 /** Stores a finished bundle. With `asCopy`, a benchmark whose id is taken gets a new id instead of failing. */
-export async function commitBundle(repos: Repositories, bundle: Bundle, options: { asCopy?: boolean; now?: number } = {}): Promise<CommitResult> {
+export async function commitBundle(repos: Repositories, bundle: Bundle, options: { asCopy?: boolean; now?: number; keySalt?: string } = {}): Promise<CommitResult> {
   const manifest = bundle.manifest;
   let id = manifest.id;
   const existing = await repos.benchmarks.get(id);
@@ -67,6 +67,7 @@ export async function commitBundle(repos: Repositories, bundle: Bundle, options:
     createdAt: now,
     manifest,
     files: files.map(({ path, sha256 }) => ({ path, sha256 })),
+    ...(options.keySalt ? { keySalt: options.keySalt } : {}),
   };
   const cases: CaseRecord[] = bundle.cases.map((c) => ({ ...c, benchmarkId: id }));
   await repos.benchmarks.putWithContent(record, cases, assets);

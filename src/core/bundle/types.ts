@@ -36,7 +36,10 @@ export interface ImageSource {
   readonly kind: 'dicom' | 'nifti';
   /** Asset (sha256) of the de-identified source kept for re-windowing: pixel data and rendering tags only. */
   readonly asset: string;
-  /** Frame (DICOM multi-frame) or slice index (NIfTI) that was rendered. */
+  /**
+   * Frame (DICOM multi-frame) or slice index (NIfTI) that was rendered. For a
+   * DICOM series the asset is a volume and this is the slice in `plane`.
+   */
   readonly frame?: number;
   readonly plane?: Plane;
   /** Window used for the rendered PNG. */

@@ -48,6 +48,12 @@ export interface BenchmarkRecord {
   manifest: BundleManifest;
   /** Extra bundle files (prompt text), stored as assets. */
   files: { path: string; sha256: string }[];
+  /**
+   * Salt of the pseudonymous DICOM keys in the cases' meta (bundle/dicom-meta.ts),
+   * when the import made any. Kept here only: no export carries it, so the keys
+   * cannot be recomputed from a hospital's identifiers outside this browser.
+   */
+  keySalt?: string;
 }
 
 /**

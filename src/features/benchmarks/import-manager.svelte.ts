@@ -25,7 +25,10 @@ interface ImageOptions {
   /** `middle`, or slice numbers separated by commas. */
   niftiSlices: string;
   window: 'file' | 'brain' | 'stroke' | 'bone' | 'subdural' | 'auto';
-  /** Import DICOM marked BurnedInAnnotation YES (refused unless the user says they checked the pixels). */
+  /** DICOM series (importers/dicom.ts): the plane shown, and `middle`, `all` or slice numbers separated by commas. */
+  seriesPlane: 'acquired' | 'axial' | 'coronal' | 'sagittal';
+  seriesSlices: string;
+  /** Import DICOM marked BurnedInAnnotation YES, secondary captures and screenshots (refused unless the user says they checked the pixels). */
   acceptBurnedIn: boolean;
 }
 
@@ -55,7 +58,7 @@ export class ImportManager {
   #result = $state.raw<CommitResult | null>(null);
   #error = $state<string | null>(null);
   #conflict = $state(false);
-  #imageOptions = $state<ImageOptions>({ dicomFrames: 'middle', niftiPlane: 'axial', niftiSlices: 'middle', window: 'file', acceptBurnedIn: false });
+  #imageOptions = $state<ImageOptions>({ dicomFrames: 'middle', niftiPlane: 'axial', niftiSlices: 'middle', window: 'file', seriesPlane: 'acquired', seriesSlices: 'middle', acceptBurnedIn: false });
   #controller: AbortController | null = null;
 
   get step() { return this.#step; }
@@ -72,7 +75,7 @@ export class ImportManager {
   get conflict() { return this.#conflict; }
   get imageOptions() { return this.#imageOptions; }
   /** Whether to offer the DICOM/NIfTI rendering options. */
-  get hasMedicalFiles() { return this.#files.some((f) => looksMedical(f.path)); }
+  get hasMedicalFiles() { return this.#kind === 'dicom' || this.#files.some((f) => looksMedical(f.path)); }
 
   /** Changes how DICOM/NIfTI images are rendered and reads the files again. */
   async setImageOption<K extends keyof ImageOptions>(key: K, value: ImageOptions[K]): Promise<void> {
@@ -133,11 +136,18 @@ export class ImportManager {
         this.#fail('NIfTI slices must be "middle" or slice numbers separated by commas, e.g. 10, 12, 14.');
         return;
       }
+      const seriesSlices = io.seriesSlices.trim() === 'all' ? 'all' : parseSlices(io.seriesSlices);
+      if (seriesSlices === null) {
+        this.#fail('DICOM series slices must be "middle", "all" or slice numbers separated by commas, e.g. 10, 12, 14.');
+        return;
+      }
       const options = {
         dicomFrames: io.dicomFrames,
         niftiPlane: io.niftiPlane,
         niftiSlices: slices,
         window: io.window,
+        seriesPlane: io.seriesPlane,
+        seriesSlices,
         ...(io.acceptBurnedIn ? { acceptBurnedInAnnotation: true } : {}),
         ...(this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping) } : {}),
       };

@@ -59,6 +59,14 @@ export interface MakeDicomOptions {
   /** Value of the private tag (0009,1001) and of the PatientName nested in a sequence. */
   readonly privateValue?: string;
   readonly nestedName?: string;
+  /** Series geometry and identity: instance number (default 7), position of the first pixel, series UID, SOP class (default CT Image Storage), ImageType. */
+  readonly instanceNumber?: number;
+  readonly imagePositionPatient?: readonly number[];
+  readonly seriesUid?: string;
+  readonly sopClassUid?: string;
+  readonly imageType?: string;
+  /** Technical tags: Manufacturer, ManufacturerModelName, MagneticFieldStrength (as written), SequenceName, ProtocolName, ContrastBolusAgent. */
+  readonly technical?: Partial<Record<'manufacturer' | 'model' | 'fieldStrength' | 'sequenceName' | 'protocolName' | 'contrastAgent', string>>;
   /** BurnedInAnnotation (0028,0301). */
   readonly burnedInAnnotation?: 'YES' | 'NO';
   /** Leave out the preamble, "DICM" and the file meta group: a raw dataset as some old exports write. */
@@ -214,18 +222,22 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
   const p = { ...FAKE_PATIENT, ...o.patient };
   const w = new DatasetWriter(le, explicit);
 
+  const t = o.technical ?? {};
   w.text(0x00080005, 'CS', 'ISO_IR 100');
-  w.text(0x00080016, 'UI', '1.2.840.10008.5.1.4.1.1.2');
+  if (o.imageType) w.text(0x00080008, 'CS', o.imageType);
+  w.text(0x00080016, 'UI', o.sopClassUid ?? '1.2.840.10008.5.1.4.1.1.2');
   w.text(0x00080018, 'UI', '1.2.826.0.1.3680043.8.498.1001');
   if (identifying) {
     w.text(0x00080020, 'DA', p.studyDate);
     w.text(0x00080050, 'SH', p.accession);
   }
   if (o.modality) w.text(0x00080060, 'CS', o.modality);
+  if (t.manufacturer !== undefined) w.text(0x00080070, 'LO', t.manufacturer);
   if (identifying) {
     w.text(0x00080080, 'LO', p.institution);
     w.text(0x00080090, 'PN', p.referring);
   }
+  if (t.model !== undefined) w.text(0x00081090, 'LO', t.model);
   if (o.sequence) {
     w.sequence(0x00081115, false, [{ undefinedLength: false, write: (i) => i.text(0x0020000e, 'UI', '1.2.3.4.5.6') }]);
     w.sequence(0x00081140, true, [
@@ -255,9 +267,15 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
     w.text(0x00100030, 'DA', p.birthDate);
     if (p.address) w.text(0x00101040, 'LO', p.address);
   }
+  if (t.contrastAgent !== undefined) w.text(0x00180010, 'LO', t.contrastAgent);
+  if (t.sequenceName !== undefined) w.text(0x00180024, 'SH', t.sequenceName);
   if (o.sliceThickness !== undefined) w.ds(0x00180050, o.sliceThickness);
+  if (t.fieldStrength !== undefined) w.text(0x00180087, 'DS', t.fieldStrength);
+  if (t.protocolName !== undefined) w.text(0x00181030, 'LO', t.protocolName);
   if (identifying) w.text(0x0020000d, 'UI', p.studyUid);
-  w.text(0x00200013, 'IS', '7');
+  if (o.seriesUid) w.text(0x0020000e, 'UI', o.seriesUid);
+  w.text(0x00200013, 'IS', String(o.instanceNumber ?? 7));
+  if (o.imagePositionPatient) w.ds(0x00200032, o.imagePositionPatient);
   if (o.imageOrientationPatient) w.ds(0x00200037, o.imageOrientationPatient);
   w.us(0x00280002, samples);
   w.text(0x00280004, 'CS', photometric);

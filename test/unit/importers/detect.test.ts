@@ -13,7 +13,7 @@ async function kinds(files: InputFile[]): Promise<[string, number][]> {
 
 describe('detectImporter', () => {
   it('lists the importers in a stable order', () => {
-    expect(IMPORTERS.map((i) => i.kind)).toEqual(['neural-medbench', 'neurovlm-bench', 'vlmevalkit', 'generic']);
+    expect(IMPORTERS.map((i) => i.kind)).toEqual(['neural-medbench', 'neurovlm-bench', 'vlmevalkit', 'dicom', 'generic']);
   });
 
   it('picks Neural-MedBench for its JSON (with or without an answer key)', async () => {

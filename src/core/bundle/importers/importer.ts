@@ -7,6 +7,7 @@
 import type { ErrorLocation } from '../../errors.ts';
 import { decodeBytes, decodeUnicode } from '../../text/decode.ts';
 import type { Progress } from '../../rpc/protocol.ts';
+import type { DroppedTagSummary } from '../medical-images.ts';
 import type { BenchCase, BundleManifest } from '../types.ts';
 
 /** A file the user provided, with its path relative to what they picked (folders included). */
@@ -49,6 +50,8 @@ export interface ImportDraft {
   readonly declaredContentHash?: string;
   /** Image bundle paths → the names the user's files gave them, so messages name what the user wrote. */
   readonly inputNames?: ReadonlyMap<string, string>;
+  /** DICOM tags an importer that reads DICOM itself (importers/dicom.ts) left behind, for the preview. */
+  readonly droppedTags?: readonly DroppedTagSummary[];
 }
 
 export interface ImportContext {
@@ -56,6 +59,8 @@ export interface ImportContext {
   readonly progress?: (p: Progress) => void;
   /** Importer-specific options chosen in the UI or on the command line (e.g. a column mapping). */
   readonly options?: Readonly<Record<string, unknown>>;
+  /** The benchmark's salt for pseudonymous DICOM keys (bundle/dicom-meta.ts); made once per import. */
+  readonly keySalt?: string;
 }
 
 export interface Importer {

@@ -8,6 +8,7 @@
 import { InvalidInputError } from '../../errors.ts';
 import { checkImageSize } from '../dimensions.ts';
 import { BoundedInflater, MAX_DECOMPRESSED_BYTES } from '../inflate.ts';
+import { attributeKeyword, attributeText, type AttributeKeyword } from './attributes.ts';
 import { DroppedTagCollector, keptTag } from './deidentify.ts';
 import { tagOf } from './dictionary.ts';
 import { decodeEncapsulatedPixelData, type EncapsulatedPixelData, readEncapsulated } from './encapsulated.ts';
@@ -71,6 +72,8 @@ export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
   let pixel: { header: ElementHeader; value: Uint8Array } | undefined;
   let encapsulated: EncapsulatedPixelData | undefined;
   let burnedIn = false;
+  // Read to hash, to refuse or to check (attributes.ts); never part of the stored source.
+  const attributes: Partial<Record<AttributeKeyword, string>> = {};
   // Fewer than 8 bytes left cannot hold an element: trailing padding some writers add.
   while (reader.remaining >= 8) {
     const el = reader.readElementHeader();
@@ -90,6 +93,8 @@ export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
     if (el.tag === BURNED_IN_ANNOTATION && el.length !== UNDEFINED_LENGTH) {
       burnedIn = readString(data.subarray(el.valueOffset, el.valueOffset + el.length)).toUpperCase() === 'YES';
     }
+    const attribute = attributeKeyword(el.tag);
+    if (attribute && el.length !== UNDEFINED_LENGTH) attributes[attribute] = attributeText(data.subarray(el.valueOffset, Math.min(data.length, el.valueOffset + el.length)));
     collect(reader, el, values, dropped);
   }
   if (!pixel && !encapsulated) {
@@ -103,7 +108,7 @@ export function parseDicom(bytes: Uint8Array, file?: string): ParsedDicom {
     throw new InvalidInputError(`This DICOM file declares ${encoding.name} compression, but its pixel data is not compressed (not in fragments). The file was written wrongly; export it again.`, where(file));
   }
   const samples = pixel ? decodePixelData(pixel.value, pixel.header.vr || 'OW', kept, encoding.littleEndian, file) : decodeEncapsulatedPixelData(encapsulated!, kept, file);
-  const image = createDicomImage(kept, samples, dropped.list());
+  const image = { ...createDicomImage(kept, samples, dropped.list()), attributes };
   return burnedIn ? { ...image, burnedInAnnotation: true } : image;
 }
 

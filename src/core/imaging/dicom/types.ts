@@ -2,6 +2,7 @@
  * Shapes shared by the DICOM parser, the pixel decoder, the volume container
  * and the renderer.
  */
+import type { DicomAttributes } from './attributes.ts';
 import type { DroppedTag } from './deidentify.ts';
 
 export type PhotometricInterpretation = 'MONOCHROME1' | 'MONOCHROME2' | 'RGB';
@@ -59,6 +60,8 @@ export interface ParsedDicom {
   readonly dropped: readonly DroppedTag[];
   /** BurnedInAnnotation (0028,0301) said YES: text such as the patient's name may be in the pixels. */
   readonly burnedInAnnotation?: true;
+  /** Identity, type and technical tags read for the import's decisions and keys (attributes.ts); never stored as read. */
+  readonly attributes?: DicomAttributes;
   /**
    * Modality values (after RescaleSlope/Intercept) of one frame, row-major;
    * for RGB, three interleaved samples per pixel and no rescale.
