@@ -13,7 +13,8 @@ import { queryAnswers, type AnswerPage, type AnswerQuery } from '../src/core/res
 import { importRunExport, previewRunImport, type ImportRunResult, type RunImportPreview } from '../src/core/results/import-run.ts';
 import { openHarnessFile, type HarnessFileView } from '../src/core/results/harness-file.ts';
 import type { IntervalUnit } from '../src/core/results/format.ts';
-import { breakdown, compareRows, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
+import { breakdown, compareRows, dimensionsFor, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
+import { TECHNICAL_TAGS } from '../src/core/results/technical-tags.ts';
 import { loadResults, overviewOf, resultsSignature, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';
 import { buildHtmlReport } from '../src/core/results/report-html.ts';
 import { scoresCsv } from '../src/core/results/scores-csv.ts';
@@ -50,7 +51,7 @@ async function comparisonsFor(benchmarkId: string, metric: string, revision?: st
   const data = await results(benchmarkId, revision);
   const key = `${data.signature}|${metric}|${unit}`;
   let c = comparisons.get(key);
-  if (!c) comparisons.set(key, (c = compareRows(data.scored, metric, { unit })));
+  if (!c) comparisons.set(key, (c = compareRows(data.scored, metric, { unit, cases: data.cases })));
   return c;
 }
 
@@ -61,6 +62,11 @@ interface Revisioned {
 }
 
 const HEADLINE_BREAKDOWNS: readonly Dimension[] = ['taskFamily', 'diseaseGroup'];
+
+/** The report's breakdowns: the headline ones, and every technical tag the cases carry (scanner, field strength…). */
+function reportDimensions(data: LoadedResults): Dimension[] {
+  return [...HEADLINE_BREAKDOWNS, ...dimensionsFor(data.cases.values()).filter((d) => d in TECHNICAL_TAGS)];
+}
 
 const resultsApi = {
   async overview(input: Revisioned): Promise<ResultsOverview> {
@@ -109,7 +115,7 @@ const resultsApi = {
     const data = await results(input.benchmarkId);
     const overview = overviewOf(data);
     const metric = input.metric ?? overview.leaderboard.defaultMetric ?? 'pass@1';
-    const breakdowns = HEADLINE_BREAKDOWNS.map((d) => breakdown(data.scored, data.cases, d, metric));
+    const breakdowns = reportDimensions(data).map((d) => breakdown(data.scored, data.cases, d, metric));
     const text = buildHtmlReport({
       overview, metric, comparisons: await comparisonsFor(input.benchmarkId, metric), breakdowns,
       agreement: agreementReport(data.reviews, data.scored.flatMap((s) => s.items)), generatedAt: new Date(), appVersion: input.appVersion,

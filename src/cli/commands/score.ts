@@ -6,7 +6,7 @@ import { neuroVlmBenchLines } from './score-neurovlm-bench.ts';
 import { isRunExport, parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { groupNeuroVlmItems, neuroVlmItemsFromRun } from '../../core/scoring/neurovlm/items.ts';
 import { protocolFor } from '../../core/protocols/registry.ts';
-import { decimal, metricInterval, metricNumber, metricView, percent } from '../../core/results/format.ts';
+import { byPatient, decimal, metricInterval, metricNumber, metricView, percent } from '../../core/results/format.ts';
 import { JUDGE_CAVEAT } from '../../core/scoring/equivalence/judge.ts';
 import { describeBertScoreSetting } from '../../core/scoring/metrics/bertscore-layers.ts';
 import { scoreRun, type RunScoringResult } from '../../core/scoring/run/score-run.ts';
@@ -200,7 +200,7 @@ function allMetrics(result: RunScoringResult): string[] {
         `  ${m.label}${m.dependsOnJudge ? ' †' : ''}${m.encoder ? ` (encoder ${m.encoder})` : ''}`,
         metricNumber(m, m.mean),
         `[${metricInterval(m)}]`,
-        m.samples === undefined ? String(m.n) : `${m.n} questions (${m.samples} samples)`,
+        metricView(m).count.replace(/^n=/, ''),
         String(m.notScorable),
         Object.entries(m.sources).map(([k, n]) => `${k} ${n}`).join(', ') || '–',
         ...(sampled ? [m.perSample ? `[${metricView(m, 'sample').interval}] (${metricView(m, 'sample').count})` : 'same'] : []),
@@ -210,7 +210,9 @@ function allMetrics(result: RunScoringResult): string[] {
     if (classes.length) out.push(`  Error classes proposed by the judge (${arm.wrong} wrong answers): ${classes.map(([c, n]) => `${c} ${n}`).join(', ')}`);
     out.push('');
   }
-  if (sampled) out.push('Several samples per question: the 95% CI resamples questions with all their samples (seeded cluster bootstrap) and n counts questions; "Per sample" counts every sample as an independent item (too narrow: samples of one question are correlated).', '');
+  if (result.summary.arms.some((a) => a.metrics.some(byPatient))) {
+    out.push('Intervals are by patient: several cases share a patient key, so the 95% CI resamples patients with all their cases, questions and samples (seeded cluster bootstrap) and n counts patients (cases and answers beside); "Per sample" counts every answer as an independent item (too narrow: answers about one patient are correlated).', '');
+  } else if (sampled) out.push('Several samples per question: the 95% CI resamples questions with all their samples (seeded cluster bootstrap) and n counts questions; "Per sample" counts every sample as an independent item (too narrow: samples of one question are correlated).', '');
   if (result.summary.arms.some((a) => a.metrics.some((m) => m.dependsOnJudge))) out.push(`† ${JUDGE_CAVEAT}`, '');
   return out;
 }

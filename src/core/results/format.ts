@@ -36,18 +36,32 @@ export function metricInterval(m: Formatted & { readonly ci: Interval }): string
   return Number.isFinite(m.ci.lower) ? `${metricNumber(m, m.ci.lower)}–${metricNumber(m, m.ci.upper)}` : '–';
 }
 
-/** Which interval of a summary to show: per question (the default) or every sample as an item. */
+/**
+ * Which interval of a summary to show: clustered (the default: per question,
+ * or per patient when slices share a patient key) or every sample as an item.
+ */
 export type IntervalUnit = 'question' | 'sample';
 
+/** Resampled by patient: n counts patients. */
+export const byPatient = (m: Pick<MetricSummary, 'ciMethod'>): boolean => m.ciMethod === 'patient-bootstrap';
+
+/** `n=…` of a patient-level figure: patients, with the cases and answers beside. */
+export function patientCount(patients: number, cases: number | undefined, answers: number | undefined): string {
+  const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  return `n=${plural(patients, 'patient')} (${plural(cases ?? 0, 'case')}, ${plural(answers ?? 0, 'answer')})`;
+}
+
 /**
- * A summary's interval and count in one unit: the question-level figures, or
- * the per-sample view where the summary has one (several samples per
- * question); a summary with one sample per question reads the same in both.
+ * A summary's interval and count in one unit: the clustered figures (per
+ * question, or per patient), or the per-sample view where the summary has one
+ * (several samples per question, or by patient); a summary with one sample per
+ * question and no shared patient reads the same in both.
  */
 export function metricView(m: MetricSummary, unit: IntervalUnit = 'question'): { readonly interval: string; readonly count: string } {
   if (unit === 'sample' && m.perSample) {
-    return { interval: metricInterval(m.perSample), count: `n=${m.perSample.n} samples` };
+    return { interval: metricInterval(m.perSample), count: `n=${m.perSample.n} ${byPatient(m) ? 'answers' : 'samples'}` };
   }
+  if (byPatient(m)) return { interval: metricInterval(m), count: patientCount(m.n, m.cases, m.samples) };
   return { interval: metricInterval(m), count: m.samples === undefined ? `n=${m.n}` : `n=${m.n} questions (${m.samples} samples)` };
 }
 
@@ -56,4 +70,10 @@ export function itemValue(metric: string | null, v: number | null): string {
   if (v === null) return 'not scorable';
   if (metric && CONTINUOUS_METRICS.has(metric)) return decimal(v);
   return v === 1 ? 'right' : 'wrong';
+}
+
+/** `n=…` of a breakdown cell: answers, questions with their samples, or patients with their cases and answers. */
+export function cellCount(c: { readonly n: number; readonly samples?: number; readonly by?: 'patient'; readonly cases?: number }): string {
+  if (c.by === 'patient') return patientCount(c.n, c.cases, c.samples);
+  return c.samples === undefined ? `n=${c.n}` : `n=${c.n} questions (${c.samples} samples)`;
 }

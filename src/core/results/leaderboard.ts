@@ -9,11 +9,13 @@ import type { BenchCase } from '../bundle/types.ts';
 import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { CONTINUOUS_METRICS, metricLabel, questionKey } from '../scoring/run/summary.ts';
+import { countPatients, patientCluster, sharesPatients, type CaseLookup } from '../scoring/run/patients.ts';
 import { armKey, type ArmSummary, type Interval, type MetricSummary } from '../scoring/run/types.ts';
 import { bootstrapClusterMeanCi, bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { mcnemar } from '../scoring/stats/mcnemar.ts';
 import { wilsonInterval } from '../scoring/stats/wilson.ts';
 import type { IntervalUnit } from './format.ts';
+import { TECHNICAL_LABELS, TECHNICAL_TAGS, technicalDimensionsOf, technicalGroup, technicalRank, type TechnicalDimension } from './technical-tags.ts';
 
 /** One scored run: its record, its current score set and that set's rows. */
 export interface ScoredRun {
@@ -120,15 +122,34 @@ export const PER_QUESTION_SUMMARY_LABELS: Readonly<Record<PerQuestionSummary, st
   'mean-of-samples': 'a question scores the mean of its samples',
 };
 
+/** The same summaries one level up, when tests pair patients: over every answer of the patient's shared questions. */
+export const PER_PATIENT_SUMMARY_LABELS: Readonly<Record<PerQuestionSummary, string>> = {
+  'majority-correct': 'a patient counts as right when more than half of their answers are right',
+  'mean-of-samples': 'a patient scores the mean of their answers',
+};
+
+/** How a comparison summarised its units before testing, in words; null when each unit was one answer. */
+export function comparisonSummary(c: Pick<Comparison, 'perQuestion' | 'perPatient'>): string | null {
+  if (c.perPatient) return PER_PATIENT_SUMMARY_LABELS[c.perPatient];
+  return c.perQuestion ? PER_QUESTION_SUMMARY_LABELS[c.perQuestion] : null;
+}
+
 export interface Comparison {
   readonly a: string;
   readonly b: string;
   readonly metric: string;
-  /** Units both rows have a value for: questions, or samples in the per-sample view. */
+  /** Units both rows have a value for: questions (patients when `by` is `patient`), or samples in the per-sample view. */
   readonly n: number;
   readonly unit: IntervalUnit;
+  /** Set when the shared questions' cases share a patient key: the test pairs patients (n counts them). */
+  readonly by?: 'patient';
+  /** Paired by patient: the shared questions and cases behind the patients. */
+  readonly questions?: number;
+  readonly cases?: number;
   /** Set when some paired question had several samples: how they were summarised per question. */
   readonly perQuestion?: PerQuestionSummary;
+  /** Paired by patient: how each patient's answers were summarised (over every answer of its shared questions). */
+  readonly perPatient?: PerQuestionSummary;
   /** mean(A) − mean(B) of what was tested on those units (per-question summaries, or samples). */
   readonly difference: number;
   readonly pValue: number;
@@ -177,6 +198,27 @@ function perQuestionValue(values: readonly number[], continuous: boolean): numbe
 }
 
 /**
+ * The shared questions of two rows grouped by patient, when their cases share
+ * a patient key: each patient's answers (every sample of every shared
+ * question) pooled per row, so both rows are summarised on the same questions.
+ */
+function pairPatients(A: Map<string, number[]>, B: Map<string, number[]>, caseOf: ReadonlyMap<string, string>, cases: CaseLookup): { a: number[][]; b: number[][]; questions: number; cases: number } | null {
+  const shared = [...A.keys()].filter((k) => B.has(k));
+  const ids = shared.map((k) => ({ caseId: caseOf.get(k)! }));
+  if (!sharesPatients(ids.map((x) => x.caseId), cases)) return null;
+  const byPatient = new Map<string, { a: number[]; b: number[] }>();
+  shared.forEach((k, i) => {
+    const p = patientCluster(ids[i]!, cases);
+    let g = byPatient.get(p);
+    if (!g) byPatient.set(p, (g = { a: [], b: [] }));
+    g.a.push(...A.get(k)!);
+    g.b.push(...B.get(k)!);
+  });
+  const groups = [...byPatient.values()];
+  return { a: groups.map((g) => g.a), b: groups.map((g) => g.b), questions: shared.length, cases: countPatients(ids, cases).cases };
+}
+
+/**
  * Every pair of rows on one metric, paired on the units both answered:
  * McNemar (exact below 25 discordant pairs) for 0/1 metrics, a seeded paired
  * bootstrap of the mean difference otherwise. By default the unit is the
@@ -184,11 +226,14 @@ function perQuestionValue(values: readonly number[], continuous: boolean): numbe
  * {@link perQuestionValue} says (the comparison states it in `perQuestion`).
  * `unit: 'sample'` is the per-sample view: sample s of A paired with sample s
  * of B, each pair an independent item. With one sample per question both
- * units give the same figures.
+ * units give the same figures. With `cases`, when the shared questions'
+ * cases share a patient key (patients.ts), the unit is the patient: each
+ * patient's answers summarised as one value the same way (`perPatient`).
  */
-export function compareRows(runs: readonly ScoredRun[], metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit } = {}): Comparison[] {
+export function compareRows(runs: readonly ScoredRun[], metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit; cases?: CaseLookup } = {}): Comparison[] {
   const unit = options.unit ?? 'question';
   const byRow = valuesByRow(runs, metric, unit);
+  const caseOf = new Map(runs.flatMap((r) => r.items.map((it) => [questionKey(it), it.caseId] as const)));
   const ids = [...byRow.keys()];
   const out: Comparison[] = [];
   const continuous = CONTINUOUS_METRICS.has(metric);
@@ -199,17 +244,19 @@ export function compareRows(runs: readonly ScoredRun[], metric: string, options:
       const a: number[] = [];
       const b: number[] = [];
       let several = false;
-      for (const [k, v] of A) {
-        const w = B.get(k);
-        if (w !== undefined) {
-          a.push(perQuestionValue(v, continuous));
-          b.push(perQuestionValue(w, continuous));
-          if (v.length > 1 || w.length > 1) several = true;
-        }
+      const patients = unit === 'question' && options.cases ? pairPatients(A, B, caseOf, options.cases) : null;
+      const units = patients ? patients.a.map((v, k) => [v, patients.b[k]!] as const) : [...A].flatMap(([k, v]) => (B.has(k) ? [[v, B.get(k)!] as const] : []));
+      for (const [v, w] of units) {
+        a.push(perQuestionValue(v, continuous));
+        b.push(perQuestionValue(w, continuous));
+        if (v.length > 1 || w.length > 1) several = true;
       }
       if (a.length === 0) continue;
       const difference = a.reduce((s, x) => s + x, 0) / a.length - b.reduce((s, x) => s + x, 0) / b.length;
-      const stated = { unit, ...(several ? { perQuestion: continuous ? ('mean-of-samples' as const) : ('majority-correct' as const) } : {}) };
+      const summary = continuous ? ('mean-of-samples' as const) : ('majority-correct' as const);
+      const stated = patients
+        ? { unit, by: 'patient' as const, questions: patients.questions, cases: patients.cases, ...(several ? { perPatient: summary } : {}) }
+        : { unit, ...(several ? { perQuestion: summary } : {}) };
       if (continuous) {
         const r = pairedBootstrapMean(a, b, { seed: options.seed ?? 0, resamples: options.resamples ?? 1000 });
         out.push({ a: ids[i]!, b: ids[j]!, metric, n: a.length, ...stated, difference, pValue: r.pValue, method: 'paired-bootstrap', ci: { lower: r.lower, upper: r.upper } });
@@ -232,21 +279,35 @@ export function comparisonOf(comparisons: readonly Comparison[], a: string, b: s
 
 // ── Breakdowns ───────────────────────────────────────────────────────────────
 
-export const DIMENSIONS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequence', 'plane', 'variant', 'protocol'] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+/** Dimensions every benchmark has; the technical ones (technical-tags.ts) come after them when cases carry the tags. */
+const CASE_DIMENSIONS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequence', 'plane', 'variant', 'protocol'] as const;
+export const DIMENSIONS = [...CASE_DIMENSIONS, ...(Object.keys(TECHNICAL_TAGS) as TechnicalDimension[])] as const;
+export type Dimension = (typeof CASE_DIMENSIONS)[number] | TechnicalDimension;
 
 export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
   split: 'Split / level', taskFamily: 'Task family', diseaseGroup: 'Disease group', modality: 'Modality', sequence: 'Sequence', plane: 'Plane', variant: 'Variant', protocol: 'Protocol',
+  ...TECHNICAL_LABELS,
 };
+
+const isTechnical = (d: Dimension): d is TechnicalDimension => d in TECHNICAL_TAGS;
+
+/** The dimensions worth offering for these cases: every case dimension, and each technical one some case has a tag for. */
+export function dimensionsFor(cases: Iterable<Pick<BenchCase, 'meta'>>): Dimension[] {
+  return [...CASE_DIMENSIONS, ...technicalDimensionsOf(cases)];
+}
 
 interface Cell {
   readonly value: number;
   readonly lower: number;
   readonly upper: number;
-  /** Answers; with several samples per question (question unit), questions. */
+  /** Answers; with several samples per question (question unit), questions; by patient, patients. */
   readonly n: number;
-  /** With several samples per question: the sampled answers (n counts questions, the interval resamples questions). */
+  /** With several samples per question, or by patient: the sampled answers (n counts questions or patients). */
   readonly samples?: number;
+  /** Set when the group's cases share a patient key: the interval resamples patients and n counts them. */
+  readonly by?: 'patient';
+  /** By patient: the cases behind the patients. */
+  readonly cases?: number;
 }
 
 export interface Breakdown {
@@ -270,13 +331,24 @@ function dimensionValue(dim: Dimension, it: ScoreRecord, kase: BenchCase | undef
     case 'modality': return kase?.modality ?? '(none)';
     case 'sequence': return kase?.sequences?.[0] ?? first?.sequence ?? '(none)';
     case 'plane': return String(first?.plane ?? '(none)');
+    default: return technicalGroup(dim, kase?.meta);
   }
 }
 
-/** A group's mean and interval; as the arm summaries do, several samples of a question resample together (`unit: 'question'`). */
-function cellOf(values: readonly number[], questions: readonly string[], continuous: boolean, unit: IntervalUnit, seed = 0, resamples = 1000): Cell | null {
+/**
+ * A group's mean and interval; as the arm summaries do, several samples of a
+ * question resample together (`unit: 'question'`), and so do the cases of a
+ * patient when the group's cases share a patient key.
+ */
+function cellOf(values: readonly number[], questions: readonly string[], caseIds: readonly string[], cases: CaseLookup, continuous: boolean, unit: IntervalUnit, seed = 0, resamples = 1000): Cell | null {
   if (values.length === 0) return null;
   const sum = values.reduce((a, b) => a + b, 0);
+  if (unit === 'question' && sharesPatients(caseIds, cases)) {
+    const ids = caseIds.map((caseId) => ({ caseId }));
+    const b = bootstrapClusterMeanCi(values, ids.map((x) => patientCluster(x, cases)), { seed, resamples });
+    const counts = countPatients(ids, cases);
+    return { value: sum / values.length, lower: b.lower, upper: b.upper, n: counts.patients, samples: values.length, by: 'patient', cases: counts.cases };
+  }
   const distinct = new Set(questions).size;
   if (unit === 'question' && distinct < values.length) {
     const b = bootstrapClusterMeanCi(values, questions, { seed, resamples });
@@ -294,6 +366,7 @@ function cellOf(values: readonly number[], questions: readonly string[], continu
 export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string, BenchCase>, dimension: Dimension, metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit } = {}): Breakdown {
   const continuous = CONTINUOUS_METRICS.has(metric);
   const questions = new Map<string, string[]>();
+  const caseIds = new Map<string, string[]>();
   const seriesIds: string[] = [];
   const seriesLabels = new Map<string, string>();
   const groups: string[] = [];
@@ -317,10 +390,15 @@ export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string,
       const q = questions.get(key);
       if (q) q.push(questionKey(it));
       else questions.set(key, [questionKey(it)]);
+      const c = caseIds.get(key);
+      if (c) c.push(it.caseId);
+      else caseIds.set(key, [it.caseId]);
     }
   }
-  // Variants in a natural order (none, text-only, then degradations by kind and severity); others alphabetically.
-  groups.sort((a, b) => (dimension === 'variant' ? variantRank(a) - variantRank(b) || a.localeCompare(b) : a.localeCompare(b, 'en', { numeric: true })));
+  // Variants in a natural order (none, text-only, then degradations by kind and severity); technical groups by
+  // their own order (tesla, thickness bins, untagged last); others alphabetically.
+  const rank = (g: string) => (dimension === 'variant' ? variantRank(g) : isTechnical(dimension) ? technicalRank(dimension, g) : 0);
+  groups.sort((a, b) => rank(a) - rank(b) || (dimension === 'variant' ? a.localeCompare(b) : a.localeCompare(b, 'en', { numeric: true })));
   const runNames = new Map(runs.map((r) => [r.run.id, r.run.name]));
   const dupLabels = new Map<string, number>();
   for (const id of seriesIds) dupLabels.set(seriesLabels.get(id)!, (dupLabels.get(seriesLabels.get(id)!) ?? 0) + 1);
@@ -334,7 +412,7 @@ export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string,
     groups,
     cells: groups.map((g) => seriesIds.map((sid) => {
       const key = `${g}\u0000${sid}`;
-      return cellOf(values.get(key) ?? [], questions.get(key) ?? [], continuous, options.unit ?? 'question', options.seed ?? 0, options.resamples ?? 1000);
+      return cellOf(values.get(key) ?? [], questions.get(key) ?? [], caseIds.get(key) ?? [], cases, continuous, options.unit ?? 'question', options.seed ?? 0, options.resamples ?? 1000);
     })),
   };
 }

@@ -11,7 +11,7 @@ import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
 import { answerTableRow, type AnswerRow } from './answers.ts';
 import { armKey } from '../scoring/run/types.ts';
 import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
-import { buildLeaderboard, degradationCurves, rowId, rowReliability, type DegradationCurve, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
+import { buildLeaderboard, degradationCurves, dimensionsFor, rowId, rowReliability, type DegradationCurve, type Dimension, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
 interface RunOverview {
@@ -50,6 +50,8 @@ export interface ResultsOverview {
    * NeuroVLM-Bench answers, keyed by the row's label (with its run where labels repeat).
    */
   readonly neurovlmBench: NeuroVlmBenchBreakdown | null;
+  /** Breakdown dimensions to offer: the technical ones only when some case carries their tag. */
+  readonly dimensions: readonly Dimension[];
   /** Some value on the page was decided (or left undecided) by a local judge. */
   readonly judgeUsed: boolean;
   /** Distinct values for the answer-table filters. */
@@ -166,6 +168,7 @@ export function overviewOf(data: LoadedResults): ResultsOverview {
     degradation: degradationCurves(data.scored),
     confusion,
     reliability,
+    dimensions: dimensionsFor(data.cases.values()),
     judgeUsed: leaderboard.rows.some((r) => Object.values(r.metrics).some((m) => m.dependsOnJudge)),
     facets: { models: uniq(data.answers.map((a) => a.modelId)), protocols: uniq(data.answers.map((a) => a.protocolId)), variants: uniq(data.answers.map((a) => a.variant)) },
   };

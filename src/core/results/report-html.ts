@@ -9,9 +9,10 @@ import { definitionTag, metricDefinition } from '../scoring/run/definitions.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
-import { metricNumber, metricView, percent, statistic, UNDEFINED_STATISTIC_NOTE } from './format.ts';
+import { byPatient, cellCount, metricInterval, metricNumber, metricView, percent, statistic, UNDEFINED_STATISTIC_NOTE } from './format.ts';
 import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure, speedFigure, taxonomyFigure, twoAxisFigure } from './figures.ts';
-import { LOWER_IS_BETTER, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
+import { CONTINUOUS_METRICS } from '../scoring/run/summary.ts';
+import { DIMENSION_LABELS, LOWER_IS_BETTER, PER_PATIENT_SUMMARY_LABELS, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
 import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
@@ -47,12 +48,31 @@ function value(m: MetricSummary | undefined): string {
   if (!m) return '<td class="num muted">–</td>';
   const q = metricView(m, 'question');
   const s = m.perSample ? metricView(m, 'sample') : null;
-  return `<td class="num">${esc(metricNumber(m, m.mean))}${m.dependsOnJudge ? ' †' : ''}<br><span class="muted">${esc(q.interval)} · ${esc(q.count)}</span>${s ? `<br><span class="muted">per sample: ${esc(s.interval)} · ${esc(s.count)}</span>` : ''}</td>`;
+  const view = byPatient(m) ? 'per answer' : 'per sample';
+  return `<td class="num">${esc(metricNumber(m, m.mean))}${m.dependsOnJudge ? ' †' : ''}<br><span class="muted">${esc(q.interval)} · ${esc(q.count)}</span>${s ? `<br><span class="muted">${view}: ${esc(s.interval)} · ${esc(s.count)}</span>` : ''}</td>`;
+}
+
+/** The leaderboard note when cases share a patient: intervals and tests by patient, and how a patient's answers were summarised. */
+function patientNote(rows: readonly { readonly metrics: Readonly<Record<string, MetricSummary>> }[], comparisons: readonly Comparison[]): string {
+  if (!rows.some((r) => Object.values(r.metrics).some(byPatient))) return '';
+  const summaries = [...new Set(comparisons.flatMap((c) => (c.perPatient ? [c.perPatient] : [])))];
+  const tests = summaries.map((k) => `${k === 'majority-correct' ? 'for McNemar' : 'for the paired bootstrap'}, ${PER_PATIENT_SUMMARY_LABELS[k]}`).join('; ');
+  return `<p class="caveat" data-note="by-patient"><strong>Intervals are by patient.</strong> Several cases (slices, series or studies) share a patient key, so they are not independent: the interval resamples patients with all their cases, questions and samples (seeded cluster bootstrap) and n counts patients, with cases and answers beside; the value is the mean over every answer. The line "per answer" counts every answer as an independent item (too narrow). Tests pair patients${tests ? `: ${esc(tests)}` : ''}.</p>`;
+}
+
+/** A breakdown as a table: value, interval and count of each group and series (patients where the group's cases share one). */
+function breakdownTable(bd: Breakdown): string {
+  const kind = { ciMethod: CONTINUOUS_METRICS.has(bd.metric) ? ('bootstrap' as const) : ('wilson' as const) };
+  const head = bd.series.map((s) => `<th class="num">${esc(s.label)}</th>`).join('');
+  const body = bd.groups.map((g, gi) => `<tr><th scope="row">${esc(g)}</th>${(bd.cells[gi] ?? []).map((c) => (c ? `<td class="num">${esc(metricNumber(kind, c.value))}<br><span class="muted">${esc(metricInterval({ ...kind, ci: c }))} · ${esc(cellCount(c))}</span></td>` : '<td class="num muted">–</td>')).join('')}</tr>`).join('\n');
+  const patients = bd.cells.some((row) => row.some((c) => c?.by === 'patient'));
+  const caption = `${metricLabel(bd.metric)} by ${DIMENSION_LABELS[bd.dimension].toLowerCase()}${patients ? ' (intervals by patient)' : ''}`;
+  return `<table data-breakdown="${esc(bd.dimension)}"><caption>${esc(caption)}</caption><thead><tr><th>${esc(DIMENSION_LABELS[bd.dimension])}</th>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
 /** The leaderboard note on several samples per question: how intervals and tests treat them. */
 function samplesNote(rows: readonly { readonly metrics: Readonly<Record<string, MetricSummary>> }[], comparisons: readonly Comparison[]): string {
-  if (!rows.some((r) => Object.values(r.metrics).some((m) => m.perSample))) return '';
+  if (!rows.some((r) => Object.values(r.metrics).some((m) => m.ciMethod === 'question-bootstrap'))) return '';
   const summaries = [...new Set(comparisons.flatMap((c) => (c.perQuestion ? [c.perQuestion] : [])))];
   const tests = summaries.map((k) => `${k === 'majority-correct' ? 'for McNemar' : 'for the paired bootstrap'}, ${PER_QUESTION_SUMMARY_LABELS[k]}`).join('; ');
   return `<p class="muted">Several samples per question: the interval resamples questions with all their samples (seeded cluster bootstrap) and n counts questions; the value is the mean over every sample. The line "per sample" counts every sample as an independent item (too narrow, as samples of one question are correlated). Tests pair questions${tests ? `: ${esc(tests)}` : ''}.</p>`;
@@ -123,7 +143,12 @@ export function buildHtmlReport(input: ReportInput): string {
   const figures: string[] = [];
   if (twoAxis.plotted.length) figures.push(figure(toSvgString(twoAxis.figure), `Each model's classification accuracy against its pass@1, with 95 % intervals.${twoAxis.missing.length ? ` Not plotted: ${twoAxis.missing.join('; ')}.` : ''}`));
   figures.push(figure(toSvgString(speedFigure(overview.leaderboard.rows, metric)), `${metricLabel(metric)} against mean decode speed on the machines the runs used.`));
-  for (const bd of input.breakdowns) if (bd.groups.length) figures.push(figure(toSvgString(breakdownFigure(bd, !bd.metric.startsWith('bertscore') && !['rougeL', 'cosine', 'token_f1', 'rubric'].includes(bd.metric))), 'Bars: mean; whiskers: 95 % interval.'));
+  for (const bd of input.breakdowns) {
+    if (!bd.groups.length) continue;
+    const patients = bd.cells.some((row) => row.some((c) => c?.by === 'patient'));
+    figures.push(figure(toSvgString(breakdownFigure(bd, !bd.metric.startsWith('bertscore') && !['rougeL', 'cosine', 'token_f1', 'rubric'].includes(bd.metric))), `Bars: mean; whiskers: 95 % interval${patients ? ', resampling patients (n counts patients)' : ''}.`));
+    figures.push(breakdownTable(bd));
+  }
   if (overview.taxonomy.length) figures.push(figure(toSvgString(taxonomyFigure(overview.taxonomy)), 'Classes proposed by the local judge and confirmed by reviewers.'));
   for (const rel of overview.reliability.slice(0, 4)) figures.push(figure(toSvgString(reliabilityFigure(rel.label, rel.points)), 'Accuracy per stated-confidence bin (10 equal-width bins); the dashed line is perfect calibration.'));
   for (const c of overview.confusion.slice(0, 4)) figures.push(figure(toSvgString(confusionFigure(c.label, c.labels, c.matrix, c.abstained, c.other)), 'NeuroVLM-Bench class (diagnosis_name) after NeuroEval\'s normalisation (NeuroEval\'s own analysis).'));
@@ -158,6 +183,7 @@ Generated ${esc(input.generatedAt.toISOString())} by NeuroEval ${esc(input.appVe
 ${overview.judgeUsed ? `<p class="caveat"><strong>† Local judge.</strong> ${esc(JUDGE_CAVEAT)}</p>` : ''}
 <h2>Leaderboard</h2>
 <p class="muted">Sorted by ${esc(metricLabel(metric))}. Each cell: value, 95 % interval (Wilson for proportions, seeded bootstrap otherwise), answers scored. Last column: test against the leader on the same items (McNemar for proportions, paired bootstrap otherwise); ▼ significantly lower at p &lt; 0.05, ≈ no significant difference.</p>
+${patientNote(rows, input.comparisons)}
 ${samplesNote(rows, input.comparisons)}
 <table><thead><tr><th>Model</th>${head}<th>vs leader</th></tr></thead><tbody>
 ${body}

@@ -2,7 +2,8 @@
  * Item scores → per-arm summaries (model × variant) with 95 % intervals:
  * Wilson for 0/1 metrics, a seeded percentile bootstrap for the others, and
  * with several samples per question a seeded cluster bootstrap over
- * questions (the per-sample figures kept beside it),
+ * questions (the per-sample figures kept beside it), and when slices share a
+ * patient (patients.ts) a seeded cluster bootstrap over patients,
  * pass@k over samples with the unbiased estimator, MediConfusion set score,
  * the full NeuroVLM-Bench report, and calibration shift by degradation
  * severity.
@@ -16,6 +17,7 @@ import { scoreNeuroVlm } from '../neurovlm/score.ts';
 import { neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../neurovlm/evaluator/index.ts';
 import { bootstrapCi, bootstrapClusterMeanCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
 import { wilsonInterval } from '../stats/wilson.ts';
+import { countPatients, patientCluster, sharesPatients, type CaseLookup } from './patients.ts';
 import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary, type QuestionIdentity } from './types.ts';
 
 /** Human labels, in the order summaries list metrics. */
@@ -116,9 +118,26 @@ function questionLevel(perSample: MetricSummary, values: readonly number[], clus
   };
 }
 
-function metricSummary(metric: string, items: readonly ItemScore[], opts: SummaryOptions): MetricSummary {
+/**
+ * Answers of several cases of one patient (slices, series, studies) are
+ * resampled together: the interval is a seeded cluster bootstrap over
+ * patients, each with all its cases, questions and samples; n counts
+ * patients, with cases and answers beside, and the per-answer figures stay in
+ * `perSample`. The mean is unchanged.
+ */
+function patientLevel(perSample: MetricSummary, values: readonly number[], scored: readonly ItemScore[], cases: CaseLookup, opts: SummaryOptions): MetricSummary {
+  const b = bootstrapClusterMeanCi(values, scored.map((it) => patientCluster(it, cases)), { seed: opts.seed, resamples: opts.resamples });
+  const counts = countPatients(scored, cases);
+  return {
+    ...perSample, n: counts.patients, cases: counts.cases, samples: values.length, ci: { lower: b.lower, upper: b.upper }, ciMethod: 'patient-bootstrap',
+    perSample: { n: perSample.n, ci: perSample.ci, ciMethod: perSample.ciMethod === 'wilson' ? 'wilson' : 'bootstrap' },
+  };
+}
+
+function metricSummary(metric: string, items: readonly ItemScore[], cases: CaseLookup, opts: SummaryOptions): MetricSummary {
   const values: number[] = [];
   const clusters: string[] = [];
+  const scored: ItemScore[] = [];
   const sources: Partial<Record<MetricSource, number>> = {};
   let notScorable = 0;
   let encoder: string | undefined;
@@ -135,6 +154,7 @@ function metricSummary(metric: string, items: readonly ItemScore[], opts: Summar
     }
     values.push(v.value);
     clusters.push(questionKey(it));
+    scored.push(it);
     sources[v.source] = (sources[v.source] ?? 0) + 1;
     if (v.source === 'encoder') encoder = v.sourceId;
   }
@@ -149,20 +169,26 @@ function metricSummary(metric: string, items: readonly ItemScore[], opts: Summar
     const b = bootstrapMeanCi(values, { seed: opts.seed, resamples: opts.resamples });
     ci = { lower: b.lower, upper: b.upper };
   }
-  return questionLevel({
+  const perSample: MetricSummary = {
     metric, label: metricLabel(metric), n, notScorable, mean, ci, ciMethod: binary ? 'wilson' : 'bootstrap', sources,
     dependsOnJudge: judged, ...(encoder ? { encoder } : {}),
-  }, values, clusters, opts);
+  };
+  if (sharesPatients(scored.map((it) => it.caseId), cases)) return patientLevel(perSample, values, scored, cases, opts);
+  return questionLevel(perSample, values, clusters, opts);
 }
 
-/** pass@k over samples (Chen et al. 2021 unbiased estimator), for arms with several samples per question. */
-function samplePassK(items: readonly ItemScore[], opts: SummaryOptions): MetricSummary[] {
-  const groups = new Map<string, { n: number; c: number; judge: boolean }>();
+/**
+ * pass@k over samples (Chen et al. 2021 unbiased estimator), for arms with
+ * several samples per question; a bootstrap over questions, or over patients
+ * when slices share one (the per-question estimates of a patient drawn together).
+ */
+function samplePassK(items: readonly ItemScore[], cases: CaseLookup, opts: SummaryOptions): MetricSummary[] {
+  const groups = new Map<string, { n: number; c: number; judge: boolean; caseId: string }>();
   for (const it of items) {
     const v = it.metrics['pass@1'];
     if (!v || v.value === null) continue;
     const key = questionKey(it);
-    const g = groups.get(key) ?? { n: 0, c: 0, judge: false };
+    const g = groups.get(key) ?? { n: 0, c: 0, judge: false, caseId: it.caseId };
     g.n++;
     if (v.value === 1) g.c++;
     if (v.source === 'judge') g.judge = true;
@@ -171,14 +197,18 @@ function samplePassK(items: readonly ItemScore[], opts: SummaryOptions): MetricS
   const list = [...groups.values()];
   if (list.length === 0 || Math.max(...list.map((g) => g.n)) < 2) return [];
   const minN = Math.min(...list.map((g) => g.n));
+  const byPatient = sharesPatients(list.map((g) => g.caseId), cases);
+  const clusters = byPatient ? { clusters: list.map((g) => patientCluster(g, cases)) } : {};
+  const counts = byPatient ? countPatients(list, cases) : null;
   const out: MetricSummary[] = [];
   for (const k of [1, 5]) {
     if (k > minN) continue;
     const per = list.map((g) => passAtKUnbiased(g.n, g.c, k));
-    const b = bootstrapCi(per, (s) => s.reduce((a, x) => a + x, 0) / s.length, { seed: opts.seed, resamples: opts.resamples });
+    const b = bootstrapCi(per, (s) => s.reduce((a, x) => a + x, 0) / s.length, { seed: opts.seed, resamples: opts.resamples, ...clusters });
     const metric = `pass@${k} (samples)`;
     out.push({
-      metric, label: metricLabel(metric), n: list.length, notScorable: 0, mean: b.estimate, ci: { lower: b.lower, upper: b.upper }, ciMethod: 'bootstrap',
+      metric, label: metricLabel(metric), n: counts?.patients ?? list.length, notScorable: 0, mean: b.estimate, ci: { lower: b.lower, upper: b.upper },
+      ...(counts ? { ciMethod: 'patient-bootstrap' as const, cases: counts.cases, samples: list.reduce((s, g) => s + g.n, 0) } : { ciMethod: 'bootstrap' as const }),
       sources: {}, dependsOnJudge: list.some((g) => g.judge),
     });
   }
@@ -256,10 +286,10 @@ export function summariseArms(
   for (const [key, list] of arms) {
     const keys = new Set<string>();
     for (const it of list) for (const k of Object.keys(it.metrics)) keys.add(k);
-    const metrics = [...keys].sort((a, b) => orderOf(a) - orderOf(b) || a.localeCompare(b)).map((k) => metricSummary(k, list, opts));
+    const metrics = [...keys].sort((a, b) => orderOf(a) - orderOf(b) || a.localeCompare(b)).map((k) => metricSummary(k, list, caseMap, opts));
     const set = pairedSet(list, caseMap, opts);
     if (set) metrics.push(set);
-    metrics.push(...samplePassK(list, opts));
+    metrics.push(...samplePassK(list, caseMap, opts));
     metrics.sort((a, b) => orderOf(a.metric) - orderOf(b.metric));
     const joined = list.flatMap((it) => {
       const r = responseById.get(it.responseId);

@@ -16,8 +16,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * 5: Neural-MedBench: a dialogue gets pass@5 and BERTScore (per turn and overall); a differential gets BERTScore against the reference rationale.
  * 6: with several samples per question, intervals and n are per question (cluster bootstrap).
  * 7: NeuroVLM-Bench's own figures (its evaluator, exactly) per arm and per source dataset (`summary.neurovlmBench`).
+ * 8: when cases share a patient (or study) key, intervals and n are per patient (cluster bootstrap over patients).
  */
-export const RUN_SCORER_VERSION = '7';
+export const RUN_SCORER_VERSION = '8';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
@@ -110,7 +111,11 @@ export interface PerSampleInterval {
 export interface MetricSummary {
   readonly metric: string;
   readonly label: string;
-  /** Items with a value; with several samples per question, the questions with a value (samples in `samples`). */
+  /**
+   * Items with a value; with several samples per question, the questions with
+   * a value (samples in `samples`); resampled by patient, the patients with a
+   * value (cases in `cases`, answers in `samples`).
+   */
   readonly n: number;
   /** Answers (samples) of the arm this metric applies to that had no value. */
   readonly notScorable: number;
@@ -119,13 +124,17 @@ export interface MetricSummary {
   /**
    * 95 % interval: Wilson for 0/1 metrics, seeded percentile bootstrap
    * otherwise; with several samples per question, a seeded cluster bootstrap
-   * resampling questions with all their samples (`question-bootstrap`).
+   * resampling questions with all their samples (`question-bootstrap`);
+   * when cases share a patient key, a seeded cluster bootstrap resampling
+   * patients with all their cases, questions and samples (`patient-bootstrap`).
    */
   readonly ci: Interval;
-  readonly ciMethod: 'wilson' | 'bootstrap' | 'question-bootstrap';
-  /** With several samples per question: the sampled answers with a value (n counts questions). */
+  readonly ciMethod: 'wilson' | 'bootstrap' | 'question-bootstrap' | 'patient-bootstrap';
+  /** With several samples per question or by patient: the sampled answers with a value (n counts questions or patients). */
   readonly samples?: number;
-  /** With several samples per question: the per-sample view (every sample an independent item, as scorer versions before 6 reported). */
+  /** Resampled by patient: the cases with a value (n counts patients). */
+  readonly cases?: number;
+  /** With several samples per question, or by patient: the per-sample view (every answer an independent item, as scorer versions before 6 reported). */
   readonly perSample?: PerSampleInterval;
   /** How many values each source decided. */
   readonly sources: Readonly<Partial<Record<MetricSource, number>>>;
