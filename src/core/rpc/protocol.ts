@@ -8,6 +8,7 @@
  * {@link Envelope}, because Comlink's own error transfer drops `code`.
  */
 import type { ItemIdentity } from '../db/types.ts';
+import type { RunResponse } from '../runner/types.ts';
 import type { SerializedError } from '../errors.ts';
 
 /** Progress of a long call. `total` is absent when the amount of work is unknown. */
@@ -54,6 +55,12 @@ export interface RunProgressDetail {
     readonly parseError: string | null;
     readonly finishReason: string;
   }) | null;
+  /**
+   * The answer just stored, whole: the backup folder keeps the answers it has
+   * seen, so its last copy is complete even when the database can no longer
+   * be read (a full disk closes it).
+   */
+  readonly row?: RunResponse;
 }
 
 /**

@@ -70,6 +70,7 @@ class RunsManager {
             const newest = message?.latest;
             const latest = newest && newest.itemKey !== prev.latest[0]?.itemKey ? [newest, ...prev.latest.filter((l) => l.itemKey !== newest.itemKey)].slice(0, 8) : prev.latest;
             this.#live[runId] = { ...prev, done: p.done, total: p.total ?? prev.total, startDone: prev.startDone < 0 ? p.done : prev.startDone, message, latest };
+            if (message?.row) backupFolder.answer(runId, message.row);
             if (p.done > prev.done) backupFolder.progress(runId);
           },
         },

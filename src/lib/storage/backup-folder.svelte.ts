@@ -10,6 +10,8 @@
 import { repos } from './app-db.ts';
 import { resultsWorker } from '../workers/clients.ts';
 import { download } from '../files/download.ts';
+import { serializeRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
+import type { RunResponse } from '../../core/runner/types.ts';
 
 type Mode = 'off' | 'folder' | 'download';
 
@@ -41,6 +43,12 @@ class BackupFolder {
   #last = $state<Record<string, LastWrite>>({});
   #writing = new Map<string, Promise<void>>();
   #lastStart = new Map<string, number>();
+  /**
+   * Per run: the last export read from the database, and the answers stored
+   * since (from the runner's progress). When the database cannot be read any
+   * more (a full disk closes it), the copy is written from these.
+   */
+  #seen = new Map<string, { base: RunExport | null; rows: Map<string, RunResponse> }>();
 
   /** Whether this browser lets the app write into a folder the user picks. */
   get supported(): boolean {
@@ -108,6 +116,29 @@ class BackupFolder {
     void repos().then((r) => r.settings.set(SETTING, null)).catch(() => undefined);
   }
 
+  /** An answer the runner has just stored. */
+  answer(runId: string, row: RunResponse): void {
+    if (this.#mode === 'off') return;
+    let seen = this.#seen.get(runId);
+    if (!seen) this.#seen.set(runId, (seen = { base: null, rows: new Map() }));
+    seen.rows.set(row.itemKey, row);
+  }
+
+  /** The run's export: read from the database, or else rebuilt from the last one read and the answers seen since. */
+  async #export(runId: string): Promise<{ fileName: string; text: string }> {
+    const seen = this.#seen.get(runId);
+    try {
+      const f = await resultsWorker.api.exportRun({ runId });
+      this.#seen.set(runId, { base: JSON.parse(f.text) as RunExport, rows: new Map() });
+      return f;
+    } catch (e) {
+      if (!seen?.base) throw e;
+      const responses = [...seen.base.responses.filter((r) => !seen.rows.has(r.itemKey)), ...seen.rows.values()];
+      const safe = seen.base.run.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'run';
+      return { fileName: `neuroeval-run-${safe}.json`, text: serializeRunExport({ ...seen.base, exportedAt: Date.now(), responses }) };
+    }
+  }
+
   /** While a run goes: writes its export now and then (never two at once, at most every few seconds). */
   progress(runId: string): void {
     if (this.#mode !== 'folder' || this.#writing.has(runId)) return;
@@ -121,7 +152,7 @@ class BackupFolder {
     await this.#writing.get(runId);
     if (this.#mode === 'folder') await this.#write(runId);
     else if (this.#mode === 'download') {
-      const f = await resultsWorker.api.exportRun({ runId });
+      const f = await this.#export(runId);
       download(backupName(f.fileName, runId), f.text, 'application/json');
       this.#last = { ...this.#last, [runId]: { file: backupName(f.fileName, runId), at: Date.now(), error: null } };
     }
@@ -134,7 +165,7 @@ class BackupFolder {
     const job = (async () => {
       let file = '';
       try {
-        const f = await resultsWorker.api.exportRun({ runId });
+        const f = await this.#export(runId);
         file = backupName(f.fileName, runId);
         const writable = await (await folder.getFileHandle(file, { create: true })).createWritable();
         await writable.write(f.text);
