@@ -32,7 +32,8 @@ async function seedRun(page: Page): Promise<{ differential: number; correct: num
   };
   // Half the differentials name the reference first; the rest a diagnosis no reference uses.
   const responses = [
-    ...differential.map((c, i) => row(c, { hypotheses: [{ rank: 1, diagnosis: i % 2 === 0 ? c.questions[0]!.reference!.diagnosis! : 'Vestibular migraine', confidence: 0.8, evidence: null }] })),
+    // The reply that comes with each list is the reference rationale word for word, so every BERTScore is 1.
+    ...differential.map((c, i) => row(c, { hypotheses: [{ rank: 1, diagnosis: i % 2 === 0 ? c.questions[0]!.reference!.diagnosis! : 'Vestibular migraine', confidence: 0.8, evidence: null }], ...(c.questions[0]!.reference!.rationale ? { text: c.questions[0]!.reference!.rationale } : {}) })),
     ...rationale.map((c) => row(c, { text: c.questions[0]!.reference!.rationale! })),
     row(rubric, { text: 'Non-contrast CT now; reverse the anticoagulant; no thrombolysis.' }),
   ];
@@ -93,7 +94,7 @@ test('a run is scored in the worker, re-scored with the local judge and encoder,
   await expect(versions).toContainText('Version 2 (current)');
   await expect(versions).toContainText('Version 1 (previous)');
   await expect(versions).toContainText('judge: self-test-text');
-  await expect(versions).toContainText('rescaled (P 0, R 0, F 0.42)');
+  await expect(versions).toContainText('rescaled (P 0, R 0, F 0.42: the baseline row of layer 2)');
   expect(await scoreSetCount(page)).toBe(2);
 
   await versions.getByRole('radio').nth(1).check();
