@@ -4,26 +4,11 @@
  * model receives, identically in the browser, in workers and in Node.
  */
 import { zlibSync } from 'fflate';
+import { crc32 } from '../hash/crc32.ts';
 
 export type PngColor = 'gray' | 'rgb' | 'rgba';
 const CHANNELS: Record<PngColor, number> = { gray: 1, rgb: 3, rgba: 4 };
 const COLOR_TYPE: Record<PngColor, number> = { gray: 0, rgb: 2, rgba: 6 };
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(bytes: Uint8Array, start: number, end: number): number {
-  let c = 0xffffffff;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 /** One PNG chunk: length, type, data, CRC-32 over type and data. */
 export function pngChunk(type: string, data: Uint8Array): Uint8Array {
@@ -32,7 +17,7 @@ export function pngChunk(type: string, data: Uint8Array): Uint8Array {
   view.setUint32(0, data.length);
   for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
   out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
   return out;
 }
 
