@@ -9,9 +9,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { PATIENT_A, PATIENT_B, secondaryCapture, SERIES_UIDS, twoPatientStudy } from '../support/dicom-studies.ts';
+import { dumpDatabase } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
@@ -29,29 +29,6 @@ function studyFolder(): string {
   return join(root, 'study');
 }
 
-/** Every row of every store of the app's database, blobs read as Latin-1 text. */
-async function dumpDatabase(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('neuroeval');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const parts: string[] = [];
-    for (const store of [...db.objectStoreNames]) {
-      const rows = await new Promise<unknown[]>((resolve, reject) => {
-        const req = db.transaction(store).objectStore(store).getAll();
-        req.onsuccess = () => resolve(req.result as unknown[]);
-        req.onerror = () => reject(req.error);
-      });
-      const blobs: Blob[] = [];
-      parts.push(store, JSON.stringify(rows, (_k, v: unknown) => (v instanceof Blob ? (blobs.push(v), `<blob ${blobs.length}>`) : v)));
-      for (const b of blobs) parts.push(new TextDecoder('latin1').decode(await b.arrayBuffer()));
-    }
-    db.close();
-    return parts.join('\n');
-  });
-}
 
 test('a study folder of two patients imports by itself, with the slices the user picks, technical tags and no identifier', async ({ page, server }) => {
   test.setTimeout(120_000);

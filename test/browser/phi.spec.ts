@@ -8,9 +8,9 @@
  * user ticks the box.
  */
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { phiBundle, PLANTED_STRINGS, refusedInputs } from '../support/hostile-bundles.ts';
+import { dumpDatabase } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 
 const latin1 = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes);
@@ -20,29 +20,6 @@ function planted(text: string): string[] {
   return PLANTED_STRINGS.filter((s) => upper.includes(s.toUpperCase()));
 }
 
-/** Every row of every store of the app's database, blobs read as bytes, as one text. */
-async function dumpDatabase(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('neuroeval');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const parts: string[] = [];
-    for (const store of [...db.objectStoreNames]) {
-      const rows = await new Promise<unknown[]>((resolve, reject) => {
-        const req = db.transaction(store).objectStore(store).getAll();
-        req.onsuccess = () => resolve(req.result as unknown[]);
-        req.onerror = () => reject(req.error);
-      });
-      const blobs: Blob[] = [];
-      parts.push(store, JSON.stringify(rows, (_k, v: unknown) => (v instanceof Blob ? (blobs.push(v), `<blob ${blobs.length}>`) : v)));
-      for (const b of blobs) parts.push(new TextDecoder('latin1').decode(await b.arrayBuffer()));
-    }
-    db.close();
-    return parts.join('\n');
-  });
-}
 
 const zipFile = (name: string, buffer: Uint8Array) => ({ name, mimeType: 'application/zip', buffer: Buffer.from(buffer) });
 

@@ -69,3 +69,27 @@ export function seededProvenance(benchmark: { id: string; contentHash?: string }
     endedAt: null,
   };
 }
+
+/** Every row of every store of the app's database, blobs read as bytes, as one text. */
+export async function dumpDatabase(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('neuroeval');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const parts: string[] = [];
+    for (const store of [...db.objectStoreNames]) {
+      const rows = await new Promise<unknown[]>((resolve, reject) => {
+        const req = db.transaction(store).objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result as unknown[]);
+        req.onerror = () => reject(req.error);
+      });
+      const blobs: Blob[] = [];
+      parts.push(store, JSON.stringify(rows, (_k, v: unknown) => (v instanceof Blob ? (blobs.push(v), `<blob ${blobs.length}>`) : v)));
+      for (const b of blobs) parts.push(new TextDecoder('latin1').decode(await b.arrayBuffer()));
+    }
+    db.close();
+    return parts.join('\n');
+  });
+}
