@@ -225,11 +225,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<NeuroEval
   } catch (err) {
     db.close();
     if (isVersionError(err)) throw new StorageError('STORAGE_VERSION', newerVersionMessage(await storedVersion(factory, name)), err);
-    const detail = err instanceof Error ? err.message || err.name : String(err);
-    // Chromium cannot open a database on a full disk (it must write to open one); the data is still there.
-    const full = /backing store|IOError|QuotaExceeded|No space/i.test(detail) || isQuotaError(err);
-    const hint = full ? ' The disk may be full: free space on it and reload the page. Stored data is not deleted by this.' : '';
-    throw new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}.${hint}`, err);
+    throw openFailure(err);
   }
   // Another tab may have upgraded the database between the check and the open.
   const native = db.backendDB()?.version ?? 0;
@@ -245,13 +241,18 @@ async function refuseNewerDatabase(factory: IDBFactory, name: string): Promise<v
   try {
     native = await storedNativeVersion(factory, name);
   } catch (err) {
-    const detail = err instanceof Error ? err.message || err.name : String(err);
-    // Chromium cannot open a database on a full disk (it must write to open one); the data is still there.
-    const full = /backing store|IOError|QuotaExceeded|No space/i.test(detail) || isQuotaError(err);
-    const hint = full ? ' The disk may be full: free space on it and reload the page. Stored data is not deleted by this.' : '';
-    throw new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}.${hint}`, err);
+    throw openFailure(err);
   }
   if (isNewer(native)) throw new StorageError('STORAGE_VERSION', newerVersionMessage(dexieVersion(native)));
+}
+
+/** STORAGE_FAILED for a database that would not open, saying when the disk may be full. */
+function openFailure(err: unknown): StorageError {
+  const detail = err instanceof Error ? err.message || err.name : String(err);
+  // Chromium cannot open a database on a full disk (it must write to open one); the data is still there.
+  const full = /backing store|IOError|QuotaExceeded|No space/i.test(detail) || isQuotaError(err);
+  const hint = full ? ' The disk may be full: free space on it and reload the page. Stored data is not deleted by this.' : '';
+  return new StorageError('STORAGE_FAILED', `Could not open the NeuroEval database: ${detail}.${hint}`, err);
 }
 
 // Dexie writes version N as native N*10; a native version that is not a multiple
