@@ -9,7 +9,7 @@
  */
 import type { ReviewRecord, ScoreRecord } from '../db/types.ts';
 import { isReviewVerdict } from '../scoring/run/types.ts';
-import { CONTINUOUS_METRICS } from '../scoring/run/summary.ts';
+import { isContinuousMetric } from '../scoring/run/summary.ts';
 import { pearson } from '../scoring/stats/correlation.ts';
 import { cohenKappa } from '../scoring/stats/kappa.ts';
 import { krippendorffAlpha } from '../scoring/stats/krippendorff.ts';
@@ -51,7 +51,7 @@ export interface AgreementReport {
 /** The machine's verdict on an item before any override: the last rule/judge verdict on its primary metric, else the metric itself. */
 export function machineVerdict(item: ScoreRecord): { correct: boolean; source: 'rule' | 'judge' } | null {
   // Rubric points and similarity are not right-or-wrong: the machine gives no verdict on them.
-  if (!item.primary || CONTINUOUS_METRICS.has(item.primary)) return null;
+  if (!item.primary || isContinuousMetric(item.primary)) return null;
   for (let i = item.verdicts.length - 1; i >= 0; i--) {
     const v = item.verdicts[i]!;
     if (v.for === item.primary && v.source !== 'reviewer' && v.equivalent !== null) return { correct: v.equivalent, source: v.source };

@@ -3,7 +3,7 @@
  * proportions as percentages, other metrics as three decimals, a missing
  * number as an en dash.
  */
-import { CONTINUOUS_METRICS } from '../scoring/run/summary.ts';
+import { isContinuousMetric } from '../scoring/run/summary.ts';
 import type { Interval, MetricSummary } from '../scoring/run/types.ts';
 
 export const percent = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)}%` : '–');
@@ -68,7 +68,7 @@ export function metricView(m: MetricSummary, unit: IntervalUnit = 'question'): {
 /** One answer's value of a metric: right / wrong for 0/1 metrics, decimals for the others. */
 export function itemValue(metric: string | null, v: number | null): string {
   if (v === null) return 'not scorable';
-  if (metric && CONTINUOUS_METRICS.has(metric)) return decimal(v);
+  if (metric && isContinuousMetric(metric)) return decimal(v);
   return v === 1 ? 'right' : 'wrong';
 }
 

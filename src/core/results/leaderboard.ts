@@ -8,7 +8,7 @@
 import type { BenchCase } from '../bundle/types.ts';
 import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
-import { CONTINUOUS_METRICS, metricLabel, questionKey } from '../scoring/run/summary.ts';
+import { isContinuousMetric, metricLabel, questionKey } from '../scoring/run/summary.ts';
 import { countPatients, patientCluster, sharesPatients, type CaseLookup } from '../scoring/run/patients.ts';
 import { armKey, type ArmSummary, type Interval, type MetricSummary } from '../scoring/run/types.ts';
 import { bootstrapClusterMeanCi, bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
@@ -86,7 +86,7 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
   const labelled = rows.map((r) => ((seen.get(r.label) ?? 0) > 1 ? { ...r, label: `${r.label} · ${r.runName}` } : r));
   return {
     rows: labelled,
-    metrics: order.map((key) => ({ key, label: labels.get(key) ?? metricLabel(key), continuous: CONTINUOUS_METRICS.has(key) })),
+    metrics: order.map((key) => ({ key, label: labels.get(key) ?? metricLabel(key), continuous: isContinuousMetric(key) })),
     defaultMetric: HEADLINE.find((k) => labels.has(k)) ?? order[0] ?? null,
   };
 }
@@ -236,7 +236,7 @@ export function compareRows(runs: readonly ScoredRun[], metric: string, options:
   const caseOf = new Map(runs.flatMap((r) => r.items.map((it) => [questionKey(it), it.caseId] as const)));
   const ids = [...byRow.keys()];
   const out: Comparison[] = [];
-  const continuous = CONTINUOUS_METRICS.has(metric);
+  const continuous = isContinuousMetric(metric);
   for (let i = 0; i < ids.length; i++) {
     for (let j = i + 1; j < ids.length; j++) {
       const A = byRow.get(ids[i]!)!;
@@ -364,7 +364,7 @@ function cellOf(values: readonly number[], questions: readonly string[], caseIds
 
 /** Mean and 95 % interval of `metric` per group of `dimension`, for every row (or model, for variants). */
 export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string, BenchCase>, dimension: Dimension, metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit } = {}): Breakdown {
-  const continuous = CONTINUOUS_METRICS.has(metric);
+  const continuous = isContinuousMetric(metric);
   const questions = new Map<string, string[]>();
   const caseIds = new Map<string, string[]>();
   const seriesIds: string[] = [];

@@ -11,7 +11,7 @@ import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
 import { byPatient, cellCount, metricInterval, metricNumber, metricView, percent, statistic, UNDEFINED_STATISTIC_NOTE } from './format.ts';
 import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure, speedFigure, taxonomyFigure, twoAxisFigure } from './figures.ts';
-import { CONTINUOUS_METRICS } from '../scoring/run/summary.ts';
+import { isContinuousMetric } from '../scoring/run/summary.ts';
 import { DIMENSION_LABELS, LOWER_IS_BETTER, PER_PATIENT_SUMMARY_LABELS, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
@@ -62,7 +62,7 @@ function patientNote(rows: readonly { readonly metrics: Readonly<Record<string, 
 
 /** A breakdown as a table: value, interval and count of each group and series (patients where the group's cases share one). */
 function breakdownTable(bd: Breakdown): string {
-  const kind = { ciMethod: CONTINUOUS_METRICS.has(bd.metric) ? ('bootstrap' as const) : ('wilson' as const) };
+  const kind = { ciMethod: isContinuousMetric(bd.metric) ? ('bootstrap' as const) : ('wilson' as const) };
   const head = bd.series.map((s) => `<th class="num">${esc(s.label)}</th>`).join('');
   const body = bd.groups.map((g, gi) => `<tr><th scope="row">${esc(g)}</th>${(bd.cells[gi] ?? []).map((c) => (c ? `<td class="num">${esc(metricNumber(kind, c.value))}<br><span class="muted">${esc(metricInterval({ ...kind, ci: c }))} · ${esc(cellCount(c))}</span></td>` : '<td class="num muted">–</td>')).join('')}</tr>`).join('\n');
   const patients = bd.cells.some((row) => row.some((c) => c?.by === 'patient'));

@@ -33,7 +33,7 @@ import { ABSTAIN, NEUROVLM_SCORED_FIELDS, normaliseField } from '../neurovlm/nor
 import type { ScorableResponse } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, RUBRIC_ITEM_VERSION, type JudgeReply, type JudgeService } from './judge-service.ts';
 import type { SimilarityService } from './similarity.ts';
-import { CONTINUOUS_METRICS } from './summary.ts';
+import { isContinuousMetric } from './summary.ts';
 import type { ItemMetric, ItemScore, TaxonomyProposal, VerdictNote } from './types.ts';
 
 /** Clinicians' verdict on an answer, reduced from the reviews of it. */
@@ -391,7 +391,7 @@ function scoreNeuroVlm(it: Item, ctx: ItemContext, parsed: unknown, parseError: 
 /** The reviewers' verdict replaces the machine's on the primary metric. */
 function applyAdjudication(it: Item, a: Adjudication): void {
   // A correct/incorrect verdict replaces 0/1 metrics only; rubric points and similarity keep their value.
-  if (!it.primary || a.correct === null || CONTINUOUS_METRICS.has(it.primary)) return;
+  if (!it.primary || a.correct === null || isContinuousMetric(it.primary)) return;
   // Keep what the machine said, so agreement between machine and clinicians can still be measured.
   const before = it.metrics[it.primary];
   const primary = it.primary;

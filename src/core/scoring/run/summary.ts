@@ -54,18 +54,13 @@ const METRIC_LABELS: Readonly<Record<string, string>> = {
   'review.sequence': 'Sequence named (review)',
 };
 
-/** A dialogue's per-turn copy of a metric (`turn2.bertscore.f`) → the metric (`bertscore.f`). */
-const TURN_PREFIX = /^turn\d+\./;
-
-/** Set whose `has` also answers for a metric's per-turn copies, so every caller treats them alike. */
-class MetricKeySet extends Set<string> {
-  override has(key: string): boolean {
-    return super.has(key.replace(TURN_PREFIX, ''));
-  }
-}
-
 /** Metrics that take any value (similarity, overlap, rubric points); all others are 0/1 per item. */
-export const CONTINUOUS_METRICS: ReadonlySet<string> = new MetricKeySet(['rubric', 'bertscore.f', 'bertscore.p', 'bertscore.r', 'cosine', 'rougeL', 'rouge1', 'rouge2', 'rougeLsum', 'token_f1']);
+const CONTINUOUS_METRICS: ReadonlySet<string> = new Set(['rubric', 'bertscore.f', 'bertscore.p', 'bertscore.r', 'cosine', 'rougeL', 'rouge1', 'rouge2', 'rougeLsum', 'token_f1']);
+
+/** A metric key, or a dialogue's per-turn copy of one (`turn2.bertscore.f`), takes any value (see {@link CONTINUOUS_METRICS}). */
+export function isContinuousMetric(key: string): boolean {
+  return CONTINUOUS_METRICS.has(key.replace(/^turn\d+\./, ''));
+}
 
 const ORDER = new Map(Object.keys(METRIC_LABELS).map((k, i) => [k, i]));
 
@@ -141,7 +136,7 @@ function metricSummary(metric: string, items: readonly ItemScore[], cases: CaseL
   const sources: Partial<Record<MetricSource, number>> = {};
   let notScorable = 0;
   let encoder: string | undefined;
-  const binary = !CONTINUOUS_METRICS.has(metric);
+  const binary = !isContinuousMetric(metric);
   // Undecided judge verdicts count too: they take items out of the metric.
   let judged = false;
   for (const it of items) {
