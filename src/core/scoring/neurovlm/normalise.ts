@@ -11,6 +11,13 @@
  *              "none"/"n/a" as an abstention on every field).
  * Changing a rule changes every stored score: bump NEUROVLM_SCORER_VERSION in score.ts.
  */
+import {
+  GLIOMA_PHRASES,
+  HEMORRHAGIC_PHRASES as UPSTREAM_HEMORRHAGIC_PHRASES,
+  STROKE_SUBCLASSES,
+  TUMOR_SUBCLASSES,
+  UNDETERMINED_PHRASES,
+} from './evaluator/normalise.ts';
 
 /** The label an abstention (null, "none", "n/a", …) normalises to. */
 export const ABSTAIN = 'undetermined';
@@ -74,13 +81,9 @@ export function normalisePlane(x: unknown): string {
 
 // Tumour subtype names that make a class answer `tumor`: [upstream] SUBCLASS_BY_CLASS['tumor'] (the model's
 // spellings, matched as substrings) + [local] the dataset's spellings, which upstream misses.
-const TUMOR_SUBTYPE_NAMES = [
-  'glioma', 'meningioma', 'pituitary tumor', 'carcinoma', 'germinoma', 'granuloma', 'medulloblastoma',
-  'neurocytoma', 'papilloma', 'schwannoma', 'tuberculoma',
-  'meduloblastoma', 'neurocitoma', 'papiloma',
-];
+const TUMOR_SUBTYPE_NAMES = [...TUMOR_SUBCLASSES, 'meduloblastoma', 'neurocitoma', 'papiloma'];
 // [spec] ischemic/hemorrhagic → stroke (substring, as upstream); [local] the British spellings.
-const STROKE_SUBTYPE_NAMES = ['ischemic', 'hemorrhagic', 'ischaemic', 'haemorrhagic'];
+const STROKE_SUBTYPE_NAMES = [...STROKE_SUBCLASSES, 'ischaemic', 'haemorrhagic'];
 
 /** [local] British "tumour" → "tumor" before the class and subtype rules, which are written in US spelling. */
 function usTumor(s: string): string {
@@ -100,27 +103,12 @@ export function normaliseClass(x: unknown): string {
   return s;
 }
 
-// [upstream] exact-match lists of model phrasings seen in the harness's runs.
-const GLIOMA_PHRASES = new Set([
-  'brain parenchymal tumor', 'brain stem tumor', 'brain tumor', 'brainstem glioma', 'brainstem tumor',
-  'diffuse midline glioma', 'glial', 'likely brainstem tumor', 'malignant glioma',
-]);
-const HEMORRHAGIC_PHRASES = new Set([
-  'cerebellar hemorrhage', 'hematoma', 'intracerebral hemorrhage', 'intraparenchymal hemorrhage', 'intracerebral',
-  'multiple small, ill-defined hypodense foci bilaterally within the cerebral hemispheres. these findings can be ' +
-    'interpreted as a number of small hemorrhages or represent chronic changes. further evaluation is recommended ' +
-    'to determine source.',
-  // [local] British spellings of the [spec] synonyms (docs/protocols.md writes "intracerebral haemorrhage").
+// [upstream] exact-match lists of model phrasings seen in the harness's runs, as the benchmark's evaluator has them
+// (its list of undetermined phrases also holds "intracerebral", which the hemorrhagic rule before it always takes),
+// + [local] British spellings of the [spec] synonyms (docs/protocols.md writes "intracerebral haemorrhage").
+const HEMORRHAGIC_PHRASES: ReadonlySet<string> = new Set([
+  ...UPSTREAM_HEMORRHAGIC_PHRASES,
   'haematoma', 'intracerebral haemorrhage', 'cerebellar haemorrhage', 'intraparenchymal haemorrhage',
-]);
-const UNDETERMINED_PHRASES = new Set([
-  'abnormal intracranial pressure', 'brain herniation', 'brain herniation and possible mass effect', 'brain lesion',
-  'brain mass', 'brainstem', 'cerebellar edema', 'cerebellar hamartoma', 'cerebellar lesion', 'cerebellar tumor',
-  'cerebral edema', 'epidermoid cyst', 'lesion', 'likely a brain herniation',
-  'likely a brain tumor (e.g., some type of brain tumor)', 'likely a lesion',
-  'likely an infiltrative lesion or edema associated with the mass', 'mixed', 'mixed round', 'multiple',
-  'multiple lesions', 'multiple sclerosis lesions', 'no further specified', 'periventricular lesions', 'region',
-  'ring-enhancing lesion', 'traumatic brain injury', 'tumorous lesion', 'unknown', 'other abnormalities',
 ]);
 
 /**

@@ -11,7 +11,7 @@ import type { ScorableResponse } from '../items.ts';
 import { datasetsOf, evaluateNeuroVlmBench, filterDataset, type NeuroVlmBenchFigures } from './evaluate.ts';
 import { pyDict, pyTruthy } from './python.ts';
 
-export { evaluateNeuroVlmBench, type NeuroVlmBenchFigures } from './evaluate.ts';
+export type { NeuroVlmBenchFigures } from './evaluate.ts';
 
 export interface NeuroVlmBenchBreakdown {
   /** Figures per arm key over every record. */

@@ -56,8 +56,8 @@ export function normalizePlaneLabel(x: unknown): string {
 }
 
 /** `SUBCLASS_BY_CLASS` of the evaluator, whose members `normalize_class_label` looks for as substrings. */
-const TUMOR_SUBCLASSES = ['glioma', 'meningioma', 'pituitary tumor', 'carcinoma', 'germinoma', 'granuloma', 'medulloblastoma', 'neurocytoma', 'papilloma', 'schwannoma', 'tuberculoma'];
-const STROKE_SUBCLASSES = ['ischemic', 'hemorrhagic'];
+export const TUMOR_SUBCLASSES: readonly string[] = ['glioma', 'meningioma', 'pituitary tumor', 'carcinoma', 'germinoma', 'granuloma', 'medulloblastoma', 'neurocytoma', 'papilloma', 'schwannoma', 'tuberculoma'];
+export const STROKE_SUBCLASSES: readonly string[] = ['ischemic', 'hemorrhagic'];
 
 /** `normalize_class_label`: each rule applies to the previous rule's result. */
 export function normalizeClassLabel(x: unknown): string {
@@ -73,17 +73,18 @@ export function normalizeClassLabel(x: unknown): string {
   return s;
 }
 
-const GLIOMA_PHRASES = new Set([
+/** `normalize_subclass_label`'s exact-match lists of model phrasings seen in the harness's runs. */
+export const GLIOMA_PHRASES: ReadonlySet<string> = new Set([
   'brain parenchymal tumor', 'brain stem tumor', 'brain tumor', 'brainstem glioma', 'brainstem tumor',
   'diffuse midline glioma', 'glial', 'likely brainstem tumor', 'malignant glioma',
 ]);
-const HEMORRHAGIC_PHRASES = new Set([
+export const HEMORRHAGIC_PHRASES: ReadonlySet<string> = new Set([
   'cerebellar hemorrhage', 'hematoma', 'intracerebral hemorrhage', 'intraparenchymal hemorrhage', 'intracerebral',
   'multiple small, ill-defined hypodense foci bilaterally within the cerebral hemispheres. these findings can be ' +
     'interpreted as a number of small hemorrhages or represent chronic changes. further evaluation is recommended ' +
     'to determine source.',
 ]);
-const UNDETERMINED_PHRASES = new Set([
+export const UNDETERMINED_PHRASES: ReadonlySet<string> = new Set([
   'abnormal intracranial pressure', 'brain herniation', 'brain herniation and possible mass effect', 'brain lesion',
   'brain mass', 'brainstem', 'cerebellar edema', 'cerebellar hamartoma', 'cerebellar lesion', 'cerebellar tumor',
   'cerebral edema', 'epidermoid cyst', 'intracerebral', 'lesion', 'likely a brain herniation',
