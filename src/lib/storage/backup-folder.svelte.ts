@@ -28,6 +28,12 @@ const MODE_KEY = 'neuroeval.backupMode';
 /** At most one write per run in this interval while it runs; the final write after it stops always happens. */
 const MIN_INTERVAL_MS = 5_000;
 
+/** A run's export as the results worker writes it ("Download run"). */
+interface ExportFile {
+  readonly fileName: string;
+  readonly text: string;
+}
+
 interface LastWrite {
   readonly file: string;
   readonly at: number;
@@ -44,11 +50,12 @@ class BackupFolder {
   #writing = new Map<string, Promise<void>>();
   #lastStart = new Map<string, number>();
   /**
-   * Per run: the last export read from the database, and the answers stored
-   * since (from the runner's progress). When the database cannot be read any
-   * more (a full disk closes it), the copy is written from these.
+   * Per run: the last export read from the database (as read: parsed only
+   * when it is needed), and the answers stored since (from the runner's
+   * progress). When the database cannot be read any more (a full disk
+   * closes it), the copy is written from these.
    */
-  #seen = new Map<string, { base: RunExport | null; rows: Map<string, RunResponse> }>();
+  #seen = new Map<string, { base: ExportFile | null; rows: Map<string, RunResponse> }>();
 
   /** Whether this browser lets the app write into a folder the user picks. */
   get supported(): boolean {
@@ -125,17 +132,17 @@ class BackupFolder {
   }
 
   /** The run's export: read from the database, or else rebuilt from the last one read and the answers seen since. */
-  async #export(runId: string): Promise<{ fileName: string; text: string }> {
+  async #export(runId: string): Promise<ExportFile> {
     const seen = this.#seen.get(runId);
     try {
       const f = await resultsWorker.api.exportRun({ runId });
-      this.#seen.set(runId, { base: JSON.parse(f.text) as RunExport, rows: new Map() });
+      this.#seen.set(runId, { base: f, rows: new Map() });
       return f;
     } catch (e) {
       if (!seen?.base) throw e;
-      const responses = [...seen.base.responses.filter((r) => !seen.rows.has(r.itemKey)), ...seen.rows.values()];
-      const safe = seen.base.run.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'run';
-      return { fileName: `neuroeval-run-${safe}.json`, text: serializeRunExport({ ...seen.base, exportedAt: Date.now(), responses }) };
+      const base = JSON.parse(seen.base.text) as RunExport;
+      const responses = [...base.responses.filter((r) => !seen.rows.has(r.itemKey)), ...seen.rows.values()];
+      return { fileName: seen.base.fileName, text: serializeRunExport({ ...base, exportedAt: Date.now(), responses }) };
     }
   }
 
