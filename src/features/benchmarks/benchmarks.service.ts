@@ -3,6 +3,7 @@
  * bundled demo benchmark on first start.
  */
 import { LARGE_WRITE_BYTES } from '../../core/db/index.ts';
+import { download } from '../../lib/files/download.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
@@ -11,19 +12,9 @@ import { importWorker } from '../../lib/workers/clients.ts';
 const DEMO_URL = 'demo/neuroeval-demo.zip';
 const DEMO_SETTING = 'demo.loadedOnce';
 
-/** Saves bytes as a download without any network request. */
-function download(name: string, bytes: Uint8Array, type = 'application/zip'): void {
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 export async function exportBenchmark(benchmarkId: string): Promise<void> {
   const { name, bytes } = await importWorker.api.exportZip({ benchmarkId });
-  download(name, bytes);
+  download(name, bytes, 'application/zip');
 }
 
 export async function deleteBenchmark(benchmarkId: string): Promise<number> {

@@ -1,6 +1,7 @@
-/** Saves text as a file through the browser's download, without any network request. */
-export function download(fileName: string, text: string, mime: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: `${mime};charset=utf-8` }));
+/** Saves text (UTF-8) or bytes as a file through the browser's download, without any network request. */
+export function download(fileName: string, data: string | Uint8Array, mime: string): void {
+  const blob = typeof data === 'string' ? new Blob([data], { type: `${mime};charset=utf-8` }) : new Blob([data as BlobPart], { type: mime });
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
