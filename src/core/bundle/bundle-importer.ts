@@ -95,7 +95,8 @@ export const bundleImporter: Importer = {
       const f = byPath.get(path);
       if (f) images.set(path, await f.bytes());
     }
-    issues.push(...checkDeclaredImageHashes(casesAtLines, images, 'cases.jsonl'));
+    const declared = checkDeclaredImageHashes(casesAtLines, images, 'cases.jsonl');
+    issues.push(...declared.issues);
     const extra = new Map<string, Uint8Array>();
     for (const [path, f] of byPath) {
       if (path !== 'manifest.json' && path !== 'cases.jsonl' && !wanted.has(path) && !path.startsWith('images/')) extra.set(path, await f.bytes());
@@ -112,6 +113,6 @@ export const bundleImporter: Importer = {
       format: 'neuroeval-bundle' as const,
       formatVersion: 1 as const,
     };
-    return { manifest: draftManifest, cases, images, files: extra, issues, skipped: [], ...(declaredHash ? { declaredContentHash: declaredHash } : {}) };
+    return { manifest: draftManifest, cases, images, files: extra, issues, skipped: [], knownHashes: declared.hashes, ...(declaredHash ? { declaredContentHash: declaredHash } : {}) };
   },
 };

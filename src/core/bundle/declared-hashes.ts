@@ -15,17 +15,25 @@ export interface CaseAtLine {
   readonly line: number;
 }
 
-export function checkDeclaredImageHashes(cases: readonly CaseAtLine[], images: ReadonlyMap<string, Uint8Array>, file: string): ImportIssue[] {
+/**
+ * The refusals, and every hash computed on the way (keyed by the bytes
+ * hashed), which the draft hands on so finalize.ts does not hash them again.
+ */
+export function checkDeclaredImageHashes(
+  cases: readonly CaseAtLine[],
+  images: ReadonlyMap<string, Uint8Array>,
+  file: string,
+): { issues: ImportIssue[]; hashes: Map<Uint8Array, string> } {
   const issues: ImportIssue[] = [];
-  const actual = new Map<string, string>();
+  const hashes = new Map<Uint8Array, string>();
   for (const { case: c, line } of cases) {
     c.images.forEach((img, i) => {
       const bytes = images.get(img.path);
       if (!img.sha256 || !bytes) return;
-      let hash = actual.get(img.path);
+      let hash = hashes.get(bytes);
       if (hash === undefined) {
         hash = sha256Hex(bytes);
-        actual.set(img.path, hash);
+        hashes.set(bytes, hash);
       }
       if (hash === img.sha256) return;
       issues.push({
@@ -35,5 +43,5 @@ export function checkDeclaredImageHashes(cases: readonly CaseAtLine[], images: R
       });
     });
   }
-  return issues;
+  return { issues, hashes };
 }

@@ -65,7 +65,7 @@ export function finalizeBundle(draft: ImportDraft, options: FinalizeOptions = {}
       const dims = readImageDimensions(bytes, type, path);
       checkImageSize(dims, path);
       checkPixelData(bytes, type, dims, path);
-      info.set(path, { sha256: sha256Hex(bytes), mime: mimeFor(type), width: dims.width, height: dims.height });
+      info.set(path, { sha256: draft.knownHashes?.get(bytes) ?? sha256Hex(bytes), mime: mimeFor(type), width: dims.width, height: dims.height });
     } catch (error) {
       bad.add(path);
       issues.push({ severity: 'error', message: error instanceof Error ? error.message : String(error), location: { file: file ?? path, field: path } });

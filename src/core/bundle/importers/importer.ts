@@ -52,6 +52,12 @@ export interface ImportDraft {
   readonly inputNames?: ReadonlyMap<string, string>;
   /** DICOM tags an importer that reads DICOM itself (importers/dicom.ts) left behind, for the preview. */
   readonly droppedTags?: readonly DroppedTagSummary[];
+  /**
+   * SHA-256 (hex) of image bytes the importer already hashed, keyed by the
+   * very byte arrays (never by path, so bytes put in their place later are
+   * hashed afresh): finalize.ts reuses them instead of hashing again.
+   */
+  readonly knownHashes?: ReadonlyMap<Uint8Array, string>;
 }
 
 export interface ImportContext {
