@@ -43,7 +43,8 @@ const SAMPLE_TYPES: Record<SampleType, { bytes: number; make: (buffer: ArrayBuff
 
 const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-function sampleType(data: DicomPixelArray | NiftiTypedArray): SampleType {
+/** The sample type of a pixel array, as the container and a NIfTI header name it. */
+export function sampleType(data: DicomPixelArray | NiftiTypedArray): SampleType {
   if (data instanceof Uint8Array) return 'uint8';
   if (data instanceof Int8Array) return 'int8';
   if (data instanceof Uint16Array) return 'uint16';

@@ -7,10 +7,10 @@
  * same code as NIfTI (nifti/volume.ts), and stored in the same container.
  */
 import type { Plane } from '../../bundle/types.ts';
-import type { NiftiDataType } from '../nifti/header.ts';
 import type { AxisSign, NiftiOrientation } from '../nifti/orientation.ts';
 import type { NiftiTypedArray, NiftiVolumeInfo } from '../nifti/volume.ts';
 import { presetWindow } from '../window.ts';
+import { sampleType } from './serialize.ts';
 import type { DicomPixelArray, ParsedDicom } from './types.ts';
 
 /** One file of a series, with the path that names it in messages. */
@@ -106,15 +106,6 @@ function planeOf(normal: readonly number[]): Plane {
   return y >= x ? 'coronal' : 'sagittal';
 }
 
-function dtypeOf(data: DicomPixelArray): NiftiDataType {
-  if (data instanceof Uint8Array) return 'uint8';
-  if (data instanceof Int8Array) return 'int8';
-  if (data instanceof Uint16Array) return 'uint16';
-  if (data instanceof Int16Array) return 'int16';
-  if (data instanceof Uint32Array) return 'uint32';
-  return 'int32';
-}
-
 /**
  * The display range the DICOM path would use by default, as the volume's
  * cal_min/cal_max: the file's own window, else the brain window for CT;
@@ -170,7 +161,7 @@ export function buildSeriesVolume(slices: readonly SeriesSlice[]): SeriesVolume 
     dims: [k.columns, k.rows, depth],
     // PixelSpacing is row spacing (between rows, along j) then column spacing (along i).
     pixdim: [columnSpacing, rowSpacing, dz],
-    datatype: data instanceof Float32Array ? 'float32' : dtypeOf(data as DicomPixelArray),
+    datatype: sampleType(data),
     sclSlope: data instanceof Float32Array ? 1 : k.rescaleSlope,
     sclInter: data instanceof Float32Array ? 0 : k.rescaleIntercept,
     orientation: orientationOf(row, column, normal),
