@@ -10,6 +10,19 @@ export const percent = (x: number, digits = 1): string => (Number.isFinite(x) ? 
 export const decimal = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 
 /**
+ * A figure of a benchmark's own evaluator (NeuroVLM-Bench): shares and
+ * scores as three decimals, a per-cent figure as per cent, a latency in ms;
+ * NaN is the evaluator's own "no value" and is shown as such.
+ */
+export function benchFigure(x: unknown, kind: 'share' | 'percent' | 'ms' | 'number'): string {
+  if (typeof x !== 'number') return '–';
+  if (Number.isNaN(x)) return 'NaN';
+  if (kind === 'percent') return `${x.toFixed(1)}%`;
+  if (kind === 'ms') return `${Math.round(x)} ms`;
+  return x.toFixed(3);
+}
+
+/**
  * An agreement or correlation statistic (κ, α, r): "undefined" where the
  * formula has no value (0/0: one category only, no variation, too few
  * pairs), never a number that would read as agreement or its absence.

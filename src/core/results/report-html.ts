@@ -9,7 +9,7 @@ import { definitionTag, metricDefinition } from '../scoring/run/definitions.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { MetricSummary } from '../scoring/run/types.ts';
 import type { AgreementReport } from './agreement.ts';
-import { byPatient, cellCount, metricInterval, metricNumber, metricView, percent, statistic, UNDEFINED_STATISTIC_NOTE } from './format.ts';
+import { benchFigure as benchCell, byPatient, cellCount, metricInterval, metricNumber, metricView, percent, statistic, UNDEFINED_STATISTIC_NOTE } from './format.ts';
 import { breakdownFigure, confusionFigure, degradationFigures, reliabilityFigure, speedFigure, taxonomyFigure, twoAxisFigure } from './figures.ts';
 import { isContinuousMetric } from '../scoring/run/summary.ts';
 import { DIMENSION_LABELS, LOWER_IS_BETTER, PER_PATIENT_SUMMARY_LABELS, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
@@ -96,13 +96,6 @@ function reportMetrics(overview: ResultsOverview, first: string): string[] {
   const counts = overview.leaderboard.metrics.map((m) => ({ key: m.key, n: overview.leaderboard.rows.filter((r) => r.metrics[m.key]).length }));
   const rest = counts.filter((c) => c.key !== first).sort((a, b) => b.n - a.n).map((c) => c.key);
   return [first, ...rest].slice(0, 8);
-}
-
-/** A NeuroVLM-Bench figure as the tables show it; NaN is the evaluator's own "no value". */
-function benchCell(x: unknown, kind: string): string {
-  if (typeof x !== 'number') return '–';
-  if (Number.isNaN(x)) return 'NaN';
-  return kind === 'percent' ? `${x.toFixed(1)}%` : kind === 'ms' ? `${Math.round(x)} ms` : x.toFixed(3);
 }
 
 /** The benchmark's own figures: headline per model, balanced accuracy per field, and per source dataset. */
