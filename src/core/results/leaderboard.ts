@@ -8,9 +8,9 @@
 import type { BenchCase } from '../bundle/types.ts';
 import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
-import { isContinuousMetric, metricLabel, questionKey } from '../scoring/run/summary.ts';
-import { countPatients, patientCluster, sharesPatients, type CaseLookup } from '../scoring/run/patients.ts';
-import { armKey, type ArmSummary, type Interval, type MetricSummary } from '../scoring/run/types.ts';
+import { answerClusters, isContinuousMetric, metricLabel, questionKey } from '../scoring/run/summary.ts';
+import type { CaseLookup } from '../scoring/run/patients.ts';
+import { armKey, type ArmSummary, type Interval, type MetricSummary, type QuestionIdentity } from '../scoring/run/types.ts';
 import { bootstrapClusterMeanCi, bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { mcnemar } from '../scoring/stats/mcnemar.ts';
 import { wilsonInterval } from '../scoring/stats/wilson.ts';
@@ -202,20 +202,21 @@ function perQuestionValue(values: readonly number[], continuous: boolean): numbe
  * a patient key: each patient's answers (every sample of every shared
  * question) pooled per row, so both rows are summarised on the same questions.
  */
-function pairPatients(A: Map<string, number[]>, B: Map<string, number[]>, caseOf: ReadonlyMap<string, string>, cases: CaseLookup): { a: number[][]; b: number[][]; questions: number; cases: number } | null {
+function pairPatients(A: Map<string, number[]>, B: Map<string, number[]>, questionOf: ReadonlyMap<string, QuestionIdentity>, cases: CaseLookup): { a: number[][]; b: number[][]; questions: number; cases: number } | null {
   const shared = [...A.keys()].filter((k) => B.has(k));
-  const ids = shared.map((k) => ({ caseId: caseOf.get(k)! }));
-  if (!sharesPatients(ids.map((x) => x.caseId), cases)) return null;
+  // Each shared key is one question, so its answers cluster only by patient.
+  const clusters = answerClusters(shared.map((k) => questionOf.get(k)!), cases);
+  if (clusters?.by !== 'patient') return null;
   const byPatient = new Map<string, { a: number[]; b: number[] }>();
   shared.forEach((k, i) => {
-    const p = patientCluster(ids[i]!, cases);
+    const p = clusters.ids[i]!;
     let g = byPatient.get(p);
     if (!g) byPatient.set(p, (g = { a: [], b: [] }));
     g.a.push(...A.get(k)!);
     g.b.push(...B.get(k)!);
   });
   const groups = [...byPatient.values()];
-  return { a: groups.map((g) => g.a), b: groups.map((g) => g.b), questions: shared.length, cases: countPatients(ids, cases).cases };
+  return { a: groups.map((g) => g.a), b: groups.map((g) => g.b), questions: shared.length, cases: clusters.cases };
 }
 
 /**
@@ -233,7 +234,7 @@ function pairPatients(A: Map<string, number[]>, B: Map<string, number[]>, caseOf
 export function compareRows(runs: readonly ScoredRun[], metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit; cases?: CaseLookup } = {}): Comparison[] {
   const unit = options.unit ?? 'question';
   const byRow = valuesByRow(runs, metric, unit);
-  const caseOf = new Map(runs.flatMap((r) => r.items.map((it) => [questionKey(it), it.caseId] as const)));
+  const questionOf = unit === 'question' && options.cases ? new Map(runs.flatMap((r) => r.items.map((it) => [questionKey(it), it] as const))) : null;
   const ids = [...byRow.keys()];
   const out: Comparison[] = [];
   const continuous = isContinuousMetric(metric);
@@ -244,7 +245,7 @@ export function compareRows(runs: readonly ScoredRun[], metric: string, options:
       const a: number[] = [];
       const b: number[] = [];
       let several = false;
-      const patients = unit === 'question' && options.cases ? pairPatients(A, B, caseOf, options.cases) : null;
+      const patients = questionOf && options.cases ? pairPatients(A, B, questionOf, options.cases) : null;
       const units = patients ? patients.a.map((v, k) => [v, patients.b[k]!] as const) : [...A].flatMap(([k, v]) => (B.has(k) ? [[v, B.get(k)!] as const] : []));
       for (const [v, w] of units) {
         a.push(perQuestionValue(v, continuous));
@@ -340,19 +341,14 @@ function dimensionValue(dim: Dimension, it: ScoreRecord, kase: BenchCase | undef
  * question resample together (`unit: 'question'`), and so do the cases of a
  * patient when the group's cases share a patient key.
  */
-function cellOf(values: readonly number[], questions: readonly string[], caseIds: readonly string[], cases: CaseLookup, continuous: boolean, unit: IntervalUnit, seed = 0, resamples = 1000): Cell | null {
+function cellOf(values: readonly number[], answers: readonly QuestionIdentity[], cases: CaseLookup, continuous: boolean, unit: IntervalUnit, seed = 0, resamples = 1000): Cell | null {
   if (values.length === 0) return null;
   const sum = values.reduce((a, b) => a + b, 0);
-  if (unit === 'question' && sharesPatients(caseIds, cases)) {
-    const ids = caseIds.map((caseId) => ({ caseId }));
-    const b = bootstrapClusterMeanCi(values, ids.map((x) => patientCluster(x, cases)), { seed, resamples });
-    const counts = countPatients(ids, cases);
-    return { value: sum / values.length, lower: b.lower, upper: b.upper, n: counts.patients, samples: values.length, by: 'patient', cases: counts.cases };
-  }
-  const distinct = new Set(questions).size;
-  if (unit === 'question' && distinct < values.length) {
-    const b = bootstrapClusterMeanCi(values, questions, { seed, resamples });
-    return { value: sum / values.length, lower: b.lower, upper: b.upper, n: distinct, samples: values.length };
+  const clusters = unit === 'question' ? answerClusters(answers, cases) : null;
+  if (clusters) {
+    const b = bootstrapClusterMeanCi(values, clusters.ids, { seed, resamples });
+    const patients = clusters.by === 'patient' ? { by: 'patient' as const, cases: clusters.cases } : {};
+    return { value: sum / values.length, lower: b.lower, upper: b.upper, n: clusters.n, samples: values.length, ...patients };
   }
   if (continuous) {
     const b = bootstrapMeanCi(values, { seed, resamples });
@@ -365,8 +361,7 @@ function cellOf(values: readonly number[], questions: readonly string[], caseIds
 /** Mean and 95 % interval of `metric` per group of `dimension`, for every row (or model, for variants). */
 export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string, BenchCase>, dimension: Dimension, metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit } = {}): Breakdown {
   const continuous = isContinuousMetric(metric);
-  const questions = new Map<string, string[]>();
-  const caseIds = new Map<string, string[]>();
+  const answers = new Map<string, ScoreRecord[]>();
   const seriesIds: string[] = [];
   const seriesLabels = new Map<string, string>();
   const groups: string[] = [];
@@ -387,12 +382,9 @@ export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string,
       const list = values.get(key);
       if (list) list.push(v);
       else values.set(key, [v]);
-      const q = questions.get(key);
-      if (q) q.push(questionKey(it));
-      else questions.set(key, [questionKey(it)]);
-      const c = caseIds.get(key);
-      if (c) c.push(it.caseId);
-      else caseIds.set(key, [it.caseId]);
+      const a = answers.get(key);
+      if (a) a.push(it);
+      else answers.set(key, [it]);
     }
   }
   // Variants in a natural order (none, text-only, then degradations by kind and severity); technical groups by
@@ -412,7 +404,7 @@ export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string,
     groups,
     cells: groups.map((g) => seriesIds.map((sid) => {
       const key = `${g}\u0000${sid}`;
-      return cellOf(values.get(key) ?? [], questions.get(key) ?? [], caseIds.get(key) ?? [], cases, continuous, options.unit ?? 'question', options.seed ?? 0, options.resamples ?? 1000);
+      return cellOf(values.get(key) ?? [], answers.get(key) ?? [], cases, continuous, options.unit ?? 'question', options.seed ?? 0, options.resamples ?? 1000);
     })),
   };
 }

@@ -93,45 +93,56 @@ export function questionKey(it: QuestionIdentity): string {
 }
 
 /**
- * Several samples of one question are not independent items: they answer the
- * same image with the same prompt, so counting them as n independent answers
- * makes the interval too narrow when a model is consistently right or wrong
- * on a question (two questions × five samples is not n = 10). When some
- * question has more than one value, the interval resamples questions with all
- * their samples (seeded cluster bootstrap of the pooled mean, the same seed
- * and resamples as every other bootstrap) and n counts questions; the mean is
- * unchanged, and the per-sample figures stay in `perSample`. With one value
- * per question the per-sample summary is returned as it is.
+ * Which answers an interval resamples together. Answers of several cases of
+ * one patient (slices, series, studies) go together when some patient key is
+ * shared (patients.ts): `by: 'patient'`, each patient with all its cases,
+ * questions and samples. Otherwise several samples of one question go
+ * together: they answer the same image with the same prompt, so counting them
+ * as n independent answers makes the interval too narrow when a model is
+ * consistently right or wrong on a question (two questions × five samples is
+ * not n = 10). Null when every answer is its own question.
  */
-function questionLevel(perSample: MetricSummary, values: readonly number[], clusters: readonly string[], opts: SummaryOptions): MetricSummary {
-  const questions = new Set(clusters).size;
-  if (questions === values.length) return perSample;
-  const b = bootstrapClusterMeanCi(values, clusters, { seed: opts.seed, resamples: opts.resamples });
-  return {
-    ...perSample, n: questions, samples: values.length, ci: { lower: b.lower, upper: b.upper }, ciMethod: 'question-bootstrap',
-    perSample: { n: perSample.n, ci: perSample.ci, ciMethod: perSample.ciMethod === 'wilson' ? 'wilson' : 'bootstrap' },
-  };
+export type AnswerClusters = {
+  /** The cluster of each answer, aligned with the answers. */
+  readonly ids: readonly string[];
+  /** Clusters: patients, or questions. */
+  readonly n: number;
+} & ({ readonly by: 'patient'; /** The cases behind the patients. */ readonly cases: number } | { readonly by: 'question' });
+
+/** {@link AnswerClusters} of answers: by patient where cases share one, else by question. */
+export function answerClusters(items: readonly QuestionIdentity[], cases: CaseLookup): AnswerClusters | null {
+  if (sharesPatients(items.map((it) => it.caseId), cases)) {
+    const counts = countPatients(items, cases);
+    return { by: 'patient', ids: items.map((it) => patientCluster(it, cases)), n: counts.patients, cases: counts.cases };
+  }
+  return questionClusters(items.map(questionKey));
+}
+
+/** Answers grouped by question id (or whatever plays its part), or null when no id repeats. */
+function questionClusters(ids: readonly string[]): AnswerClusters | null {
+  const n = new Set(ids).size;
+  return n < ids.length ? { by: 'question', ids, n } : null;
 }
 
 /**
- * Answers of several cases of one patient (slices, series, studies) are
- * resampled together: the interval is a seeded cluster bootstrap over
- * patients, each with all its cases, questions and samples; n counts
- * patients, with cases and answers beside, and the per-answer figures stay in
- * `perSample`. The mean is unchanged.
+ * The summary with its interval resampling `clusters` (seeded cluster
+ * bootstrap of the pooled mean, the same seed and resamples as every other
+ * bootstrap): n counts the clusters, with cases (by patient) and answers
+ * beside; the mean is unchanged, and the per-answer figures stay in
+ * `perSample`. Without clusters the per-answer summary is returned as it is.
  */
-function patientLevel(perSample: MetricSummary, values: readonly number[], scored: readonly ItemScore[], cases: CaseLookup, opts: SummaryOptions): MetricSummary {
-  const b = bootstrapClusterMeanCi(values, scored.map((it) => patientCluster(it, cases)), { seed: opts.seed, resamples: opts.resamples });
-  const counts = countPatients(scored, cases);
+function clustered(perSample: MetricSummary, values: readonly number[], clusters: AnswerClusters | null, opts: SummaryOptions): MetricSummary {
+  if (!clusters) return perSample;
+  const b = bootstrapClusterMeanCi(values, clusters.ids, { seed: opts.seed, resamples: opts.resamples });
   return {
-    ...perSample, n: counts.patients, cases: counts.cases, samples: values.length, ci: { lower: b.lower, upper: b.upper }, ciMethod: 'patient-bootstrap',
+    ...perSample, n: clusters.n, ...(clusters.by === 'patient' ? { cases: clusters.cases } : {}), samples: values.length, ci: { lower: b.lower, upper: b.upper },
+    ciMethod: clusters.by === 'patient' ? 'patient-bootstrap' : 'question-bootstrap',
     perSample: { n: perSample.n, ci: perSample.ci, ciMethod: perSample.ciMethod === 'wilson' ? 'wilson' : 'bootstrap' },
   };
 }
 
 function metricSummary(metric: string, items: readonly ItemScore[], cases: CaseLookup, opts: SummaryOptions): MetricSummary {
   const values: number[] = [];
-  const clusters: string[] = [];
   const scored: ItemScore[] = [];
   const sources: Partial<Record<MetricSource, number>> = {};
   let notScorable = 0;
@@ -148,7 +159,6 @@ function metricSummary(metric: string, items: readonly ItemScore[], cases: CaseL
       continue;
     }
     values.push(v.value);
-    clusters.push(questionKey(it));
     scored.push(it);
     sources[v.source] = (sources[v.source] ?? 0) + 1;
     if (v.source === 'encoder') encoder = v.sourceId;
@@ -168,8 +178,7 @@ function metricSummary(metric: string, items: readonly ItemScore[], cases: CaseL
     metric, label: metricLabel(metric), n, notScorable, mean, ci, ciMethod: binary ? 'wilson' : 'bootstrap', sources,
     dependsOnJudge: judged, ...(encoder ? { encoder } : {}),
   };
-  if (sharesPatients(scored.map((it) => it.caseId), cases)) return patientLevel(perSample, values, scored, cases, opts);
-  return questionLevel(perSample, values, clusters, opts);
+  return clustered(perSample, values, answerClusters(scored, cases), opts);
 }
 
 /**
@@ -178,12 +187,12 @@ function metricSummary(metric: string, items: readonly ItemScore[], cases: CaseL
  * when slices share one (the per-question estimates of a patient drawn together).
  */
 function samplePassK(items: readonly ItemScore[], cases: CaseLookup, opts: SummaryOptions): MetricSummary[] {
-  const groups = new Map<string, { n: number; c: number; judge: boolean; caseId: string }>();
+  const groups = new Map<string, { n: number; c: number; judge: boolean; caseId: string; questionId: string }>();
   for (const it of items) {
     const v = it.metrics['pass@1'];
     if (!v || v.value === null) continue;
     const key = questionKey(it);
-    const g = groups.get(key) ?? { n: 0, c: 0, judge: false, caseId: it.caseId };
+    const g = groups.get(key) ?? { n: 0, c: 0, judge: false, caseId: it.caseId, questionId: it.questionId };
     g.n++;
     if (v.value === 1) g.c++;
     if (v.source === 'judge') g.judge = true;
@@ -192,9 +201,10 @@ function samplePassK(items: readonly ItemScore[], cases: CaseLookup, opts: Summa
   const list = [...groups.values()];
   if (list.length === 0 || Math.max(...list.map((g) => g.n)) < 2) return [];
   const minN = Math.min(...list.map((g) => g.n));
-  const byPatient = sharesPatients(list.map((g) => g.caseId), cases);
-  const clusters = byPatient ? { clusters: list.map((g) => patientCluster(g, cases)) } : {};
-  const counts = byPatient ? countPatients(list, cases) : null;
+  // Each group is one question, so the estimates cluster only by patient.
+  const grouped = answerClusters(list, cases);
+  const counts = grouped?.by === 'patient' ? grouped : null;
+  const clusters = counts ? { clusters: counts.ids } : {};
   const out: MetricSummary[] = [];
   for (const k of [1, 5]) {
     if (k > minN) continue;
@@ -202,7 +212,7 @@ function samplePassK(items: readonly ItemScore[], cases: CaseLookup, opts: Summa
     const b = bootstrapCi(per, (s) => s.reduce((a, x) => a + x, 0) / s.length, { seed: opts.seed, resamples: opts.resamples, ...clusters });
     const metric = `pass@${k} (samples)`;
     out.push({
-      metric, label: metricLabel(metric), n: counts?.patients ?? list.length, notScorable: 0, mean: b.estimate, ci: { lower: b.lower, upper: b.upper },
+      metric, label: metricLabel(metric), n: counts?.n ?? list.length, notScorable: 0, mean: b.estimate, ci: { lower: b.lower, upper: b.upper },
       ...(counts ? { ciMethod: 'patient-bootstrap' as const, cases: counts.cases, samples: list.reduce((s, g) => s + g.n, 0) } : { ciMethod: 'bootstrap' as const }),
       sources: {}, dependsOnJudge: list.some((g) => g.judge),
     });
@@ -235,7 +245,7 @@ function pairedSet(items: readonly ItemScore[], cases: ReadonlyMap<string, Bench
   const w = wilsonInterval(s.bothCorrect, s.pairs);
   const summary: MetricSummary = { metric: 'mcq.set', label: metricLabel('mcq.set'), n: s.pairs, notScorable: 0, mean: s.setScore, ci: { lower: w.lower, upper: w.upper }, ciMethod: 'wilson', sources: { rule: s.pairs }, dependsOnJudge: false };
   // A pair plays the part of a question: its samples are resampled together.
-  return questionLevel(summary, pairs.map((p) => pairedSetScore([p]).bothCorrect), pairIds, opts);
+  return clustered(summary, pairs.map((p) => pairedSetScore([p]).bothCorrect), questionClusters(pairIds), opts);
 }
 
 function calibrationShifts(items: readonly ItemScore[]): CalibrationShiftSummary[] {
