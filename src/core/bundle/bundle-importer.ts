@@ -4,10 +4,10 @@
  * bundle are relative to the folder that holds manifest.json.
  */
 import { InvalidInputError, throwIfAborted } from '../errors.ts';
-import { decodeText, extensionOf, memoryFile, type ImportContext, type ImportDraft, type ImportIssue, type Importer, type InputFile } from './importers/importer.ts';
+import { decodeText, extensionOf, type ImportContext, type ImportDraft, type ImportIssue, type Importer, type InputFile } from './importers/importer.ts';
 import { checkDeclaredImageHashes, type CaseAtLine } from './declared-hashes.ts';
+import { expandZips } from './importers/support.ts';
 import { validateCase, validateManifest } from './validate.ts';
-import { readZip, zipLimitsFrom } from './zip-read.ts';
 import type { BenchCase } from './types.ts';
 
 /** Finds manifest.json (at the top, or one folder down as when a folder is zipped) and returns the bundle root prefix. */
@@ -15,17 +15,6 @@ function bundleRoot(paths: readonly string[]): string | null {
   const manifests = paths.filter((p) => p === 'manifest.json' || p.endsWith('/manifest.json')).sort((a, b) => a.split('/').length - b.split('/').length);
   const top = manifests[0];
   return top === undefined ? null : top.slice(0, top.length - 'manifest.json'.length);
-}
-
-/** Expands ZIPs among the inputs into in-memory files, within the ZIP limits (import option `zipLimits`). */
-async function expand(files: readonly InputFile[], ctx: ImportContext): Promise<InputFile[]> {
-  const out: InputFile[] = [];
-  for (const f of files) {
-    if (extensionOf(f.path) === 'zip') {
-      for (const [name, bytes] of readZip(await f.bytes(), f.path, zipLimitsFrom(ctx.options), ctx.signal)) out.push(memoryFile(name, bytes));
-    } else out.push(f);
-  }
-  return out;
 }
 
 export const bundleImporter: Importer = {
@@ -43,7 +32,7 @@ export const bundleImporter: Importer = {
   },
 
   async read(inputs: readonly InputFile[], ctx: ImportContext): Promise<ImportDraft> {
-    const files = await expand(inputs, ctx);
+    const files = await expandZips(inputs, ctx);
     const root = bundleRoot(files.map((f) => f.path));
     const source = inputs.length === 1 ? inputs[0]!.path : 'the selected folder';
     if (root === null) throw new InvalidInputError('This is not a NeuroEval bundle: manifest.json is missing.', { file: source });

@@ -22,9 +22,8 @@ import { asDicomFile, parseDicomForImport } from '../dicom-input.ts';
 import { dicomCaseMeta, KEPT_AS_META, newKeySalt, pseudonymousKeys } from '../dicom-meta.ts';
 import type { DroppedTagSummary } from '../medical-images.ts';
 import type { BenchCase, CaseImage, ImageSource, Plane } from '../types.ts';
-import { readZip, zipLimitsFrom } from '../zip-read.ts';
-import { baseName, extensionOf, memoryFile, type ImportContext, type ImportDraft, type Importer, type InputFile } from './importer.ts';
-import { draftManifest, Issues, newParts, plural, Ticker } from './support.ts';
+import { baseName, extensionOf, type ImportDraft, type Importer } from './importer.ts';
+import { draftManifest, expandZips, Issues, newParts, plural, Ticker } from './support.ts';
 
 /** Files a DICOM export carries beside the images; skipped without a word. */
 const HOUSEKEEPING = /^(DICOMDIR|\.DS_Store|Thumbs\.db|desktop\.ini|LOCKFILE|VERSION)$/i;
@@ -70,17 +69,6 @@ function isHousekeeping(path: string): boolean {
   return HOUSEKEEPING.test(baseName(path)) || path.split('/').some((part) => part === '__MACOSX');
 }
 
-/** ZIPs among the inputs as their files, within the ZIP limits. */
-async function expand(files: readonly InputFile[], ctx: ImportContext): Promise<InputFile[]> {
-  const out: InputFile[] = [];
-  for (const f of files) {
-    if (extensionOf(f.path) === 'zip') {
-      for (const [name, bytes] of readZip(await f.bytes(), f.path, zipLimitsFrom(ctx.options), ctx.signal)) out.push(memoryFile(`${f.path}/${name}`, bytes));
-    } else out.push(f);
-  }
-  return out;
-}
-
 interface ReadFile extends SeriesSlice {
   readonly group: string;
 }
@@ -118,7 +106,7 @@ export const dicomImporter: Importer = {
   async read(inputs, ctx): Promise<ImportDraft> {
     const opts = seriesOptions(ctx.options);
     const salt = ctx.keySalt ?? newKeySalt();
-    const files = (await expand(inputs, ctx)).filter((f) => !isHousekeeping(f.path)).sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
+    const files = (await expandZips(inputs, ctx, (archive, entry) => `${archive}/${entry}`)).filter((f) => !isHousekeeping(f.path)).sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
     const issues = new Issues();
     const parts = newParts();
     const dropped = new Map<string, { keyword: string; files: number }>();

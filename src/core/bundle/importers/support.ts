@@ -7,7 +7,8 @@ import { formatLocation, throwIfAborted, type ErrorLocation } from '../../errors
 import { decodeBytes } from '../../text/decode.ts';
 import { parseDelimited, type DelimitedRow as TableRow, type DelimitedTable as Table } from '../../text/delimited.ts';
 import type { BenchCase } from '../types.ts';
-import { type DraftManifest, type ImportContext, type ImportDraft, type ImportIssue, type InputFile, type SkippedCase } from './importer.ts';
+import { readZip, zipLimitsFrom } from '../zip-read.ts';
+import { extensionOf, memoryFile, type DraftManifest, type ImportContext, type ImportDraft, type ImportIssue, type InputFile, type SkippedCase } from './importer.ts';
 
 /** Collects errors and warnings; importers report data problems here instead of throwing. */
 export class Issues {
@@ -67,6 +68,20 @@ export class Ticker {
     throwIfAborted(this.ctx.signal);
     this.ctx.progress?.({ phase: 'read', done: this.total, total: this.total });
   }
+}
+
+/**
+ * The inputs with every ZIP among them replaced by its files, read within the
+ * ZIP limits (import option `zipLimits`); `name` gives each entry its path.
+ */
+export async function expandZips(files: readonly InputFile[], ctx: ImportContext, name: (archive: string, entry: string) => string = (_archive, entry) => entry): Promise<InputFile[]> {
+  const out: InputFile[] = [];
+  for (const f of files) {
+    if (extensionOf(f.path) === 'zip') {
+      for (const [entry, bytes] of readZip(await f.bytes(), f.path, zipLimitsFrom(ctx.options), ctx.signal)) out.push(memoryFile(name(f.path, entry), bytes));
+    } else out.push(f);
+  }
+  return out;
 }
 
 /** Rows and tables are the CSV parser's own shapes. */
