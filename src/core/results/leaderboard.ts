@@ -282,7 +282,6 @@ export function comparisonOf(comparisons: readonly Comparison[], a: string, b: s
 
 /** Dimensions every benchmark has; the technical ones (technical-tags.ts) come after them when cases carry the tags. */
 const CASE_DIMENSIONS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequence', 'plane', 'variant', 'protocol'] as const;
-export const DIMENSIONS = [...CASE_DIMENSIONS, ...(Object.keys(TECHNICAL_TAGS) as TechnicalDimension[])] as const;
 export type Dimension = (typeof CASE_DIMENSIONS)[number] | TechnicalDimension;
 
 export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
