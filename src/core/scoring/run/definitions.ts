@@ -18,6 +18,10 @@ export interface MetricDefinition {
 
 const NMB = 'Neural-MedBench';
 
+/** What pass@k does not take from the benchmark: its grader, and (unpublished) how it scores a dialogue. */
+const NMB_DIFFERS =
+  "Decided by rules and the local judge, not the paper's GPT-4o grader. In a dialogue, the last turn with a reference diagnosis: NeuroEval's choice, as the benchmark does not publish how it scores dialogues.";
+
 const own = (note: string): MetricDefinition => ({ origin: 'neuroeval', note });
 const theirs = (benchmark: string, note: string): MetricDefinition => ({ origin: 'benchmark', benchmark, note });
 
@@ -27,10 +31,10 @@ const BERTSCORE = own(
 const LESION = own('Neural-MedBench names lesion recognition but publishes no metric for it: each field is matched on its own by NeuroEval\'s rules.');
 
 const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
-  'pass@1': theirs(NMB, 'The top-ranked hypothesis is the reference diagnosis (in a dialogue, at its last turn with a reference diagnosis). Decided by rules and the local judge, not the paper\'s GPT-4o grader.'),
-  'pass@5': theirs(NMB, 'One of the top five ranked hypotheses is the reference diagnosis (in a dialogue, at its last turn with a reference diagnosis). Decided by rules and the local judge, not the paper\'s GPT-4o grader.'),
-  'pass@1 (samples)': own('Chen et al.\'s unbiased estimator over several samples per question; Neural-MedBench\'s pass@k is over the ranked list.'),
-  'pass@5 (samples)': own('Chen et al.\'s unbiased estimator over several samples per question; Neural-MedBench\'s pass@k is over the ranked list.'),
+  'pass@1': theirs(NMB, `The top-ranked hypothesis is the reference diagnosis. ${NMB_DIFFERS}`),
+  'pass@5': theirs(NMB, `One of the top five ranked hypotheses is the reference diagnosis: NeuroEval's reading, as the public sources do not say whether the five are ranked hypotheses or samples. ${NMB_DIFFERS}`),
+  'pass@1 (samples)': own('Chen et al.\'s unbiased estimator over several samples per question; NeuroEval reads Neural-MedBench\'s pass@k as over the ranked list.'),
+  'pass@5 (samples)': own('Chen et al.\'s unbiased estimator over several samples per question; NeuroEval reads Neural-MedBench\'s pass@k as over the ranked list.'),
   'bertscore.f': BERTSCORE,
   'bertscore.p': BERTSCORE,
   'bertscore.r': BERTSCORE,
