@@ -19,7 +19,7 @@ import { asDicomFile, parseDicomForImport } from './dicom-input.ts';
 import { dicomCaseMeta, KEPT_AS_META } from './dicom-meta.ts';
 import type { ImportDraft, ImportIssue } from './importers/importer.ts';
 import { checkStoredFiles } from './stored-files.ts';
-import type { BenchCase, CaseImage, Plane } from './types.ts';
+import type { BenchCase, CaseImage, ImageSource, Plane } from './types.ts';
 
 export interface DroppedTagSummary {
   /** `(0010,0010)`, `private`, or `nifti` for NIfTI header fields. */
@@ -52,6 +52,11 @@ interface Rendered {
   readonly source: NonNullable<CaseImage['source']>;
   readonly slice?: number;
   readonly plane?: Plane;
+}
+
+/** The window a rendering used, as an image source records it. */
+export function windowOf(png: RenderedImage): NonNullable<ImageSource['window']> {
+  return { center: png.window.center, width: png.window.width, ...(png.window.preset ? { preset: png.window.preset } : {}) };
 }
 
 function pick(options: Readonly<Record<string, unknown>> | undefined): MedicalImageOptions {
@@ -105,7 +110,7 @@ export function convertMedicalImages(
         const frames = opts.dicomFrames === 'all' ? [...Array(parsed.frames).keys()] : [opts.dicomFrames === 'first' ? 0 : Math.floor((parsed.frames - 1) / 2)];
         for (const f of frames) {
           const png = renderDicomFrame(parsed, f, window);
-          out.push({ path: `${path}.frame${f}.png`, png, source: { kind: 'dicom', asset, frame: f, window: { center: png.window.center, width: png.window.width, ...(png.window.preset ? { preset: png.window.preset } : {}) } }, ...(parsed.frames > 1 ? { slice: f } : {}) });
+          out.push({ path: `${path}.frame${f}.png`, png, source: { kind: 'dicom', asset, frame: f, window: windowOf(png) }, ...(parsed.frames > 1 ? { slice: f } : {}) });
         }
       } else {
         // gzip: only NIfTI is accepted compressed; parseNifti says clearly if it is something else.
@@ -123,7 +128,7 @@ export function convertMedicalImages(
             continue;
           }
           const png = renderNiftiSlice(parsed, plane, s, window);
-          out.push({ path: `${path}.${plane}${s}.png`, png, plane, slice: s, source: { kind: 'nifti', asset, plane, frame: s, window: { center: png.window.center, width: png.window.width, ...(png.window.preset ? { preset: png.window.preset } : {}) } } });
+          out.push({ path: `${path}.${plane}${s}.png`, png, plane, slice: s, source: { kind: 'nifti', asset, plane, frame: s, window: windowOf(png) } });
         }
       }
       for (const r of out) images.set(r.path, r.png.png);

@@ -16,12 +16,12 @@ import { loadDecodersFor } from '../../imaging/dicom/load-decoders.ts';
 import { encodeVolume, volumeFromDicom } from '../../imaging/dicom/serialize.ts';
 import { buildSeriesVolume, isStackable, type SeriesSlice, stackSignature } from '../../imaging/dicom/series.ts';
 import { createNiftiVolume } from '../../imaging/nifti/volume.ts';
-import { renderDicomFrame, renderNiftiSlice, type RenderedImage } from '../../imaging/render.ts';
+import { renderDicomFrame, renderNiftiSlice } from '../../imaging/render.ts';
 import type { WindowPreset } from '../../imaging/window.ts';
 import { asDicomFile, parseDicomForImport } from '../dicom-input.ts';
 import { dicomCaseMeta, KEPT_AS_META, newKeySalt, pseudonymousKeys } from '../dicom-meta.ts';
-import type { DroppedTagSummary } from '../medical-images.ts';
-import type { BenchCase, CaseImage, ImageSource, Plane } from '../types.ts';
+import { windowOf, type DroppedTagSummary } from '../medical-images.ts';
+import type { BenchCase, CaseImage, Plane } from '../types.ts';
 import { baseName, extensionOf, type ImportDraft, type Importer } from './importer.ts';
 import { draftManifest, expandZips, Issues, newParts, plural, Ticker } from './support.ts';
 
@@ -76,10 +76,6 @@ interface ReadFile extends SeriesSlice {
 function modalityLabel(modality: string | undefined): string | undefined {
   if (modality === 'MR') return 'MRI';
   return modality;
-}
-
-function windowOf(png: RenderedImage): NonNullable<ImageSource['window']> {
-  return { center: png.window.center, width: png.window.width, ...(png.window.preset ? { preset: png.window.preset } : {}) };
 }
 
 export const dicomImporter: Importer = {
