@@ -29,12 +29,12 @@ import { encodePng } from '../../src/core/imaging/png-encode.ts';
 import { NEUROVLM_PROMPT } from '../../src/core/protocols/neurovlm/prompt.ts';
 import { neuroVlmProtocol } from '../../src/core/protocols/neurovlm/protocol.ts';
 import { loadNodeTransformers } from '../../test/support/transformers-node.ts';
-import { idefics3PreprocessorConfig, json, utf8, withManifest, type ModelFile } from '../self-test-model/build.ts';
+import { idefics3JsonFiles, idefics3PreprocessorConfig, json, utf8, withManifest, type ModelFile } from '../self-test-model/build.ts';
 import { llamaDecoderConfig } from '../self-test-model/graphs.ts';
 import { TRAILING_SPECIAL_TOKENS, byteSymbols, tokenId } from '../self-test-model/tokenizer.ts';
 import { decoderModelMerged, embedTokens, visionEncoder, type DemoModelDims, type Weights } from './graphs.ts';
 import { floatTensor } from '../onnx/onnx-writer.ts';
-import { trainTokenizer, trainedTokenizerJson, tokenizerConfigJson, type TrainedTokenizer } from './tokenizer.ts';
+import { trainTokenizer, trainedTokenizerJson, type TrainedTokenizer } from './tokenizer.ts';
 import { answerOf, DEMO_TRAINED_ID, DEMO_TRAINED_NAME, TRAIN_SEED, VALIDATION_SEED } from './answers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -74,14 +74,7 @@ function configFiles(tok: TrainedTokenizer, d: DemoModelDims): ModelFile[] {
   };
   // One frame of 256 px, no splitting: the demo's images are already that size, so the processor never resamples.
   const preprocessor = idefics3PreprocessorConfig({ longestEdge: d.imageSize, frame: d.imageSize, split: false });
-  return [
-    { path: 'config.json', bytes: json(config) },
-    { path: 'generation_config.json', bytes: json({ bos_token_id: bos, eos_token_id: eos, pad_token_id: pad }) },
-    { path: 'preprocessor_config.json', bytes: json(preprocessor) },
-    { path: 'processor_config.json', bytes: json({ image_seq_len: imageSeqLen, processor_class: 'Idefics3Processor' }) },
-    { path: 'tokenizer.json', bytes: json(trainedTokenizerJson(tok)) },
-    { path: 'tokenizer_config.json', bytes: json(tokenizerConfigJson()) },
-  ];
+  return idefics3JsonFiles({ config, tokens: { bos, eos, pad }, preprocessor, imageSeqLen, tokenizer: trainedTokenizerJson(tok) });
 }
 
 function writeFiles(dir: string, files: readonly ModelFile[]): void {

@@ -8,7 +8,7 @@
  * fast on a CPU. Digits stay single tokens (the `Digits` pre-tokenizer), so
  * a confidence like 0.93 is always the tokens 0 . 9 3.
  */
-import { LEADING_SPECIAL_TOKENS, TRAILING_SPECIAL_TOKENS, bpeTokenizerJson, byteSymbols, tokenizerConfigJson, type Vocabulary } from '../self-test-model/tokenizer.ts';
+import { LEADING_SPECIAL_TOKENS, TRAILING_SPECIAL_TOKENS, bpeTokenizerJson, byteSymbols, type Vocabulary } from '../self-test-model/tokenizer.ts';
 
 const SPECIAL = [...LEADING_SPECIAL_TOKENS, ...TRAILING_SPECIAL_TOKENS];
 
@@ -78,5 +78,3 @@ export function trainTokenizer(corpus: ReadonlyMap<string, number>, maxMerges: n
 export function trainedTokenizerJson(t: TrainedTokenizer): unknown {
   return bpeTokenizerJson(t.vocab.ids, t.merges, SPECIAL, { useRegex: false, addPrefixSpace: false });
 }
-
-export { tokenizerConfigJson };

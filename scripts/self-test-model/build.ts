@@ -104,6 +104,27 @@ export function idefics3PreprocessorConfig(o: { readonly longestEdge: number; re
   };
 }
 
+/**
+ * The JSON files of an Idefics3 (SmolVLM) model folder beside its ONNX
+ * graphs: model and generation config, processor configs, tokenizer.
+ */
+export function idefics3JsonFiles(o: {
+  readonly config: unknown;
+  readonly tokens: { readonly bos: number; readonly eos: number; readonly pad: number };
+  readonly preprocessor: unknown;
+  readonly imageSeqLen: number;
+  readonly tokenizer: unknown;
+}): ModelFile[] {
+  return [
+    { path: 'config.json', bytes: json(o.config) },
+    { path: 'generation_config.json', bytes: json({ bos_token_id: o.tokens.bos, eos_token_id: o.tokens.eos, pad_token_id: o.tokens.pad }) },
+    { path: 'preprocessor_config.json', bytes: json(o.preprocessor) },
+    { path: 'processor_config.json', bytes: json({ image_seq_len: o.imageSeqLen, processor_class: 'Idefics3Processor' }) },
+    { path: 'tokenizer.json', bytes: json(o.tokenizer) },
+    { path: 'tokenizer_config.json', bytes: json(tokenizerConfigJson()) },
+  ];
+}
+
 /** All files of the model folder, manifest.json last. */
 export function buildSelfTestModel(): ModelFile[] {
   const vocab = buildVocabulary();
@@ -137,12 +158,7 @@ export function buildSelfTestModel(): ModelFile[] {
 
   const files: ModelFile[] = [
     { path: 'README.md', bytes: utf8.encode(readme(d, imageSeqLen)) },
-    { path: 'config.json', bytes: json(config) },
-    { path: 'generation_config.json', bytes: json({ bos_token_id: bos, eos_token_id: eos, pad_token_id: pad }) },
-    { path: 'preprocessor_config.json', bytes: json(preprocessorConfig) },
-    { path: 'processor_config.json', bytes: json({ image_seq_len: imageSeqLen, processor_class: 'Idefics3Processor' }) },
-    { path: 'tokenizer.json', bytes: json(tokenizerJson(vocab)) },
-    { path: 'tokenizer_config.json', bytes: json(tokenizerConfigJson()) },
+    ...idefics3JsonFiles({ config, tokens: { bos, eos, pad }, preprocessor: preprocessorConfig, imageSeqLen, tokenizer: tokenizerJson(vocab) }),
     { path: 'onnx/vision_encoder.onnx', bytes: visionEncoder(d) },
     { path: 'onnx/embed_tokens.onnx', bytes: embedTokens(d) },
     { path: 'onnx/decoder_model_merged.onnx', bytes: decoderModelMerged(d, outputBias(vocab, eos)) },
