@@ -41,67 +41,58 @@ function refused(p: ImportPreview): void {
   expect(p.summary).toBeNull();
 }
 
+/** Imports the input, expects it refused, and expects exactly these error lines. */
+async function expectRefusedWith(input: HostileInput, lines: readonly string[], options?: Record<string, unknown>): Promise<void> {
+  const p = await prepare(input, options);
+  refused(p);
+  expect(errorLines(p)).toEqual(lines);
+}
+
 describe('zip bombs are refused by a byte budget', () => {
   it('an entry declaring 0 compressed bytes for 1 GiB (the ratio check used to skip it)', async () => {
     const input = zeroCompressedSize();
     expect(input.files.get('zero-size.zip')!.length).toBeLessThan(1024);
-    const p = await prepare(input);
-    refused(p);
-    expect(errorLines(p)).toEqual([
+    await expectRefusedWith(input, [
       'zero-size.zip, field "assets/big.bin": "assets/big.bin" declares 1,073,741,824 bytes from 0 compressed bytes, which looks like a zip bomb; refusing the archive.',
     ]);
   });
 
   it('four 1000 MiB entries at about 440:1, under the old 1,000:1 limit', async () => {
-    const p = await prepare(ratioBomb());
-    refused(p);
-    expect(errorLines(p)).toEqual([
+    await expectRefusedWith(ratioBomb(), [
       'ratio-bomb.zip, field "assets/part0.bin": "assets/part0.bin" is compressed 444:1 (1000 MiB from 2.3 MiB), which looks like a zip bomb: files over 16 MiB may be compressed at most 100:1.',
     ]);
   });
 
   it('with the ratio raised to 1,000:1 the same archive is refused by the total budget, still before inflating', async () => {
-    const p = await prepare(ratioBomb(), { zipLimits: { maxRatio: 1000 } });
-    refused(p);
-    expect(errorLines(p)).toEqual(['ratio-bomb.zip: The archive would unpack to more than 2,147,483,648 bytes; refusing to read it.']);
+    await expectRefusedWith(ratioBomb(), ['ratio-bomb.zip: The archive would unpack to more than 2,147,483,648 bytes; refusing to read it.'], { zipLimits: { maxRatio: 1000 } });
   });
 
   it('a 1000 MiB stream declared as 1 MiB is stopped a step past 1 MiB', async () => {
-    const p = await prepare(lyingBomb());
-    refused(p);
-    expect(errorLines(p)).toEqual([
+    await expectRefusedWith(lyingBomb(), [
       'lying-bomb.zip, field "assets/small.bin": "assets/small.bin" holds more than the 1,048,576 bytes the archive declares for it; it was stopped there. The archive is corrupt or forged.',
     ]);
   });
 
   it('an entry that declares 10 bytes and holds 100,000 is refused, not cut to 10', async () => {
-    const p = await prepare(understatedEntry());
-    refused(p);
-    expect(errorLines(p)).toEqual([
+    await expectRefusedWith(understatedEntry(), [
       'understated.zip, field "cases.jsonl": "cases.jsonl" holds more than the 10 bytes the archive declares for it; it was stopped there. The archive is corrupt or forged.',
     ]);
   });
 
   it('many entries each under the per-file allowance are refused by the ratio of the whole archive', async () => {
-    const p = await prepare(swarmBomb());
-    refused(p);
-    expect(errorLines(p)).toEqual([
+    await expectRefusedWith(swarmBomb(), [
       'swarm.zip: The archive would unpack to 600 MiB from 612.7 KiB (1,003:1), which looks like a zip bomb: an archive over 16 MiB unpacked may be compressed at most 100:1.',
     ]);
   });
 
   it('entries sharing one stream are refused by name', async () => {
-    const p = await prepare(overlapBomb());
-    refused(p);
-    expect(errorLines(p)).toEqual([
+    await expectRefusedWith(overlapBomb(), [
       'overlap.zip, field "assets/copy1.bin": "assets/copy1.bin" and "assets/copy0.bin" share the same bytes in the archive (overlapping entries, a zip-bomb technique); refusing the archive.',
     ]);
   });
 
   it('a limit that is not a positive number is an error naming the option', async () => {
-    const p = await prepare(bundleWithAsset(), { zipLimits: { maxRatio: 'lots' } });
-    refused(p);
-    expect(errorLines(p)).toEqual(['field "zipLimits.maxRatio": The ZIP limit "maxRatio" must be a positive number.']);
+    await expectRefusedWith(bundleWithAsset(), ['field "zipLimits.maxRatio": The ZIP limit "maxRatio" must be a positive number.'], { zipLimits: { maxRatio: 'lots' } });
   });
 });
 
@@ -116,9 +107,7 @@ describe('the preview counts every file that will be stored', () => {
 
 describe('images, volumes and hashes are checked against what they hold', () => {
   it('a PNG whose header says 10000 × 10000 and holds 8 × 8 pixels', async () => {
-    const p = await prepare(pngLiar());
-    refused(p);
-    expect(errorLines(p)).toEqual([
+    await expectRefusedWith(pngLiar(), [
       'png-liar.zip, field "images/liar.png": This PNG image is damaged or incomplete: its header says 10000 × 10000 pixels, but its pixel data holds only 72 of the 100,010,000 bytes that size needs.',
     ]);
   });
