@@ -5,6 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { Provenance } from '../../src/core/runner/provenance.ts';
+import { dumpIndexedDb } from './db-dump.ts';
 
 /** Every row of one store of the `neuroeval` database. */
 export async function readStore<T>(page: Page, store: string): Promise<T[]> {
@@ -70,26 +71,7 @@ export function seededProvenance(benchmark: { id: string; contentHash?: string }
   };
 }
 
-/** Every row of every store of the app's database, blobs read as bytes, as one text. */
+/** Every row of every store of the app's database, blobs read as bytes, as one text (see db-dump.ts). */
 export async function dumpDatabase(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('neuroeval');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const parts: string[] = [];
-    for (const store of [...db.objectStoreNames]) {
-      const rows = await new Promise<unknown[]>((resolve, reject) => {
-        const req = db.transaction(store).objectStore(store).getAll();
-        req.onsuccess = () => resolve(req.result as unknown[]);
-        req.onerror = () => reject(req.error);
-      });
-      const blobs: Blob[] = [];
-      parts.push(store, JSON.stringify(rows, (_k, v: unknown) => (v instanceof Blob ? (blobs.push(v), `<blob ${blobs.length}>`) : v)));
-      for (const b of blobs) parts.push(new TextDecoder('latin1').decode(await b.arrayBuffer()));
-    }
-    db.close();
-    return parts.join('\n');
-  });
+  return page.evaluate(dumpIndexedDb, 'neuroeval');
 }

@@ -25,6 +25,7 @@ import type { RunResponse } from '../../../src/core/runner/types.ts';
 import { neuroVlmJsonlRecords } from '../../../src/core/scoring/io/neurovlm-jsonl.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';
+import { dumpIndexedDb } from '../../support/db-dump.ts';
 import { phiBundle, PLANTED_STRINGS, plantedDicom, refusedInputs } from '../../support/hostile-bundles.ts';
 import { testProvenance, testRun } from '../../support/run-record.ts';
 
@@ -49,26 +50,7 @@ afterEach(async () => {
 const latin1 = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes);
 
 /** Every row of every store of the database, blobs read as bytes, as one searchable text. */
-async function dumpDatabase(name: string): Promise<string> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const req = indexedDB.open(name);
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-  const parts: string[] = [];
-  for (const store of [...db.objectStoreNames]) {
-    const rows = await new Promise<unknown[]>((resolve, reject) => {
-      const req = db.transaction(store).objectStore(store).getAll();
-      req.onsuccess = () => resolve(req.result as unknown[]);
-      req.onerror = () => reject(req.error);
-    });
-    const blobs: Blob[] = [];
-    parts.push(store, JSON.stringify(rows, (_k, v: unknown) => (v instanceof Blob ? (blobs.push(v), `<blob ${blobs.length}>`) : v)));
-    for (const b of blobs) parts.push(latin1(new Uint8Array(await b.arrayBuffer())));
-  }
-  db.close();
-  return parts.join('\n');
-}
+const dumpDatabase = (name: string): Promise<string> => dumpIndexedDb(name, indexedDB);
 
 /** The planted values found in `text` (upper and lower case alike): none is the only right answer. */
 function planted(text: string): string[] {
