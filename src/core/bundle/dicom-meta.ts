@@ -12,7 +12,7 @@ import type { DicomAttributes } from '../imaging/dicom/attributes.ts';
 import type { ImportIssue } from './importers/importer.ts';
 
 /** The case meta keys written from DICOM attributes. Other code groups and clusters by these names. */
-export const DICOM_META = {
+const DICOM_META = {
   manufacturer: 'dicom.manufacturer',
   model: 'dicom.model',
   fieldStrength: 'dicom.fieldStrength',
@@ -95,7 +95,7 @@ function identifyingWords(a: DicomAttributes): string[] {
  * technologist typed, sometimes with the patient's name in it: a value that
  * contains the patient's name or ID is left out with a warning.
  */
-export function technicalMeta(a: DicomAttributes, file: string): { meta: Record<string, string>; issues: ImportIssue[] } {
+function technicalMeta(a: DicomAttributes, file: string): { meta: Record<string, string>; issues: ImportIssue[] } {
   const meta: Record<string, string> = {};
   const issues: ImportIssue[] = [];
   const forbidden = identifyingWords(a);

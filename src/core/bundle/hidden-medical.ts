@@ -17,7 +17,7 @@ const MAX_DEPTH = 4;
 const MAX_INFLATED = 1024 ** 3;
 
 /** "DICOM" or "NIfTI" when the bytes themselves are such a file (raw DICOM datasets included). */
-export function medicalKind(bytes: Uint8Array): 'DICOM' | 'NIfTI' | null {
+function medicalKind(bytes: Uint8Array): 'DICOM' | 'NIfTI' | null {
   if (detectDicom(bytes)) return 'DICOM';
   const type = sniffImageType(bytes);
   return type === 'nifti1' || type === 'nifti2' ? 'NIfTI' : null;

@@ -11,9 +11,9 @@ import { decodeBytes } from '../text/decode.ts';
 import { extensionOf, type ImportIssue, type InputFile } from './importers/importer.ts';
 
 /** Largest file read whole: Chromium's Blob reads and Node's readFile both stop at 2 GiB − 1. */
-export const MAX_FILE_BYTES = 2 ** 31 - 1;
+const MAX_FILE_BYTES = 2 ** 31 - 1;
 /** Largest text file: its text must fit one JavaScript string (V8 allows 2²⁹ − 24 characters, never more than the bytes). */
-export const MAX_TEXT_BYTES = 2 ** 29 - 24;
+const MAX_TEXT_BYTES = 2 ** 29 - 24;
 
 const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(['csv', 'tsv', 'txt', 'json', 'jsonl', 'ndjson', 'md']);
 

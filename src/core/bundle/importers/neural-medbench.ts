@@ -51,7 +51,7 @@ export function guessNmbSplit(path: string): string | undefined {
 }
 
 /** Whether a file of this split holds dialogues (rounds of one consultation per case). */
-export function isDialogueSplit(split: string | undefined): boolean {
+function isDialogueSplit(split: string | undefined): boolean {
   return split === 'multi-round';
 }
 

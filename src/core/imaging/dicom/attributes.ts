@@ -10,7 +10,7 @@
 import { tagOf } from './dictionary.ts';
 
 /** Keyword → tag of every attribute read; values stay in memory for one import. */
-export const ATTRIBUTE_TAGS = {
+const ATTRIBUTE_TAGS = {
   // Identity: hashed with the benchmark's salt, the values themselves are dropped.
   PatientID: tagOf(0x0010, 0x0020),
   IssuerOfPatientID: tagOf(0x0010, 0x0021),

@@ -55,7 +55,7 @@ export function readEncapsulated(data: Uint8Array, valueOffset: number, file?: s
 }
 
 /** Groups fragments into frames: one frame takes them all; otherwise the offset table, one per frame, or frame start markers decide. */
-export function frameStreams(pixel: EncapsulatedPixelData, frames: number, file?: string): Uint8Array[] {
+function frameStreams(pixel: EncapsulatedPixelData, frames: number, file?: string): Uint8Array[] {
   const { fragments, offsets } = pixel;
   if (frames === 1) return [concat(fragments.map((f) => f.bytes))];
   if (fragments.length === frames) return fragments.map((f) => f.bytes);

@@ -12,7 +12,7 @@ const TRANSFER_SYNTAX = tagOf(0x0002, 0x0010);
 const PREAMBLE = 128;
 
 /** The Transfer Syntax UID a Part 10 file declares, or `undefined` (not Part 10, none declared, or damaged). */
-export function declaredTransferSyntax(bytes: Uint8Array): string | undefined {
+function declaredTransferSyntax(bytes: Uint8Array): string | undefined {
   if (bytes.length < PREAMBLE + 12 || String.fromCharCode(...bytes.subarray(PREAMBLE, PREAMBLE + 4)) !== 'DICM') return undefined;
   try {
     const meta = new DicomReader(bytes, true, looksLikeExplicitVR(bytes, PREAMBLE + 8), undefined, PREAMBLE + 4);

@@ -57,7 +57,7 @@ export function isStackable(p: ParsedDicom): boolean {
  * position; else by InstanceNumber when every slice has a distinct one; else
  * in the order given (file names).
  */
-export function orderSlices(slices: readonly SeriesSlice[]): { sorted: SeriesSlice[]; order: SliceOrder; positions?: number[] } {
+function orderSlices(slices: readonly SeriesSlice[]): { sorted: SeriesSlice[]; order: SliceOrder; positions?: number[] } {
   const iop = slices[0]?.parsed.kept.imageOrientationPatient;
   if (iop && slices.every((s) => s.parsed.kept.imagePositionPatient && s.parsed.kept.imageOrientationPatient)) {
     const normal = cross(iop.slice(0, 3), iop.slice(3, 6));
