@@ -112,3 +112,26 @@ test('every protocol runs end to end on a slice of the demo benchmark', async ({
     await expect(page.getByTestId('provenance')).toContainText(protocol);
   }
 });
+
+test('after a reload, the run form says the backup folder needs permission again and asks for it', async ({ page, server }) => {
+  // A real directory handle (the origin's private folder) stands in for the picked one, so it is remembered across the reload;
+  // the browser's permission is "prompt" after a reload until the user allows writing again.
+  await page.addInitScript(() => {
+    (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = () => navigator.storage.getDirectory();
+    const proto = (globalThis as unknown as { FileSystemHandle: { prototype: Record<string, unknown> } }).FileSystemHandle.prototype;
+    proto.queryPermission = async () => localStorage.getItem('test.permission') ?? 'prompt';
+    proto.requestPermission = async () => {
+      localStorage.setItem('test.permission', 'granted');
+      return 'granted';
+    };
+  });
+  await openApp(page, server.url, '#/settings');
+  await page.getByTestId('backup-choose').click();
+  await expect(page.getByTestId('backup-state')).toContainText('Backups go to the folder');
+  await page.reload();
+  await openApp(page, server.url, '#/runs');
+  const storage = page.getByTestId('run-storage');
+  await expect(storage).toContainText('receives nothing until the browser lets NeuroEval write there again');
+  await page.getByTestId('backup-reconnect').click();
+  await expect(storage).toContainText("receives this run's answers as they come");
+});
