@@ -27,6 +27,13 @@ const SETTING = 'backup.folder';
 const MODE_KEY = 'neuroeval.backupMode';
 /** At most one write per run in this interval while it runs; the final write after it stops always happens. */
 const MIN_INTERVAL_MS = 5_000;
+/**
+ * Each copy rewrites the whole run, so on a long run a copy every few seconds
+ * would cost time that grows with the square of its length: the pause after a
+ * copy is at least this many times as long as the copy took (at most a tenth
+ * of the run's time goes to backups).
+ */
+const PAUSE_PER_COPY_TIME = 9;
 
 /** A run's export as the results worker writes it ("Download run"). */
 interface ExportFile {
@@ -48,7 +55,8 @@ class BackupFolder {
   #sessionOnly = $state(false);
   #last = $state<Record<string, LastWrite>>({});
   #writing = new Map<string, Promise<void>>();
-  #lastStart = new Map<string, number>();
+  /** Per run: when the next copy may start while it runs (performance.now()). */
+  #nextStart = new Map<string, number>();
   /**
    * Per run: the last export read from the database (as read: parsed only
    * when it is needed), and the answers stored since (from the runner's
@@ -149,8 +157,7 @@ class BackupFolder {
   /** While a run goes: writes its export now and then (never two at once, at most every few seconds). */
   progress(runId: string): void {
     if (this.#mode !== 'folder' || this.#writing.has(runId)) return;
-    const since = performance.now() - (this.#lastStart.get(runId) ?? -Infinity);
-    if (since < MIN_INTERVAL_MS) return;
+    if (performance.now() < (this.#nextStart.get(runId) ?? -Infinity)) return;
     void this.#write(runId);
   }
 
@@ -168,7 +175,8 @@ class BackupFolder {
   #write(runId: string): Promise<void> {
     const folder = this.#folder;
     if (!folder || this.#needsPermission) return Promise.resolve();
-    this.#lastStart.set(runId, performance.now());
+    const started = performance.now();
+    this.#nextStart.set(runId, started + MIN_INTERVAL_MS);
     const job = (async () => {
       let file = '';
       try {
@@ -181,6 +189,8 @@ class BackupFolder {
       } catch (e) {
         this.#last = { ...this.#last, [runId]: { file, at: Date.now(), error: e instanceof Error ? e.message : String(e) } };
       } finally {
+        const took = performance.now() - started;
+        this.#nextStart.set(runId, started + Math.max(MIN_INTERVAL_MS, took * (1 + PAUSE_PER_COPY_TIME)));
         this.#writing.delete(runId);
       }
     })();
