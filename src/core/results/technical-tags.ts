@@ -29,6 +29,21 @@ export const TECHNICAL_LABELS: Readonly<Record<TechnicalDimension, string>> = {
   contrast: 'Contrast agent',
 };
 
+/** What a person reads for a case's `dicom.*` meta key (with the unit its value is in); undefined for other keys. */
+export function metaKeyLabel(key: string): string | undefined {
+  const dim = (Object.keys(TECHNICAL_TAGS) as TechnicalDimension[]).find((d) => TECHNICAL_TAGS[d] === key);
+  if (dim === 'fieldStrength') return `${TECHNICAL_LABELS.fieldStrength} (T)`;
+  if (dim === 'sliceThickness') return `${TECHNICAL_LABELS.sliceThickness} (mm)`;
+  if (dim) return TECHNICAL_LABELS[dim];
+  return PSEUDONYM_LABELS[key];
+}
+
+const PSEUDONYM_LABELS: Readonly<Record<string, string>> = {
+  'dicom.patientKey': 'Patient (pseudonymous key)',
+  'dicom.studyKey': 'Study (pseudonymous key)',
+  'dicom.seriesKey': 'Series (pseudonymous key)',
+};
+
 /** The group of a case without the tag. */
 export const NOT_RECORDED = '(not recorded)';
 /** The group of a tag that should be a number and is not. */

@@ -10,7 +10,7 @@ import type { ScoreRecord } from '../../../src/core/db/types.ts';
 import { breakdown, dimensionsFor, DIMENSION_LABELS, type ScoredRun } from '../../../src/core/results/leaderboard.ts';
 import { breakdownFigure } from '../../../src/core/results/figures.ts';
 import { toSvgString } from '../../../src/core/results/svg.ts';
-import { contrastGroup, fieldStrengthGroup, manufacturerGroup, sliceThicknessGroup, technicalGroup } from '../../../src/core/results/technical-tags.ts';
+import { contrastGroup, fieldStrengthGroup, manufacturerGroup, sliceThicknessGroup, metaKeyLabel, technicalGroup } from '../../../src/core/results/technical-tags.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';
 import { itemKeyOf } from '../../../src/core/runner/plan.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';
@@ -104,5 +104,15 @@ describe('breakdown by technical tags', () => {
     const vendor = breakdown([r], map, 'manufacturer', 'pass@1');
     expect(vendor.groups).toEqual(['GE', 'Siemens', '(not recorded)']);
     expect(toSvgString(breakdownFigure(field, true))).toContain('pass@1 by scanner field strength');
+  });
+});
+
+describe('meta key labels', () => {
+  it('names the DICOM tags and keys a case keeps for people, with units, and leaves other keys alone', () => {
+    expect(metaKeyLabel('dicom.fieldStrength')).toBe('Scanner field strength (T)');
+    expect(metaKeyLabel('dicom.sliceThickness')).toBe('Slice thickness (mm)');
+    expect(metaKeyLabel('dicom.manufacturer')).toBe('Scanner manufacturer');
+    expect(metaKeyLabel('dicom.patientKey')).toBe('Patient (pseudonymous key)');
+    expect(metaKeyLabel('file_path')).toBeUndefined();
   });
 });
