@@ -41,4 +41,14 @@ describe('sha256', () => {
     controller.abort();
     await expect(hashBlob(blob, { signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });
   });
+
+  it('streams a Blob to the same digest as the in-memory hasher, whatever the chunk size', async () => {
+    expect(await hashBlob(new Blob([]))).toBe(createHash('sha256').digest('hex'));
+    const data = randomBytes(4_099);
+    const expected = createHash('sha256').update(data).digest('hex');
+    expect(sha256Hex(data)).toBe(expected);
+    for (const chunkBytes of [1, 63, 64, 65, 4_096, 1 << 20]) {
+      expect(await hashBlob(new Blob([data]), { chunkBytes })).toBe(expected);
+    }
+  });
 });
