@@ -15,6 +15,7 @@ import { NeuroEvalError } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import './runtime/codec-wasm.ts';
 import { exposeApi } from './runtime/expose.ts';
+import { sortById } from '../src/core/text/compare-ids.ts';
 
 /** A file handed over by the page, with its path relative to what the user picked. */
 export interface PickedFile {
@@ -75,7 +76,7 @@ const importApi = {
       previewId = `p${nextPreview++}`;
       previews.set(previewId, { bundle, ...(keySalt ? { keySalt } : {}) });
     }
-    return { ...rest, previewId, sample: bundle ? bundle.cases.slice(0, 25) : [] };
+    return { ...rest, previewId, sample: bundle ? sortById(bundle.cases, (c) => c.id).slice(0, 25) : [] };
   },
 
   /** Stores a previewed benchmark in one transaction. */

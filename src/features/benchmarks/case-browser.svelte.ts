@@ -3,6 +3,7 @@
  * family, disease group and modality.
  */
 import type { CaseRecord } from '../../core/db/types.ts';
+import { compareIds, sortById } from '../../core/text/compare-ids.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 
 type FacetKey = 'split' | 'taskFamily' | 'diseaseGroup' | 'modality';
@@ -25,7 +26,7 @@ export class CaseBrowser {
   readonly facetValues = $derived.by(() => {
     const out = {} as Record<FacetKey, string[]>;
     for (const { key } of FACETS) {
-      const values = (this.#cases ?? []).map((c) => c[key]).filter((v): v is string => !!v).sort();
+      const values = (this.#cases ?? []).map((c) => c[key]).filter((v): v is string => !!v).sort(compareIds);
       out[key] = values.filter((v, i) => i === 0 || v !== values[i - 1]);
     }
     return out;
@@ -46,7 +47,8 @@ export class CaseBrowser {
 
   async load(): Promise<void> {
     try {
-      this.#cases = await (await repos()).cases.listByBenchmark(this.benchmarkId);
+      // Stored in key order (case_1, case_10, case_11, …): list them as people count.
+      this.#cases = sortById(await (await repos()).cases.listByBenchmark(this.benchmarkId), (c) => c.id);
     } catch (e) {
       this.#error = e instanceof Error ? e.message : String(e);
     }

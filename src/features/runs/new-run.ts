@@ -2,6 +2,7 @@
  * Building a run from the form: the engines to use, the measured speeds for
  * the time estimate, and the environment recorded in provenance.
  */
+import { compareIds } from '../../core/text/compare-ids.ts';
 import type { CaseRecord, ModelRecord } from '../../core/db/types.ts';
 import type { MeasuredSpeed } from '../../core/runner/index.ts';
 import { describeGpu } from '../../core/env/gpu.ts';
@@ -110,6 +111,6 @@ export async function environmentForProvenance(): Promise<ProvenanceInputs['envi
 
 /** Values present in the cases for one field, sorted. */
 export function facetValues(cases: readonly CaseRecord[], key: 'split' | 'taskFamily' | 'diseaseGroup' | 'modality'): string[] {
-  const values = cases.map((c) => c[key]).filter((v): v is string => !!v).sort();
+  const values = cases.map((c) => c[key]).filter((v): v is string => !!v).sort(compareIds);
   return values.filter((v, i) => i === 0 || v !== values[i - 1]);
 }
