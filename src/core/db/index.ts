@@ -21,6 +21,7 @@ import { createResponsesRepo, type ResponsesRepo } from './repos/responses.repo.
 import { createScoresRepo, type ScoresRepo } from './repos/scores.repo.ts';
 import { createReviewsRepo, type ReviewsRepo } from './repos/reviews.repo.ts';
 import { createSettingsRepo, type SettingsRepo } from './repos/settings.repo.ts';
+import { createDeletionsRepo, type DeletionsRepo } from './repos/deletions.repo.ts';
 
 export * from './types.ts';
 export { DB_NAME, SCHEMA, SCHEMA_VERSION, UPGRADES, NeuroEvalDB, openDatabase } from './schema.ts';
@@ -33,6 +34,7 @@ export type { BenchmarksRepo, CasesRepo, AssetsRepo, ModelsRepo, RunsRepo, Respo
 export type { CaseFacet } from './repos/cases.repo.ts';
 export type { DeletedRunResults } from './repos/runs.repo.ts';
 export type { ReviewChange } from './repos/reviews.repo.ts';
+export type { DeletionCounts, DeletionKind, DeletionPlan, DeletionsRepo } from './repos/deletions.repo.ts';
 
 export interface Repositories {
   benchmarks: BenchmarksRepo;
@@ -44,6 +46,8 @@ export interface Repositories {
   scores: ScoresRepo;
   reviews: ReviewsRepo;
   settings: SettingsRepo;
+  /** Deleting a benchmark, run, answer or review with everything that belongs to it. */
+  deletions: DeletionsRepo;
 }
 
 interface RepositoryOptions {
@@ -67,5 +71,6 @@ export function createRepositories(db: NeuroEvalDB, hooks: StorageHooks = {}, op
     scores: createScoresRepo(ctx),
     reviews: createReviewsRepo(ctx),
     settings: createSettingsRepo(ctx),
+    deletions: createDeletionsRepo(ctx),
   };
 }

@@ -202,6 +202,12 @@ export interface ScoreSetRecord {
   durationMs: number;
   config: ScoringConfig;
   summary: RunScoreSummary;
+  /**
+   * Set when an answer or review this set counted was deleted: its figures no
+   * longer match the stored answers, and the run needs a re-score. Absent on
+   * sets that still match (and on every set stored before deletions existed).
+   */
+  outdated?: { reason: string; at: Timestamp } | null;
 }
 
 /** The scores of one answer within one score set (schema v2; v1 kept one row per metric). */
