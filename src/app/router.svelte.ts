@@ -1,4 +1,4 @@
-import { hashPath, parseHash, type Route } from './routes.ts';
+import { hashPath, isRouteHash, parseHash, type Route } from './routes.ts';
 
 /** Current page and its path parameters, kept in sync with `location.hash`. */
 class Router {
@@ -6,7 +6,8 @@ class Router {
 
   constructor() {
     window.addEventListener('hashchange', () => {
-      this.#state = parseHash(location.hash);
+      // An in-page anchor (the skip link's #main) moves focus, not the page.
+      if (isRouteHash(location.hash)) this.#state = parseHash(location.hash);
     });
   }
 

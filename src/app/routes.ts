@@ -9,23 +9,44 @@ export const ROUTES = [
   { id: 'settings', path: '/settings', label: 'Settings', hint: 'Storage, network policy and about' },
 ] as const;
 
-export type Route = (typeof ROUTES)[number];
+/** What an unknown path shows: a page of its own, not in the navigation, with a way home. */
+export const NOT_FOUND = { id: 'not-found', path: '', label: 'Page not found', hint: 'No page has this address' } as const;
 
-/** Maps a location hash (`#/runs?x=1`) to a route; unknown paths fall back to Home. */
+export type Route = (typeof ROUTES)[number] | typeof NOT_FOUND;
+
+/** Maps a location hash (`#/runs?x=1`) to a route; unknown paths map to NOT_FOUND. */
 export function routeFromHash(hash: string): Route {
   return parseHash(hash).route;
+}
+
+/** True for a hash that names a page (`#/…` or none), false for an in-page anchor such as the skip link's `#main`. */
+export function isRouteHash(hash: string): boolean {
+  const raw = hash.replace(/^#/, '');
+  return raw === '' || raw.startsWith('/');
 }
 
 /**
  * Splits a hash into its route and the path segments after it, decoded:
  * `#/benchmarks/demo/case%201` → benchmarks, ['demo', 'case 1'].
+ * An unknown first segment is NOT_FOUND, with the unknown path as its one parameter.
  */
 export function parseHash(hash: string): { route: Route; params: string[] } {
+  if (!isRouteHash(hash)) return { route: ROUTES[0], params: [] };
   const path = hash.replace(/^#/, '').split('?')[0] || '/';
   const [first = '', ...rest] = path.replace(/^\//, '').split('/');
-  const route = ROUTES.find((r) => r.path === `/${first}`) ?? ROUTES[0];
-  if (route.id === 'home' && first !== '') return { route, params: [] };
-  return { route, params: rest.filter(Boolean).map((s) => decodeURIComponent(s)) };
+  const route = ROUTES.find((r) => r.path === `/${first}`);
+  if (!route) return { route: NOT_FOUND, params: [safeDecode(path)] };
+  if (route.id === 'home') return { route, params: [] };
+  return { route, params: rest.filter(Boolean).map((s) => safeDecode(s)) };
+}
+
+/** decodeURIComponent that leaves a malformed escape (`%E0`) as typed instead of throwing. */
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** Builds a hash path from a route path and segments, encoding each segment. */
