@@ -1,0 +1,113 @@
+/**
+ * The newcomer's path on Home: try the demo → get a real model → import your
+ * cases → run → review → report. Each step's state comes from what is stored,
+ * so the list shows what is already done instead of repeating advice.
+ */
+import type { BenchmarkRecord, ModelRecord, RunRecord } from '../../core/db/types.ts';
+
+/** What the path reads from the database. */
+export interface StoredFacts {
+  readonly benchmarks: readonly Pick<BenchmarkRecord, 'id' | 'name' | 'source' | 'synthetic' | 'caseCount'>[];
+  /** Models downloaded or imported into this browser (the bundled ones are never stored). */
+  readonly models: readonly Pick<ModelRecord, 'id' | 'label'>[];
+  readonly runs: readonly Pick<RunRecord, 'id' | 'benchmarkId' | 'status'>[];
+  readonly reviews: number;
+  /** Runs with at least one stored score set. */
+  readonly scoredRuns: number;
+}
+
+/** `ready`: nothing records whether it was done, but everything it needs is there. */
+export type StepState = 'done' | 'todo' | 'ready';
+
+export interface PathStep {
+  readonly id: 'demo' | 'model' | 'import' | 'run' | 'review' | 'report';
+  readonly title: string;
+  readonly state: StepState;
+  /** One sentence about where this step stands, in the user's terms. */
+  readonly detail: string;
+  /** Where to act: a route path and its segments. */
+  readonly link: { readonly label: string; readonly path: string; readonly params?: readonly string[] };
+}
+
+/** The shipped demo and benchmarks drawn by its generator carry this source. */
+const DEMO_SOURCE = 'neuroeval-demo';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The six steps, each with its state read from `facts`. */
+export function firstRunPath(facts: StoredFacts): PathStep[] {
+  const demo = facts.benchmarks.find((b) => b.source === DEMO_SOURCE);
+  const demoRuns = demo ? facts.runs.filter((r) => r.benchmarkId === demo.id) : [];
+  // "Your cases": anything that is neither the demo nor drawn by its generator.
+  const own = facts.benchmarks.filter((b) => b.source !== DEMO_SOURCE && !b.synthetic);
+  const finished = facts.runs.filter((r) => r.status === 'done');
+  const unfinished = facts.runs.length - finished.length;
+
+  return [
+    {
+      id: 'demo',
+      title: 'Try the demo',
+      state: demoRuns.length > 0 ? 'done' : 'todo',
+      detail: !demo
+        ? 'The demo benchmark is not stored in this browser. Load it from Benchmarks.'
+        : demoRuns.length > 0
+          ? `You ran the demo benchmark (${plural(demoRuns.length, 'run')}).`
+          : `The demo benchmark (${plural(demo.caseCount, 'synthetic case')}) is loaded. Start a run with the bundled demo-trained model to see the whole job in a minute.`,
+      link: demo && demoRuns.length === 0 ? { label: 'Start a demo run', path: '/runs' } : { label: 'Open the demo', path: '/benchmarks', ...(demo ? { params: [demo.id] } : {}) },
+    },
+    {
+      id: 'model',
+      title: 'Get a real model',
+      state: facts.models.length > 0 ? 'done' : 'todo',
+      detail:
+        facts.models.length > 0
+          ? `Stored in this browser: ${facts.models.slice(0, 3).map((m) => m.label).join(', ')}${facts.models.length > 3 ? ` and ${facts.models.length - 3} more` : ''}.`
+          : 'Only the bundled self-test and demo models are here; they are not medical models. Download one from the catalogue or import model files.',
+      link: { label: facts.models.length > 0 ? 'Models' : 'Get a model', path: '/models' },
+    },
+    {
+      id: 'import',
+      title: 'Import your cases',
+      state: own.length > 0 ? 'done' : 'todo',
+      detail:
+        own.length > 0
+          ? `Imported: ${own.slice(0, 3).map((b) => `${b.name} (${plural(b.caseCount, 'case')})`).join(', ')}${own.length > 3 ? ` and ${own.length - 3} more` : ''}.`
+          : 'Import DICOM, NIfTI or PNG cases with notes, or a Neural-MedBench, NeuroVLM-Bench or VLMEvalKit file. Everything stays in this browser.',
+      link: { label: own.length > 0 ? 'Benchmarks' : 'Import cases', path: '/benchmarks' },
+    },
+    {
+      id: 'run',
+      title: 'Run the models',
+      state: finished.length > 0 ? 'done' : 'todo',
+      detail:
+        finished.length > 0
+          ? `${plural(finished.length, 'run')} finished${unfinished ? `, ${unfinished} not finished` : ''}.`
+          : unfinished > 0
+            ? `${plural(unfinished, 'run')} started but not finished: resume from Runs.`
+            : 'Choose a benchmark and models, then start a run. Every answer is saved as it arrives.',
+      link: { label: facts.runs.length > 0 ? 'Runs' : 'Start a run', path: '/runs' },
+    },
+    {
+      id: 'review',
+      title: 'Review the answers',
+      state: facts.reviews > 0 ? 'done' : 'todo',
+      detail:
+        facts.reviews > 0
+          ? `${plural(facts.reviews, 'review')} recorded.`
+          : facts.runs.length > 0
+            ? 'A clinician grades the answers of a run, blinded to the model.'
+            : 'Once a run has answers, a clinician grades them here, blinded to the model.',
+      link: { label: 'Review', path: '/review' },
+    },
+    {
+      id: 'report',
+      title: 'Export a report',
+      state: facts.scoredRuns > 0 ? 'ready' : 'todo',
+      detail:
+        facts.scoredRuns > 0
+          ? `${facts.scoredRuns === 1 ? '1 run is' : `${facts.scoredRuns} runs are`} scored: download the HTML report or the answers as CSV from Results.`
+          : 'Score a finished run on Results, then download the HTML report for your committee.',
+      link: { label: 'Results', path: '/results' },
+    },
+  ];
+}
