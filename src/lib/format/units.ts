@@ -1,14 +1,14 @@
-/** Formats a byte count as KB/MB/GB with one decimal (1 KB = 1,024 bytes). */
+/** Formats a byte count in binary units with one decimal: "512 bytes", "1.5 KiB", "24.0 MiB" (1 KiB = 1,024 bytes). */
 export function formatBytes(bytes: number | undefined | null): string {
   if (bytes === undefined || bytes === null || !Number.isFinite(bytes)) return '—';
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
     value /= 1024;
     unit++;
   }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+  return unit === 0 ? `${value} ${value === 1 ? 'byte' : 'bytes'}` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /** Formats milliseconds as "850 ms" or "2.4 s". */

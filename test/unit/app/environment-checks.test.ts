@@ -61,7 +61,7 @@ describe('environment check', () => {
   it('warns about small GPU buffers', () => {
     const c = byId(facts({ gpu: { ...facts().gpu, limits: { maxBufferSize: 256 * 1024 ** 2, maxStorageBufferBindingSize: 128 * 1024 ** 2 } } }));
     expect(c.get('limits')?.verdict).toBe('warn');
-    expect(c.get('limits')?.value).toContain('128.0 MB');
+    expect(c.get('limits')?.value).toContain('128.0 MiB');
   });
 
   it('reports one WASM thread without cross-origin isolation and says how to fix it', () => {
