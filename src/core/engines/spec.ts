@@ -23,9 +23,10 @@ interface SpecBase {
 
 export interface TransformersSpec extends SpecBase {
   readonly kind: 'transformers';
-  /** Absolute URL of the model folder, ending in `/` (the app's own `models/<id>/`). */
+  /** Absolute URL of the model folder, ending in `/` (the app's own `models/<id>/`; a `file:` URL for a CLI run). */
   readonly location: string;
-  readonly device: 'webgpu' | 'wasm';
+  /** `cpu` is onnxruntime-node, which only `neuroeval run` uses (a browser cannot resume such a run). */
+  readonly device: 'webgpu' | 'wasm' | 'cpu';
   /** Default `image-text-to-text`. */
   readonly task?: TransformersTask;
   /** `fp32`, `q4f16`, … or one per session. Default: the model's config. */

@@ -10,7 +10,7 @@ export { itemKeyOf, planRun, planSummary, responseIdOf, sampleSeed, selectCases 
 export { CACHE_KEY_VERSION, cacheKey, isReusable, modelFilesHash, promptHash } from './cache-key.ts';
 export type { CacheKeyInput } from './cache-key.ts';
 export { PROVENANCE_SCHEMA, applyProvenancePatch, buildProvenance, describeProvenance, isProvenance } from './provenance.ts';
-export type { Provenance, ProvenanceAdapter, ProvenanceInputs, ProvenanceMerge, ProvenanceModel, ProvenanceModelInput, ProvenanceRow } from './provenance.ts';
+export type { Provenance, ProvenanceAdapter, ProvenanceInputs, ProvenanceMerge, ProvenanceModel, ProvenanceModelInput, ProvenanceRow, ProvenanceShard } from './provenance.ts';
 export { RunController, RunLockedError, memoryRunLock, runLockName, webLocksRunLock } from './control.ts';
 export type { LockManagerLike } from './control.ts';
 export { EnginePool } from './engine-pool.ts';

@@ -62,8 +62,17 @@ export interface Provenance {
   /** Start of the first session and end of the latest one. */
   readonly startedAt: Timestamp | null;
   readonly endedAt: Timestamp | null;
-  /** Exported runs whose answers were merged into this one (results/import-run.ts), oldest first. */
+  /** Exported runs whose answers were merged into this one (results/import-run.ts, `neuroeval merge`), oldest first. */
   readonly merged?: readonly ProvenanceMerge[];
+  /** Set on the export of one shard of a run (`neuroeval run --shard i/n`): the slice of the plan it answers. */
+  readonly shard?: ProvenanceShard;
+}
+
+/** Which slice of a run's plan a shard answers: shard `index` (1-based) of `count`, holding `items` planned items. */
+export interface ProvenanceShard {
+  readonly index: number;
+  readonly count: number;
+  readonly items: number;
 }
 
 /** One run export merged into a run. */
@@ -72,6 +81,11 @@ export interface ProvenanceMerge {
   readonly name: string;
   readonly exportedAt: Timestamp | null;
   readonly answers: number;
+  /** The merged file's name and SHA-256, where a file was merged (`neuroeval merge`). */
+  readonly file?: string;
+  readonly sha256?: string;
+  /** The shard the file held. */
+  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 export interface ProvenanceModelInput {

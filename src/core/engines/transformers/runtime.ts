@@ -42,6 +42,14 @@ export interface RuntimeOptions {
    * imported in this realm, which {@link loadTransformers} does.
    */
   readonly ort?: OrtWebModule;
+  /**
+   * Node only (the `neuroeval run` CLI): run on onnxruntime-node, the native
+   * CPU build transformers.js' Node entry imports itself, instead of
+   * onnxruntime-web. No ORT is injected (`ort` must be unset) and
+   * `wasmPaths` is unused. Answers may differ in the last bits from the wasm
+   * backend's; the engine reports which one ran.
+   */
+  readonly nativeNode?: boolean;
   /** WASM threads (needs cross-origin isolation in browsers). Leave unset for ORT's default. */
   readonly numThreads?: number;
   /** Cache downloaded model files in the browser's Cache API (`transformers-cache`). Default false. */
@@ -61,8 +69,8 @@ export interface TransformersRuntime {
   readonly lib: TransformersLib;
   /** `transformers.js` version. */
   readonly version: string;
-  /** The ONNX Runtime actually in use: always onnxruntime-web in NeuroEval. */
-  readonly backend: { readonly name: 'onnxruntime-web'; readonly version: string };
+  /** The ONNX Runtime actually in use: onnxruntime-web, except the CLI's native Node backend ({@link RuntimeOptions.nativeNode}). */
+  readonly backend: { readonly name: 'onnxruntime-web' | 'onnxruntime-node'; readonly version: string };
   /** True when the ORT module was injected (Node): devices must then be chosen through session options. */
   readonly injectedOrt: boolean;
 }
@@ -84,6 +92,7 @@ export function loadTransformers(options: RuntimeOptions): Promise<TransformersR
 }
 
 async function init(options: RuntimeOptions): Promise<TransformersRuntime> {
+  if (options.nativeNode) return initNativeNode(options);
   if (options.ort) {
     // transformers.js checks this global once, when its module is first evaluated.
     (globalThis as Record<symbol, unknown>)[ORT_SYMBOL] = options.ort;
@@ -107,16 +116,26 @@ async function init(options: RuntimeOptions): Promise<TransformersRuntime> {
   onnx.wasm.wasmPaths = options.wasmPaths;
   if (options.numThreads !== undefined) onnx.wasm.numThreads = options.numThreads;
 
-  env.useBrowserCache = options.useBrowserCache ?? false;
-  env.useWasmCache = options.useWasmCache ?? false;
-  env.useFSCache = false; // never write model copies next to node_modules
-  env.useCustomCache = false;
-  if (options.fetch) env.fetch = options.fetch;
-  // Nothing is fetched until a model source is applied; until then, no host is allowed.
-  env.allowRemoteModels = false;
-  env.allowLocalModels = false;
+  restrictSources(env, options);
 
   return { lib, version: env.version, backend: { name: 'onnxruntime-web', version: ortVersion }, injectedOrt: options.ort !== undefined };
+}
+
+/** transformers.js on onnxruntime-node (Node only): same file restrictions, native CPU sessions. */
+async function initNativeNode(options: RuntimeOptions): Promise<TransformersRuntime> {
+  if (options.ort) throw new EngineError('ENGINE_UNSUPPORTED', 'The native Node backend takes no injected onnxruntime module.');
+  if ((globalThis as Record<symbol, unknown>)[ORT_SYMBOL] !== undefined) {
+    throw new EngineError('ENGINE_UNSUPPORTED', 'Another onnxruntime module was installed for transformers.js in this realm.');
+  }
+  const lib = await (options.importTransformers ?? (() => import('@huggingface/transformers')))();
+  const env = lib.env;
+  const onnx = env.backends.onnx as { versions?: Record<string, string | undefined>; wasm?: OrtWasmFlags };
+  const ortVersion = onnx.versions?.node;
+  if (!ortVersion || onnx.versions?.web) {
+    throw new EngineError('ENGINE_UNSUPPORTED', 'transformers.js is not running on onnxruntime-node (this is not Node, or onnxruntime-node could not be loaded).');
+  }
+  restrictSources(env, options);
+  return { lib, version: env.version, backend: { name: 'onnxruntime-node', version: ortVersion }, injectedOrt: false };
 }
 
 /** Where a model's files are. Both forms use the Hugging Face repository layout (config.json, onnx/…). */
@@ -128,6 +147,18 @@ export type ModelSource =
   | { readonly kind: 'folder'; readonly location: string }
   /** An on-prem Hugging Face mirror: `host` + `pathTemplate` (default `{model}/resolve/{revision}/`). */
   | { readonly kind: 'mirror'; readonly host: string; readonly modelId: string; readonly revision?: string; readonly pathTemplate?: string };
+
+/** No cache written anywhere, and no host allowed until a model source is applied. */
+function restrictSources(env: TransformersLib['env'], options: RuntimeOptions): void {
+  env.useBrowserCache = options.useBrowserCache ?? false;
+  env.useWasmCache = options.useWasmCache ?? false;
+  env.useFSCache = false; // never write model copies next to node_modules
+  env.useCustomCache = false;
+  if (options.fetch) env.fetch = options.fetch;
+  // Nothing is fetched until a model source is applied; until then, no host is allowed.
+  env.allowRemoteModels = false;
+  env.allowLocalModels = false;
+}
 
 /** Points transformers.js at one model source and returns the id to pass to `from_pretrained`. */
 export function applyModelSource(runtime: TransformersRuntime, source: ModelSource): { modelId: string; revision: string } {

@@ -13,7 +13,8 @@ import { applyModelSource, type TransformersRuntime } from './runtime.ts';
 import { runDecodeLoop } from './decode-loop.ts';
 import { disposeIfAborted, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 
-export type VlmDevice = 'wasm' | 'webgpu';
+/** `cpu`: onnxruntime-node's CPU provider, only with the native Node backend (runtime.ts `nativeNode`, the CLI). */
+export type VlmDevice = 'wasm' | 'webgpu' | 'cpu';
 
 /** Load options: the same as every transformers.js model (see loading.ts). */
 export type VlmLoadOptions = ModelLoadOptions;

@@ -149,7 +149,7 @@ function provenanceOf(v: unknown, file: string, at: string): Provenance {
 
 type FieldCheck = readonly [field: string, ok: (v: unknown) => boolean, what: string];
 const ENGINE_FIELDS: Readonly<Record<string, readonly FieldCheck[]>> = {
-  transformers: [['location', isString, 'a string'], ['device', (v) => v === 'webgpu' || v === 'wasm', '"webgpu" or "wasm"'], ['files', isArray, 'an array']],
+  transformers: [['location', isString, 'a string'], ['device', (v) => v === 'webgpu' || v === 'wasm' || v === 'cpu', '"webgpu", "wasm" or "cpu"'], ['files', isArray, 'an array']],
   webllm: [['entryId', isString, 'a string'], ['task', isString, 'a string'], ['files', isArray, 'an array']],
   openai: [['endpointId', isString, 'a string'], ['baseUrl', isString, 'a string'], ['model', isString, 'a string'], ['concurrency', isNumber, 'a number']],
 };
