@@ -147,7 +147,7 @@ describe('OpenAI-compatible engine', () => {
 
   it('names the host and what to do when the model is missing, the server fails, or nothing answers', async () => {
     await expect(new OpenAiCompatibleEngine({ baseUrl: base, model: 'llava' }).load()).rejects.toMatchObject({ engineCode: 'ENGINE_MODEL_MISSING', message: expect.stringContaining('It serves: medgemma-4b, qwen2.5-vl-7b') });
-    const engine = new OpenAiCompatibleEngine({ baseUrl: base, model: 'medgemma-4b' });
+    const engine = new OpenAiCompatibleEngine({ baseUrl: base, model: 'medgemma-4b', retry: { baseDelayMs: 1 } });
     await engine.load();
     await expect(engine.generate(request('FAIL500'))).rejects.toMatchObject({ engineCode: 'ENGINE_HTTP', message: expect.stringContaining('500 Internal Server Error: CUDA out of memory') });
     await expect(new OpenAiCompatibleEngine({ baseUrl: 'http://127.0.0.1:9/v1', model: 'x' }).load()).rejects.toMatchObject({ engineCode: 'ENGINE_UNREACHABLE', message: expect.stringContaining('127.0.0.1:9 did not answer') });

@@ -4,10 +4,11 @@
  * default — the user adds each endpoint and confirms its host. Images go as
  * data URLs inside the request, so the server needs no access to anything else.
  */
-import { AbortedError } from '../../errors.ts';
+import { AbortedError, isAbortLike } from '../../errors.ts';
 import type { ChatTurn, Engine, EngineInfo, EngineUsage, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import { toDataUrl } from './data-url.ts';
+import { attemptSignal, backoffMs, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
 import { readSse } from './sse.ts';
 
 interface OpenAiEndpointConfig {
@@ -18,6 +19,10 @@ interface OpenAiEndpointConfig {
   readonly apiKey?: string;
   /** Requests in flight at once (the server batches them). */
   readonly concurrency?: number;
+  /** Retries on 429/5xx and timeouts, and the limit of one attempt; see {@link DEFAULT_RETRY_POLICY}. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Jitter source, for tests. */
+  readonly random?: () => number;
   /** For tests and non-browser hosts. */
   readonly fetch?: typeof fetch;
 }
@@ -41,6 +46,36 @@ class Semaphore {
       else this.#free++;
     };
   }
+}
+
+/**
+ * The server refused a request (a 4xx other than 429, whose message is the
+ * server's own), or kept failing (429, 5xx, no answer in time) until the
+ * retries ran out. `status` is the last HTTP status, null when the last
+ * attempt timed out.
+ */
+export class EndpointHttpError extends EngineError {
+  readonly endpoint: string;
+  readonly status: number | null;
+  readonly attempts: number;
+  constructor(endpoint: string, status: number | null, attempts: number, message: string) {
+    super('ENGINE_HTTP', message);
+    this.endpoint = endpoint;
+    this.status = status;
+    this.attempts = attempts;
+  }
+}
+
+/** The message of an error body (vLLM: `{message}`, OpenAI: `{error: {message}}`), else the body's start. */
+function serverMessage(body: string): string {
+  try {
+    const j = JSON.parse(body) as { message?: unknown; error?: { message?: unknown } | string };
+    const m = j.message ?? (typeof j.error === 'object' ? j.error?.message : j.error);
+    if (typeof m === 'string' && m) return m.slice(0, 500);
+  } catch {
+    // Not JSON: a proxy's HTML or plain text.
+  }
+  return body.slice(0, 300);
 }
 
 interface ChunkChoice {
@@ -76,12 +111,16 @@ export class OpenAiCompatibleEngine implements Engine {
   readonly #cfg: OpenAiEndpointConfig;
   readonly #fetch: typeof fetch;
   readonly #slots: Semaphore;
+  readonly #policy: RetryPolicy;
+  readonly #random: () => number;
   #loaded = false;
 
   constructor(config: OpenAiEndpointConfig) {
     this.#cfg = { ...config, baseUrl: config.baseUrl.replace(/\/+$/, '') };
     this.#fetch = config.fetch ?? ((...a) => fetch(...a));
     this.#slots = new Semaphore(config.concurrency ?? 1);
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...config.retry };
+    this.#random = config.random ?? Math.random;
   }
 
   get host(): string {
@@ -92,30 +131,61 @@ export class OpenAiCompatibleEngine implements Engine {
     return { 'Content-Type': 'application/json', ...(this.#cfg.apiKey ? { Authorization: `Bearer ${this.#cfg.apiKey}` } : {}) };
   }
 
-  async #request(path: string, init: RequestInit): Promise<Response> {
-    let res: Response;
-    try {
-      res = await this.#fetch(`${this.#cfg.baseUrl}${path}`, { ...init, headers: this.#headers() });
-    } catch (error) {
-      if (init.signal?.aborted) throw new AbortedError();
-      throw new EngineError(
-        'ENGINE_UNREACHABLE',
-        `The server at ${this.host} did not answer. Check that it is running, that this browser can reach it, that it allows this page's origin (CORS), and that it is listed in NeuroEval's network settings.`,
-        error,
-      );
+  /**
+   * Sends one request and hands a successful response to `consume`, within
+   * the same attempt (so the time limit covers the streamed answer too).
+   * 429, 5xx and timeouts are asked again after a back-off while `retryable()`
+   * holds (an answer that has begun streaming to the caller is not), up to the
+   * policy's retries; any other 4xx stops at once with the server's message.
+   * A caller's abort ends it with AbortedError, also during a back-off.
+   */
+  async #send<T>(path: string, init: { method: string; body?: string }, caller: AbortSignal | undefined, consume: (res: Response) => Promise<T>, retryable: () => boolean = () => true): Promise<T> {
+    const policy = this.#policy;
+    for (let attempt = 1; ; attempt++) {
+      const limit = attemptSignal(caller, policy.timeoutMs);
+      let failed: { status: number | null; text: string; retryAfter: number | null };
+      try {
+        let res: Response;
+        try {
+          res = await this.#fetch(`${this.#cfg.baseUrl}${path}`, { ...init, headers: this.#headers(), signal: limit.signal });
+        } catch (error) {
+          if (caller?.aborted) throw new AbortedError();
+          if (!limit.timedOut()) throw this.#unreachable(error);
+          throw error;
+        }
+        if (res.ok) return await consume(res);
+        const detail = serverMessage(await res.text().catch(() => ''));
+        const text = `${res.status} ${res.statusText}${detail ? `: ${detail}` : ''}`;
+        if (!isRetryableStatus(res.status)) throw new EndpointHttpError(this.host, res.status, attempt, `The server at ${this.host} refused the request: ${text}`);
+        failed = { status: res.status, text, retryAfter: retryAfterMs(res.headers.get('retry-after')) };
+      } catch (error) {
+        if (caller?.aborted) throw new AbortedError();
+        if (!limit.timedOut()) throw error;
+        failed = { status: null, text: `no complete answer within ${(policy.timeoutMs ?? 0) / 1000} s`, retryAfter: null };
+      } finally {
+        limit.dispose();
+      }
+      if (attempt > policy.retries || !retryable()) {
+        const tries = attempt === 1 ? '1 attempt' : `${attempt} attempts`;
+        const verb = failed.status === null ? 'gave' : 'answered';
+        throw new EndpointHttpError(this.host, failed.status, attempt, `The server at ${this.host} ${verb} ${failed.text} (${tries}; the last status was ${failed.status ?? 'a timeout'}).`);
+      }
+      await sleep(backoffMs(attempt, policy, failed.retryAfter, this.#random), caller);
     }
-    if (!res.ok) {
-      const body = (await res.text().catch(() => '')).slice(0, 300);
-      throw new EngineError('ENGINE_HTTP', `The server at ${this.host} answered ${res.status} ${res.statusText}${body ? `: ${body}` : ''}`);
-    }
-    return res;
+  }
+
+  #unreachable(error: unknown): EngineError {
+    return new EngineError(
+      'ENGINE_UNREACHABLE',
+      `The server at ${this.host} did not answer. Check that it is running, that this browser can reach it, that it allows this page's origin (CORS), and that it is listed in NeuroEval's network settings.`,
+      error,
+    );
   }
 
   /** Checks the server is up and serves the configured model. */
   async load(options: LoadOptions = {}): Promise<EngineInfo> {
     options.onProgress?.({ phase: 'connect', done: 0, total: 1 });
-    const res = await this.#request('/models', { method: 'GET', ...(options.signal ? { signal: options.signal } : {}) });
-    const body = (await res.json().catch(() => null)) as { data?: { id?: string }[] } | null;
+    const body = (await this.#send('/models', { method: 'GET' }, options.signal, (res) => res.json().catch(() => null))) as { data?: { id?: string }[] } | null;
     const ids = body?.data?.map((m) => m.id).filter((id): id is string => typeof id === 'string');
     if (!ids) throw new EngineError('ENGINE_BAD_RESPONSE', `${this.host}/models did not return a model list: is this an OpenAI-compatible server?`);
     if (!ids.includes(this.#cfg.model)) {
@@ -154,8 +224,7 @@ export class OpenAiCompatibleEngine implements Engine {
     let text = '';
     let finish: GenerateResult['finishReason'] = 'stop';
     let usage: Chunk['usage'] = null;
-    try {
-      const res = await this.#request('/chat/completions', { method: 'POST', body: JSON.stringify(body), ...(options.signal ? { signal: options.signal } : {}) });
+    const read = async (res: Response): Promise<void> => {
       if (!res.body) throw new EngineError('ENGINE_BAD_RESPONSE', `${this.host} sent an empty response.`);
       for await (const data of readSse(res.body)) {
         if (data === '[DONE]') break;
@@ -176,8 +245,12 @@ export class OpenAiCompatibleEngine implements Engine {
         if (choice?.finish_reason) finish = choice.finish_reason === 'length' ? 'length' : 'stop';
         if (chunk.usage) usage = chunk.usage;
       }
+    };
+    try {
+      // Once tokens have reached the caller, asking again would repeat them: only an empty attempt is retried.
+      await this.#send('/chat/completions', { method: 'POST', body: JSON.stringify(body) }, options.signal, read, () => text === '');
     } catch (error) {
-      if (options.signal?.aborted || error instanceof AbortedError || (error instanceof Error && error.name === 'AbortError')) {
+      if (options.signal?.aborted || isAbortLike(error)) {
         return { text, finishReason: 'abort', usage: this.#usage(usage, ttft, performance.now() - t0) };
       }
       throw error;
