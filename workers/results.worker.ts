@@ -97,7 +97,7 @@ const resultsApi = {
     return scoresCsv(await results(input.benchmarkId));
   },
 
-  /** A run with its provenance, answers, cases and current scores, as the run-export JSON. */
+  /** A run with its provenance, answers, reviews, cases and current scores, as the run-export JSON. */
   async exportRun(input: { runId: string }): Promise<{ fileName: string; text: string }> {
     const repos = await database();
     const run = await repos.runs.get(input.runId);
@@ -106,7 +106,8 @@ const resultsApi = {
     const cases = (await repos.cases.listByBenchmark(run.benchmarkId)).map(({ benchmarkId: _b, ...c }) => c);
     const set = await repos.scores.latestSet(run.id);
     const scores = set ? { set, items: await repos.scores.listBySet(set.id) } : null;
-    const exported = { ...toRunExport(run, responses, cases, { exportedAt: Date.now() }), ...(scores ? { scores } : {}) };
+    const reviews = await repos.reviews.listByRun(run.id);
+    const exported = { ...toRunExport(run, responses, cases, { exportedAt: Date.now(), reviews }), ...(scores ? { scores } : {}) };
     const safe = run.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'run';
     return { fileName: `neuroeval-run-${safe}.json`, text: serializeRunExport(exported) };
   },

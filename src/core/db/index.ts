@@ -32,7 +32,7 @@ export { QUOTA_MESSAGE, isQuotaError, toStorageError } from './storage-errors.ts
 export type { Page } from './repos/context.ts';
 export type { BenchmarksRepo, CasesRepo, AssetsRepo, ModelsRepo, RunsRepo, ResponsesRepo, ScoresRepo, ReviewsRepo, SettingsRepo };
 export type { CaseFacet } from './repos/cases.repo.ts';
-export type { DeletedRunResults } from './repos/runs.repo.ts';
+export type { DeletedRunResults, ImportedRunRows } from './repos/runs.repo.ts';
 export type { ReviewChange } from './repos/reviews.repo.ts';
 export type { DeletionCounts, DeletionKind, DeletionPlan, DeletionsRepo } from './repos/deletions.repo.ts';
 

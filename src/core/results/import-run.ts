@@ -3,11 +3,12 @@
  * several laptops can split a long evaluation: the run must come from the
  * same benchmark content (content hash in its provenance) and answer only
  * items of its plan (run-import-check.ts); a run already here (same id)
- * gains the answers it lacks and keeps the ones it has. Scores are not
- * imported: score the merged run here.
+ * gains the answers it lacks and keeps the ones it has. Reviews come with
+ * their answers (a newer state of the same reviewer's review replaces the
+ * stored one). Scores are not imported: score the merged run here.
  */
 import type { Repositories } from '../db/index.ts';
-import type { RunRecord } from '../db/types.ts';
+import type { ReviewRecord, RunRecord } from '../db/types.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { Provenance, ProvenanceMerge } from '../runner/provenance.ts';
 import { runRecordOf, type RunExport } from '../scoring/io/run-export.ts';
@@ -24,6 +25,8 @@ export interface ImportRunResult {
   readonly kept: number;
   /** Answers for items outside the run's plan, left out because the user asked (`dropUnknown`). */
   readonly dropped: number;
+  /** Reviews stored new, updated to a newer state, kept (already here, not older), or left out with their answers. */
+  readonly reviews: { readonly added: number; readonly updated: number; readonly kept: number; readonly dropped: number };
   readonly status: RunRecord['status'];
 }
 
@@ -32,6 +35,8 @@ export interface RunImportPreview {
   readonly runName: string;
   readonly benchmarkName: string;
   readonly answers: number;
+  /** Clinician reviews the file carries. */
+  readonly reviews: number;
   /** Answers for items the run's plan does not have: the import refuses them unless told to leave them out. */
   readonly unknown: { readonly count: number; readonly message: string } | null;
   readonly candidates: { readonly id: string; readonly name: string }[];
@@ -72,6 +77,7 @@ export async function previewRunImport(repos: Repositories, e: RunExport, file =
     runName: check.incoming.name,
     benchmarkName: check.benchmark.name,
     answers: e.responses.length,
+    reviews: e.reviews?.length ?? 0,
     unknown: check.unknown.length ? { count: check.unknown.length, message: unknownAnswersError(check, file).message } : null,
     candidates: candidates.map((r) => ({ id: r.id, name: r.name })),
   };
@@ -97,6 +103,7 @@ export async function importRunExport(repos: Repositories, e: RunExport, file = 
   }
   const outside = new Set(check.unknown.map((u) => u.index));
   const responses = e.responses.filter((_, i) => !outside.has(i)).map((r) => ({ ...r, runId: targetId, id: `${targetId}/${r.itemKey}` }));
+  const { reviews, dropped: reviewsDropped } = reviewsFor(e, outside, targetId);
   const answeredNow = responses.filter((r) => !r.error);
   const answered = new Set([...(existing ? await repos.responses.itemKeysByRun(existing.id) : []), ...answeredNow.map((r) => r.itemKey)]);
   let base: RunRecord = existing ?? { ...incoming, benchmarkId: benchmark.id };
@@ -111,6 +118,31 @@ export async function importRunExport(repos: Repositories, e: RunExport, file = 
     };
   }
   const status: RunRecord['status'] = answered.size >= base.plan.items ? 'done' : base.status === 'running' ? 'paused' : base.status;
-  const { added, kept } = await repos.runs.importWithResponses({ ...base, status, updatedAt: Date.now() }, responses);
-  return { runId: targetId, runName: base.name, benchmarkId: benchmark.id, created: !existing, added, kept, dropped: outside.size, status };
+  const stored = await repos.runs.importWithResponses({ ...base, status, updatedAt: Date.now() }, responses, reviews);
+  return {
+    runId: targetId, runName: base.name, benchmarkId: benchmark.id, created: !existing, added: stored.added, kept: stored.kept, dropped: outside.size,
+    reviews: { ...stored.reviews, dropped: reviewsDropped }, status,
+  };
+}
+
+/**
+ * The file's reviews re-keyed to the answers as stored here (answer ids are
+ * `${runId}/${itemKey}`, review ids `${answerId}::${reviewerId}`, as the
+ * reviews repository makes them); reviews of answers left out go with them.
+ * checkRunImport has made sure each review's answer is in the file.
+ */
+function reviewsFor(e: RunExport, outside: ReadonlySet<number>, runId: string): { reviews: ReviewRecord[]; dropped: number } {
+  const answers = new Map(e.responses.map((r, i) => [r.id, { index: i, itemKey: r.itemKey }]));
+  const reviews: ReviewRecord[] = [];
+  let dropped = 0;
+  for (const r of e.reviews ?? []) {
+    const answer = answers.get(r.responseId)!;
+    if (outside.has(answer.index)) {
+      dropped++;
+      continue;
+    }
+    const responseId = `${runId}/${answer.itemKey}`;
+    reviews.push({ ...r, id: `${responseId}::${r.reviewerId}`, responseId, runId });
+  }
+  return { reviews, dropped };
 }

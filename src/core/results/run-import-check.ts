@@ -100,7 +100,26 @@ export async function checkRunImport(repos: Repositories, e: RunExport, file: st
               : null;
     if (why) unknown.push({ index: i, itemKey: r.itemKey, why });
   });
+  checkReviews(e, file);
   return { incoming, benchmark, responses: e.responses, unknown };
+}
+
+/**
+ * Each review must be of an answer in the file (by that answer's `id`), once
+ * per id: a review of an answer the file does not carry would point at nothing here.
+ */
+function checkReviews(e: RunExport, file: string): void {
+  const answers = new Set(e.responses.map((r) => r.id));
+  const seen = new Map<string, number>();
+  (e.reviews ?? []).forEach((r, i) => {
+    const at = `reviews[${i}]`;
+    if (!answers.has(r.responseId)) {
+      fail(file, `${at}.responseId`, `review "${r.id}" by reviewer "${r.reviewerId}" is of answer "${r.responseId}", which is not among the file's answers; nothing was stored.`);
+    }
+    const before = seen.get(r.id);
+    if (before !== undefined) fail(file, `${at}.id`, `review "${r.id}" appears twice, at reviews[${before}] and ${at}; the file was edited by hand or is damaged.`);
+    seen.set(r.id, i);
+  });
 }
 
 /** The refusal for answers outside the plan: how many, the first by position and reason, and what to do. */

@@ -1,8 +1,15 @@
 /** Evaluation runs, their status, and deleting a run with everything it produced. */
 import { guard, notFound } from '../storage-errors.ts';
-import type { ResponseRecord, RunRecord, RunStatus } from '../types.ts';
+import type { ResponseRecord, ReviewRecord, RunRecord, RunStatus } from '../types.ts';
 import { approxBytes } from '../write-meter.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
+
+/** What {@link RunsRepo.importWithResponses} stored: answers added or already there; reviews added, updated to a newer state, or kept. */
+export interface ImportedRunRows {
+  added: number;
+  kept: number;
+  reviews: { added: number; updated: number; kept: number };
+}
 
 /** How many rows {@link RunsRepo.deleteWithResults} removed per table. */
 export interface DeletedRunResults {
@@ -34,11 +41,13 @@ export interface RunsRepo {
    */
   deleteWithResults(id: string): Promise<DeletedRunResults>;
   /**
-   * Stores a run with answers in one transaction (importing a run exported
-   * elsewhere): the run record is written as given, answers whose id is
-   * already stored are left as they are. Returns how many answers were added.
+   * Stores a run with answers and reviews in one transaction (importing a run
+   * exported elsewhere): the run record is written as given, answers whose id
+   * is already stored are left as they are, and a review replaces the stored
+   * one of the same id only when it is newer (so importing a file twice
+   * changes nothing). Returns how many answers and reviews were added.
    */
-  importWithResponses(run: RunRecord, responses: readonly ResponseRecord[]): Promise<{ added: number; kept: number }>;
+  importWithResponses(run: RunRecord, responses: readonly ResponseRecord[], reviews?: readonly ReviewRecord[]): Promise<ImportedRunRows>;
 }
 
 /** Builds the runs repository. */
@@ -69,15 +78,23 @@ export function createRunsRepo({ db, now, meter }: RepoContext): RunsRepo {
           return next;
         }),
       ),
-    importWithResponses: (run, responses) =>
+    importWithResponses: (run, responses, reviews = []) =>
       guard('import the run', () =>
-        db.transaction('rw', [t, db.responses], async () => {
+        db.transaction('rw', [t, db.responses, db.reviews], async () => {
           const existing = new Set(await db.responses.where('runId').equals(run.id).primaryKeys());
           const fresh = responses.filter((r) => !existing.has(r.id));
           await t.put(run);
           await db.responses.bulkAdd([...fresh]);
-          meter.record(approxBytes(fresh));
-          return { added: fresh.length, kept: responses.length - fresh.length };
+          const stored = await db.reviews.bulkGet(reviews.map((r) => r.id));
+          const newer = reviews.filter((r, i) => !stored[i] || stored[i]!.createdAt < r.createdAt);
+          await db.reviews.bulkPut(newer);
+          meter.record(approxBytes(fresh) + approxBytes(newer));
+          const added = stored.filter((s) => !s).length;
+          return {
+            added: fresh.length,
+            kept: responses.length - fresh.length,
+            reviews: { added, updated: newer.length - added, kept: reviews.length - newer.length },
+          };
         }),
       ),
     deleteWithResults: (id) =>

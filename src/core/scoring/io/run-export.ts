@@ -3,20 +3,24 @@
  * response and (optionally) the cases it ran on, so a run can be scored,
  * shared or converted outside the browser (`neuroeval score`, `neuroeval export`).
  *
- *   { format: "neuroeval-run", version: 2, exportedAt?, run, provenance, responses, cases? }
+ *   { format: "neuroeval-run", version: 3, exportedAt?, run, provenance, responses, reviews?, cases? }
  *
  * `run` is the stored `RunRecord` (with its `config`) without its
  * `provenance`, which sits at the top level; each response carries `caseId`
  * and `questionId`. Version 1 (before database schema v3) kept the config in
  * `provenance.config` and responses without case and question ids; it is
- * still read (db/legacy.ts). No API key is ever written or read back. Cases
+ * still read (db/legacy.ts). Version 3 adds `reviews`: the run's clinician
+ * reviews as stored (verdict, reasons, the reviewer's pseudonym, the audit
+ * trail in `previous`), each naming the answer it reviews by that answer's
+ * `id` in `responses`; versions 1 and 2 are read with no reviews. No API key
+ * is ever written or read back. Cases
  * carry ground truth (`question.reference.labels`) and image references by
  * hash, never image bytes. Changing this shape needs a new `version` and a
  * reader for the old one.
  */
 import type { BenchCase } from '../../bundle/types.ts';
 import { legacyItemKeyParts, splitLegacyProvenance } from '../../db/legacy.ts';
-import type { ResponseUsage, RunRecord, RunStatus } from '../../db/types.ts';
+import type { ResponseUsage, ReviewRecord, ReviewState, RunRecord, RunStatus } from '../../db/types.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { RunConfig } from '../../runner/config.ts';
 import { PROVENANCE_SCHEMA, type Provenance } from '../../runner/provenance.ts';
@@ -25,7 +29,7 @@ import type { RunResponse } from '../../runner/types.ts';
 import { parseJsonText } from './json-text.ts';
 
 const RUN_EXPORT_FORMAT = 'neuroeval-run';
-const RUN_EXPORT_VERSION = 2;
+const RUN_EXPORT_VERSION = 3;
 
 export interface RunExport {
   readonly format: typeof RUN_EXPORT_FORMAT;
@@ -37,11 +41,18 @@ export interface RunExport {
   /** `null` when the file held none (a hand-made export): it can be scored, not imported. */
   readonly provenance: Provenance | null;
   readonly responses: readonly RunResponse[];
+  /** The run's reviews as stored; absent in files before version 3 and in exports made without them. */
+  readonly reviews?: readonly ReviewRecord[];
   readonly cases?: readonly BenchCase[];
 }
 
 /** Builds an export from stored records; any secret an old record still held is left out. */
-export function toRunExport(run: RunRecord, responses: readonly RunResponse[], cases?: readonly BenchCase[], options: { exportedAt?: number } = {}): RunExport {
+export function toRunExport(
+  run: RunRecord,
+  responses: readonly RunResponse[],
+  cases?: readonly BenchCase[],
+  options: { exportedAt?: number; reviews?: readonly ReviewRecord[] } = {},
+): RunExport {
   const { provenance, ...rest } = withoutSecrets(run);
   return {
     format: RUN_EXPORT_FORMAT,
@@ -50,6 +61,7 @@ export function toRunExport(run: RunRecord, responses: readonly RunResponse[], c
     run: rest,
     provenance: provenance ?? null,
     responses,
+    ...(options.reviews ? { reviews: options.reviews } : {}),
     ...(cases ? { cases } : {}),
   };
 }
@@ -220,6 +232,33 @@ function responseOf(v: unknown, i: number, file: string, runId: string, version:
   };
 }
 
+/** The reviewable fields of a review or of one state in its trail, checked field by field. */
+function reviewStateOf(r: Obj, file: string, at: string): ReviewState {
+  const rubric = r.rubricMet === undefined || r.rubricMet === null ? null : need(file, `${at}.rubricMet`, r.rubricMet, isObj, 'an object');
+  if (rubric) for (const [k, v] of Object.entries(rubric)) need(file, `${at}.rubricMet.${k}`, v, isBoolean, 'true or false');
+  return {
+    verdict: need(file, `${at}.verdict`, r.verdict, isString, 'a string'),
+    errorClasses: need(file, `${at}.errorClasses`, r.errorClasses, isStringArray, 'an array of strings'),
+    rationaleRating: need(file, `${at}.rationaleRating`, r.rationaleRating ?? null, isNullableNumber, 'a number or null'),
+    ...(rubric ? { rubricMet: rubric as Record<string, boolean> } : {}),
+    reason: need(file, `${at}.reason`, r.reason ?? '', isString, 'a string'),
+    reviewerId: need(file, `${at}.reviewerId`, r.reviewerId, isString, 'a string'),
+    createdAt: need(file, `${at}.createdAt`, r.createdAt, isNumber, 'a number'),
+  };
+}
+
+function reviewOf(v: unknown, at: string, file: string): ReviewRecord {
+  const r = need(file, at, v, isObj, 'an object');
+  const previous = r.previous === undefined ? [] : need(file, `${at}.previous`, r.previous, isArray, 'an array');
+  return {
+    ...reviewStateOf(r, file, at),
+    id: need(file, `${at}.id`, r.id, isString, 'a string'),
+    responseId: need(file, `${at}.responseId`, r.responseId, isString, 'a string'),
+    runId: need(file, `${at}.runId`, r.runId, isString, 'a string'),
+    previous: previous.map((p, j) => reviewStateOf(need(file, `${at}.previous[${j}]`, p, isObj, 'an object'), file, `${at}.previous[${j}]`)),
+  };
+}
+
 function caseOf(v: unknown, i: number, file: string): BenchCase {
   const at = `cases[${i}]`;
   const c = need(file, at, v, isObj, 'an object');
@@ -250,7 +289,7 @@ export function parseRunExport(text: string, file = 'run.json'): RunExport {
   const v = parseJsonText(text.replace(/^\uFEFF/, ''), file);
   const root = need(file, '(top level)', v, isObj, 'a JSON object');
   if (root.format !== RUN_EXPORT_FORMAT) fail(file, 'format', `expected "${RUN_EXPORT_FORMAT}", found ${JSON.stringify(root.format) ?? 'nothing'}: this is not a NeuroEval run export`);
-  if (root.version !== RUN_EXPORT_VERSION && root.version !== 1) {
+  if (root.version !== RUN_EXPORT_VERSION && root.version !== 1 && root.version !== 2) {
     fail(file, 'version', isNumber(root.version) && root.version > RUN_EXPORT_VERSION
       ? `version ${root.version} was written by a newer NeuroEval; this one reads versions 1 to ${RUN_EXPORT_VERSION}`
       : `expected 1 to ${RUN_EXPORT_VERSION}, found ${JSON.stringify(root.version) ?? 'nothing'}`);
@@ -260,6 +299,7 @@ export function parseRunExport(text: string, file = 'run.json'): RunExport {
   const runId = need(file, 'run.id', run.id, isString, 'a string');
   const responses = need(file, 'responses', root.responses, Array.isArray, 'an array').map((r, i) => responseOf(r, i, file, runId, version));
   noRepeatedItems(responses, file);
+  const reviews = root.reviews === undefined || root.reviews === null ? undefined : need(file, 'reviews', root.reviews, Array.isArray, 'an array').map((r, i) => reviewOf(r, `reviews[${i}]`, file));
   const cases = root.cases === undefined || root.cases === null ? undefined : need(file, 'cases', root.cases, Array.isArray, 'an array').map((c, i) => caseOf(c, i, file));
   const { provenance: innerProvenance, config: innerConfig, ...runRest } = run;
   const rawProvenance = root.provenance ?? innerProvenance ?? null;
@@ -282,6 +322,7 @@ export function parseRunExport(text: string, file = 'run.json'): RunExport {
     run: { ...withoutSecrets(runRest), config } as unknown as Omit<RunRecord, 'provenance'>,
     provenance,
     responses,
+    ...(reviews ? { reviews } : {}),
     ...(cases ? { cases } : {}),
   };
 }

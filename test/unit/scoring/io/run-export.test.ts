@@ -23,7 +23,7 @@ function errorOf(fn: () => unknown): InvalidInputError {
 describe('run export', () => {
   it('writes format, version, run, provenance apart, responses and cases', () => {
     const e = toRunExport(run, responses, cases, { exportedAt: 42 });
-    expect(e).toMatchObject({ format: 'neuroeval-run', version: 2, exportedAt: 42, provenance: run.provenance, run: { config: run.config } });
+    expect(e).toMatchObject({ format: 'neuroeval-run', version: 3, exportedAt: 42, provenance: run.provenance, run: { config: run.config } });
     expect('provenance' in e.run).toBe(false);
     expect(e.responses[0]).toMatchObject({ caseId: 'c1', questionId: 'q1' });
     expect(isRunExport(JSON.parse(serializeRunExport(e)))).toBe(true);
