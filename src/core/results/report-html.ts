@@ -15,6 +15,7 @@ import { isContinuousMetric } from '../scoring/run/summary.ts';
 import { DIMENSION_LABELS, LOWER_IS_BETTER, PER_PATIENT_SUMMARY_LABELS, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
+import { hasRandomWeights, randomWeightsCaveat } from './model-names.ts';
 import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
 
 interface ReportInput {
@@ -119,6 +120,25 @@ ${fields}
 ${datasets}`;
 }
 
+/**
+ * The caveats a reader must see before any figure: models with random weights
+ * (the self-test models, whose figures mean nothing medically) and a local judge
+ * wherever one scored answers, even when no leaderboard figure ended up depending on it.
+ */
+function caveats(overview: ResultsOverview): string {
+  const random = [...new Set(overview.leaderboard.rows.map((r) => r.modelId))].filter(hasRandomWeights);
+  const judges = [...new Set(overview.runs.flatMap((r) => (r.judge ? [r.judge] : [])))];
+  const randomJudges = judges.filter(hasRandomWeights);
+  const out: string[] = [];
+  if (random.length) out.push(`<p class="caveat" data-note="random-weights"><strong>Random weights.</strong> ${esc(randomWeightsCaveat(random))}</p>`);
+  if (overview.judgeUsed || judges.length) {
+    const which = judges.length ? ` Judge used: ${esc(judges.join(', '))}.` : '';
+    const random = randomJudges.length ? ` ${esc(randomJudges.join(', '))} has random weights: its verdicts are meaningless.` : '';
+    out.push(`<p class="caveat" data-note="local-judge"><strong>† Local judge.</strong> ${esc(JUDGE_CAVEAT)}${which}${random}</p>`);
+  }
+  return out.join('\n');
+}
+
 export function buildHtmlReport(input: ReportInput): string {
   const { overview, metric } = input;
   const b = overview.benchmark;
@@ -173,7 +193,7 @@ export function buildHtmlReport(input: ReportInput): string {
 <h1>NeuroEval report: ${esc(b.name)}</h1>
 <p class="muted">Benchmark version ${esc(b.version)} · ${b.caseCount} cases · content hash <code>${esc(b.contentHash.slice(0, 16))}…</code>${b.synthetic ? ' · <span class="badge">synthetic data</span>' : ''}<br>
 Generated ${esc(input.generatedAt.toISOString())} by NeuroEval ${esc(input.appVersion)}. Scores were computed on this machine; no answer or image left it.</p>
-${overview.judgeUsed ? `<p class="caveat"><strong>† Local judge.</strong> ${esc(JUDGE_CAVEAT)}</p>` : ''}
+${caveats(overview)}
 <h2>Leaderboard</h2>
 <p class="muted">Sorted by ${esc(metricLabel(metric))}. Each cell: value, 95 % interval (Wilson for proportions, seeded bootstrap otherwise), answers scored. Last column: test against the leader on the same items (McNemar for proportions, paired bootstrap otherwise); ▼ significantly lower at p &lt; 0.05, ≈ no significant difference.</p>
 ${patientNote(rows, input.comparisons)}

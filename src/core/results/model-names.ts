@@ -1,0 +1,24 @@
+/**
+ * What people read for a model id: the catalogue's display name, and whether
+ * its weights are random (the bundled self-test models), which makes every
+ * figure it produces meaningless as medical performance.
+ */
+import { CATALOGUE } from '../engines/catalogue.ts';
+
+const BY_ID = new Map(CATALOGUE.models.map((m) => [m.id, m]));
+
+/** The catalogue's name for a model id; an id the catalogue does not list (imported, endpoint) is its own name. */
+export function modelDisplayName(id: string): string {
+  return BY_ID.get(id)?.label ?? id;
+}
+
+/** True for the bundled self-test models, whose weights are random numbers. */
+export function hasRandomWeights(id: string): boolean {
+  return BY_ID.get(id)?.selfTest === true;
+}
+
+/** The caveat every figure of a random-weight model carries, naming the models. */
+export function randomWeightsCaveat(ids: readonly string[]): string {
+  const names = ids.map(modelDisplayName).join(', ');
+  return `${names} ${ids.length === 1 ? 'has' : 'have'} random weights: ${ids.length === 1 ? 'its' : 'their'} figures are meaningless as medical performance. Such a model only checks that loading, prompting and scoring work on this machine.`;
+}
