@@ -5,11 +5,11 @@
  * lock.
  */
 export * from './types.ts';
-export { ALL_VARIANTS, checkVariants, degradeVariant, isVariant, parseVariant } from './variants.ts';
+export { ALL_VARIANTS, checkVariants, degradeVariant, isVariant, parseVariant, variantLabel } from './variants.ts';
 export { itemKeyOf, planRun, planSummary, responseIdOf, sampleSeed, selectCases } from './plan.ts';
 export { CACHE_KEY_VERSION, cacheKey, isReusable, modelFilesHash, promptHash } from './cache-key.ts';
 export type { CacheKeyInput } from './cache-key.ts';
-export { PROVENANCE_SCHEMA, applyProvenancePatch, buildProvenance, describeProvenance, isProvenance } from './provenance.ts';
+export { PROVENANCE_SCHEMA, applyProvenancePatch, buildProvenance, describeProvenance, formatDuration, isProvenance } from './provenance.ts';
 export type { Provenance, ProvenanceAdapter, ProvenanceInputs, ProvenanceMerge, ProvenanceModel, ProvenanceModelInput, ProvenanceRow, ProvenanceShard } from './provenance.ts';
 export { RunController, RunLockedError, memoryRunLock, runLockName, webLocksRunLock } from './control.ts';
 export type { LockManagerLike } from './control.ts';
@@ -17,8 +17,8 @@ export { EnginePool } from './engine-pool.ts';
 export type { EngineFactory, LoadedEngine } from './engine-pool.ts';
 export { isPausingEngineError, runRun } from './runner.ts';
 export type { RunOptions } from './runner.ts';
-export { CHARS_PER_TOKEN, DEFAULT_IMAGE_TOKENS, PREFILL_SPEEDUP, estimateRun, planWorkloads, secondsFor } from './estimate.ts';
-export type { ItemWorkload, MeasuredSpeed, ModelEstimate, RunEstimate } from './estimate.ts';
+export { CHARS_PER_TOKEN, DEFAULT_IMAGE_TOKENS, LIVE_HALF_WEIGHT, estimateRun, itemSeconds, planWorkloads, protocolKey, remainingSeconds, speedRecord } from './estimate.ts';
+export type { AnswerSample, ItemSeconds, ItemWorkload, LiveRate, ModelEstimate, ProtocolSpeed, Remaining, RunEstimate, SpeedRecord } from './estimate.ts';
 export { dexieRunStore } from './dexie-store.ts';
 export { memoryRunStore } from './memory-store.ts';
 export type { MemoryRunStore } from './memory-store.ts';

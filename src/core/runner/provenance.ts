@@ -8,6 +8,7 @@ import type { Timestamp } from '../db/types.ts';
 import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
 import { canonicalJson } from '../bundle/canonical.ts';
 import { modelFilesHash } from './cache-key.ts';
+import { variantLabel } from './variants.ts';
 import type { CaseFilters, ProvenancePatch, Variant } from './types.ts';
 
 export const PROVENANCE_SCHEMA = 1;
@@ -178,13 +179,37 @@ export function applyProvenancePatch(provenance: unknown, patch: ProvenancePatch
 export interface ProvenanceRow {
   readonly label: string;
   readonly value: string;
+  /** A long list the value only summarises (the GPU's features), for a details toggle. */
+  readonly details?: readonly string[];
+}
+
+interface DescribeOptions {
+  /** How a timestamp reads; ISO 8601 unless given (the page passes the reader's local form). */
+  readonly time?: (t: Timestamp) => string;
 }
 
 const short = (hash: string) => (hash ? hash.slice(0, 12) : 'unknown');
-const when = (t: Timestamp | null) => (t === null ? '—' : new Date(t).toISOString());
+const iso = (t: Timestamp) => new Date(t).toISOString();
+
+/** A span of milliseconds in words: "42 s", "3 min 5 s", "2 h 10 min". */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${Math.floor(m / 60)} h`;
+}
+
+/** The WebGPU adapter in one line: its name, "(software)" for a CPU fallback such as SwiftShader, and how many features it has. */
+function describeAdapter(a: NonNullable<Provenance['environment']['adapter']>): string {
+  const name = [a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') || 'unnamed adapter';
+  const software = a.isFallbackAdapter || /swiftshader/i.test(name);
+  return `WebGPU: ${name}${software ? ' (software)' : ''}, ${a.features.length} feature${a.features.length === 1 ? '' : 's'}`;
+}
 
 /** Rows for the run page, in reading order. */
-export function describeProvenance(p: Provenance): ProvenanceRow[] {
+export function describeProvenance(p: Provenance, options: DescribeOptions = {}): ProvenanceRow[] {
+  const when = (t: Timestamp | null) => (t === null ? '—' : (options.time ?? iso)(t));
   const rows: ProvenanceRow[] = [
     { label: 'App', value: `${p.app.version} (${p.app.commit || 'unknown commit'})` },
     { label: 'Benchmark', value: `${p.benchmark.name ?? p.benchmark.id}${p.benchmark.version ? ` v${p.benchmark.version}` : ''} · content ${short(p.benchmark.contentHash)}` },
@@ -208,19 +233,16 @@ export function describeProvenance(p: Provenance): ProvenanceRow[] {
   rows.push(
     { label: 'Sampling', value: `temperature ${s.temperature} · top-p ${s.topP} · max ${s.maxTokens} tokens · seed ${s.seed} (+ sample index)` },
     { label: 'Samples per item', value: String(p.samples) },
-    { label: 'Variants', value: p.variants.join(', ') },
+    { label: 'Variants', value: p.variants.map(variantLabel).join('; ') },
   );
   const a = p.environment.adapter;
   rows.push(
-    {
-      label: 'GPU adapter',
-      value: a ? [a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') + (a.isFallbackAdapter ? ' (fallback)' : '') || 'unnamed' : 'none (no WebGPU)',
-    },
-    { label: 'GPU features', value: a && a.features.length > 0 ? a.features.join(', ') : '—' },
+    { label: 'GPU', value: a ? describeAdapter(a) : 'none (no WebGPU)', ...(a && a.features.length > 0 ? { details: a.features } : {}) },
     { label: 'WASM threads', value: p.environment.wasmThreads === null ? '—' : String(p.environment.wasmThreads) },
     { label: 'Cross-origin isolated', value: p.environment.crossOriginIsolated ? 'yes' : 'no' },
     { label: 'Started', value: when(p.startedAt) },
     { label: 'Ended', value: when(p.endedAt) },
+    ...(p.startedAt !== null && p.endedAt !== null && p.endedAt >= p.startedAt ? [{ label: 'Start to end', value: formatDuration(p.endedAt - p.startedAt) }] : []),
     { label: 'Browser', value: p.environment.userAgent || '—' },
   );
   return rows;

@@ -44,3 +44,21 @@ export function checkVariants(values: readonly string[]): Variant[] {
   }
   return [...values] as Variant[];
 }
+
+/** Each degradation in words, for people reading a run (the ids are stored; these are not). */
+const DEGRADE_WORDS: Record<DegradeKind, string> = {
+  noise: 'noise',
+  blur: 'blur',
+  contrast: 'reduced contrast',
+  jpeg: 'JPEG compression',
+  downsample: 'down-sampling',
+};
+
+/** A variant in plain words: `degrade:noise:2` → "noise, level 2"; an unknown id is returned as it is. */
+export function variantLabel(value: string): string {
+  const v = parseVariant(value);
+  if (!v) return value;
+  if (v.kind === 'none') return 'original images';
+  if (v.kind === 'text-only') return 'text only (no images)';
+  return `${DEGRADE_WORDS[v.degrade]}, level ${v.severity} of 3`;
+}

@@ -77,16 +77,28 @@ describe('provenance', () => {
       Runtimes: 'onnxruntime-web 1.31.0, transformers.js 4.3.1',
       Sampling: 'temperature 0 · top-p 1 · max 256 tokens · seed 7 (+ sample index)',
       'Samples per item': '3',
-      Variants: 'none, degrade:noise:2',
-      'GPU adapter': 'nvidia · hopper · H200',
-      'GPU features': 'float32-filterable, shader-f16',
+      Variants: 'original images; noise, level 2 of 3',
+      GPU: 'WebGPU: nvidia · hopper · H200, 2 features',
       'WASM threads': '4',
       'Cross-origin isolated': 'yes',
       Started: '2023-11-14T22:13:20.000Z',
       Ended: '2023-11-14T22:19:20.000Z',
+      'Start to end': '6 min',
       Browser: 'Mozilla/5.0 Test',
     });
     const bare = describeProvenance(buildProvenance({ ...INPUTS, environment: { userAgent: '', crossOriginIsolated: false }, selection: null }));
-    expect(Object.fromEntries(bare.map((r) => [r.label, r.value]))).toMatchObject({ 'GPU adapter': 'none (no WebGPU)', Cases: 'all', Ended: '—' });
+    expect(Object.fromEntries(bare.map((r) => [r.label, r.value]))).toMatchObject({ GPU: 'none (no WebGPU)', Cases: 'all', Ended: '—' });
+    expect(bare.some((r) => r.label === 'Start to end')).toBe(false);
+  });
+
+  it('lists the GPU features behind a summary, names a software adapter, and reads times as asked', () => {
+    const adapter = { vendor: 'google', architecture: 'swiftshader', description: 'SwiftShader Device (Subzero)', isFallbackAdapter: false, features: ['bgra8unorm-storage', 'float32-filterable', 'timestamp-query'] };
+    const p = applyProvenancePatch(buildProvenance({ ...INPUTS, startedAt: 0, environment: { ...INPUTS.environment, adapter } }), { endedAt: 3_725_000 });
+    if (!isProvenance(p)) throw new Error('not provenance');
+    const gpu = describeProvenance(p).find((r) => r.label === 'GPU')!;
+    expect(gpu.value).toBe('WebGPU: google · swiftshader · SwiftShader Device (Subzero) (software), 3 features');
+    expect(gpu.details).toEqual(adapter.features);
+    const rows = Object.fromEntries(describeProvenance(p, { time: (t) => `at ${t}` }).map((r) => [r.label, r.value]));
+    expect(rows).toMatchObject({ Started: 'at 0', Ended: 'at 3725000', 'Start to end': '1 h 2 min' });
   });
 });
