@@ -6,16 +6,27 @@
  */
 import { ProtoWriter } from './protobuf.ts';
 
-type ElemType = 'float32' | 'int64' | 'bool';
+type ElemType = 'float32' | 'int64' | 'bool' | 'uint8';
 /** A dimension: a fixed size, or a symbolic name such as `batch_size`. */
 type Dim = number | string;
 
-const ELEM_TYPE_CODE: Record<ElemType, number> = { float32: 1, int64: 7, bool: 9 };
+const ELEM_TYPE_CODE: Record<ElemType, number> = { float32: 1, int64: 7, bool: 9, uint8: 2 };
 
 export interface TensorData {
   readonly type: ElemType;
   readonly dims: readonly number[];
   readonly data: Float32Array | BigInt64Array | Uint8Array;
+}
+
+/**
+ * A tensor whose bytes live in an external data file beside the model
+ * (`<model>.onnx_data`), as large exports keep them: the ModelProto then
+ * holds only the location, offset and length.
+ */
+export interface ExternalTensor {
+  readonly type: ElemType;
+  readonly dims: readonly number[];
+  readonly external: { readonly location: string; readonly offset: number; readonly length: number };
 }
 
 type Attribute =
@@ -33,6 +44,8 @@ interface ValueInfo {
 
 interface NodeSpec {
   readonly opType: string;
+  /** Operator set domain, e.g. `com.microsoft`; absent = the default ONNX domain. */
+  readonly domain?: string;
   readonly name: string;
   readonly inputs: readonly string[];
   readonly outputs: readonly string[];
@@ -61,12 +74,21 @@ function rawBytes(t: TensorData): Uint8Array {
   return new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
 }
 
-function tensorProto(name: string, t: TensorData): ProtoWriter {
+function tensorProto(name: string, t: TensorData | ExternalTensor): ProtoWriter {
   const w = new ProtoWriter();
   for (const d of t.dims) w.int(1, d);
   w.int(2, ELEM_TYPE_CODE[t.type]);
   w.string(8, name);
-  w.bytes(9, rawBytes(t));
+  if ('external' in t) {
+    // TensorProto.external_data (13): StringStringEntryProto {key, value}; data_location (14) EXTERNAL = 1.
+    const { location, offset, length } = t.external;
+    for (const [key, value] of [['location', location], ['offset', String(offset)], ['length', String(length)]] as const) {
+      w.message(13, new ProtoWriter().string(1, key).string(2, value));
+    }
+    w.int(14, 1);
+  } else {
+    w.bytes(9, rawBytes(t));
+  }
   return w;
 }
 
@@ -99,7 +121,7 @@ function attributeProto(name: string, a: Attribute): ProtoWriter {
 /** Collects nodes, initializers, inputs and outputs, then serialises them as one ModelProto. */
 export class GraphBuilder {
   private readonly nodes: NodeSpec[] = [];
-  private readonly initializers: { name: string; tensor: TensorData }[] = [];
+  private readonly initializers: { name: string; tensor: TensorData | ExternalTensor }[] = [];
   private readonly inputs: ValueInfo[] = [];
   private readonly outputs: ValueInfo[] = [];
   private readonly names = new Set<string>();
@@ -131,7 +153,7 @@ export class GraphBuilder {
   }
 
   /** A constant (stored as an initializer); returns its value name. */
-  constant(tensor: TensorData, name?: string): string {
+  constant(tensor: TensorData | ExternalTensor, name?: string): string {
     const n = name === undefined ? this.fresh('const') : this.claim(name);
     this.initializers.push({ name: n, tensor });
     return n;
@@ -144,8 +166,20 @@ export class GraphBuilder {
     return output;
   }
 
-  /** Serialises the graph as an ONNX model (IR version 8, default domain at `opset`). */
-  toModel({ opset, producer }: { opset: number; producer: string }): Uint8Array {
+  /** A node of another operator set (e.g. `com.microsoft` `MatMulNBits`); list the domain in `toModel`'s `domains`. */
+  domainOp(domain: string, opType: string, inputs: readonly string[], attributes: Record<string, Attribute> = {}): string {
+    const output = this.fresh(opType.toLowerCase());
+    this.nodes.push({ opType, domain, name: `${opType}_node_${this.nodes.length}`, inputs, outputs: [output], attributes });
+    return output;
+  }
+
+  /** Serialises the graph as an ONNX model (IR version 8, default domain at `opset`, plus `domains`). */
+  toModel(options: { opset: number; producer: string; domains?: readonly { domain: string; version: number }[] }): Uint8Array {
+    return this.toProto(options).finish();
+  }
+
+  /** The ModelProto as a writer, so a large model can be written out in pieces ({@link ProtoWriter.pieces}) without one copy of it all. */
+  toProto({ opset, producer, domains = [] }: { opset: number; producer: string; domains?: readonly { domain: string; version: number }[] }): ProtoWriter {
     const graph = new ProtoWriter();
     for (const n of this.nodes) {
       const node = new ProtoWriter();
@@ -153,6 +187,7 @@ export class GraphBuilder {
       for (const o of n.outputs) node.string(2, o);
       node.string(3, n.name).string(4, n.opType);
       for (const [key, value] of Object.entries(n.attributes)) node.message(5, attributeProto(key, value));
+      if (n.domain !== undefined) node.string(7, n.domain);
       graph.message(1, node);
     }
     graph.string(2, this.graphName);
@@ -160,7 +195,8 @@ export class GraphBuilder {
     for (const v of this.inputs) graph.message(11, valueInfoProto(v));
     for (const v of this.outputs) graph.message(12, valueInfoProto(v));
 
-    const opsetId = new ProtoWriter().string(1, '').int(2, opset);
-    return new ProtoWriter().int(1, 8).string(2, producer).message(7, graph).message(8, opsetId).finish();
+    const model = new ProtoWriter().int(1, 8).string(2, producer).message(7, graph).message(8, new ProtoWriter().string(1, '').int(2, opset));
+    for (const d of domains) model.message(8, new ProtoWriter().string(1, d.domain).int(2, d.version));
+    return model;
   }
 }

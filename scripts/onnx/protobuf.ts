@@ -65,9 +65,22 @@ export class ProtoWriter {
     return this.bytes(field, utf8.encode(value));
   }
 
-  /** Embedded message field. */
+  /** Embedded message field. The child's pieces are shared, not copied, so a large message costs no second copy. */
   message(field: number, value: ProtoWriter): this {
-    return this.bytes(field, value.finish());
+    this.tag(field, WIRE_BYTES);
+    this.rawVarint(BigInt(value.length));
+    for (const chunk of value.chunks) this.push(chunk);
+    return this;
+  }
+
+  /** Total encoded length in bytes. */
+  get byteLength(): number {
+    return this.length;
+  }
+
+  /** The encoded bytes, in pieces (write them in order to get {@link finish}'s bytes). */
+  get pieces(): readonly Uint8Array[] {
+    return this.chunks;
   }
 
   finish(): Uint8Array {
