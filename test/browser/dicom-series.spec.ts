@@ -66,8 +66,8 @@ test('a study folder of two patients imports by itself, with the slices the user
   }
   expect(opened).toBe(true);
   const view = page.getByTestId('case-view');
-  await expect(view.getByText('Image 1 · axial · slice 0')).toBeVisible();
-  await expect(view.getByText('Image 2 · axial · slice 3')).toBeVisible();
+  await expect(view.getByText('Image 1 · axial 1/5')).toBeVisible();
+  await expect(view.getByText('Image 2 · axial 4/5')).toBeVisible();
   const source = view.getByRole('table').last();
   await expect(source.getByRole('row', { name: /dicom\.manufacturer/ })).toContainText('GE MEDICAL SYSTEMS');
   await expect(source.getByRole('row', { name: /dicom\.contrast/ })).toContainText('GADOVIST');

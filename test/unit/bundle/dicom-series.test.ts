@@ -204,6 +204,41 @@ describe('a series of two patients', () => {
   });
 });
 
+describe('an answer key beside the study', () => {
+  const key = (rows: string) => memoryFile('study/answer-key.csv', strToU8(`case_id,diagnosis,disease_group\n${rows}`));
+
+  it('joins rows naming a series by its folder or one of its files, and keeps no path', async () => {
+    const study = twoPatientStudy(3);
+    const p = await prepareImport([...files(study), key('a1,glioma,neoplastic\nstudy/a2/IM0000,meningioma,neoplastic\n./study/b1/,multiple sclerosis,demyelinating\n')]);
+    const b = ready(p);
+    expect(b.cases).toHaveLength(3);
+    const byThickness = (t: string, fs: string) => b.cases.find((c) => c.meta?.['dicom.sliceThickness'] === t && c.meta['dicom.fieldStrength'] === fs)!;
+    expect(byThickness('5', '1.5').questions[0]!.reference?.diagnosis).toBe('glioma');
+    expect(byThickness('3', '1.5').questions[0]!.reference?.diagnosis).toBe('meningioma');
+    expect(byThickness('5', '3').questions[0]!.reference?.diagnosis).toBe('multiple sclerosis');
+    expect(byThickness('5', '3').diseaseGroup).toBe('demyelinating');
+    // NeuroVLM-Bench's label columns become the labels its structured protocol scores.
+    const labelled = ready(await prepareImport([...files(study), memoryFile('answers.tsv', strToU8('case_id\tdiagnosis_name\tplane\nstudy/b1\tmultiple sclerosis\taxial\n'))]));
+    expect(labelled.cases.find((c) => c.meta?.['dicom.fieldStrength'] === '3')!.questions[0]!.reference?.labels).toEqual({ diagnosis_name: 'multiple sclerosis', plane: 'axial' });
+    const text = storedText(b);
+    for (const s of ['study/', '/a1', 'IM0000', 'answer-key']) expect(text).not.toContain(s);
+  });
+
+  it('refuses a row that names no series, or a folder holding several, naming its line', async () => {
+    const p = await prepareImport([...files(twoPatientStudy(3)), key('a9,glioma,\nstudy,glioma,\n')]);
+    expect(p.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ message: expect.stringContaining('"a9" is neither a folder holding a DICOM series nor one of its files'), location: expect.objectContaining({ file: 'study/answer-key.csv', line: 2, field: 'case_id' }) }),
+      ]),
+    );
+    // "study" holds no file directly: its series are in subfolders.
+    expect(p.errors.map((e) => e.location?.line)).toContain(3);
+    const flat = [...axialSeries({ seriesUid: '1.2.3.4.1', slices: 2 }, 'flat'), ...axialSeries({ seriesUid: '1.2.3.4.2', slices: 2 }, 'flat').map((f) => ({ ...f, name: f.name.replace('IM', 'JM') }))];
+    const q = await prepareImport([...files(flat), key('flat,glioma,\n')]);
+    expect(q.errors[0]!.message).toContain('"flat" holds 2 series; name a file of the one meant');
+  });
+});
+
 describe('inputs that are not DICOM alone', () => {
   it('says which files were left out, and refuses a folder with no DICOM image', async () => {
     const series = axialSeries({ seriesUid: '1.2.3.5', slices: 2 }, 's');

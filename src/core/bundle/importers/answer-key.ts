@@ -6,7 +6,9 @@
  *
  * Fields: diagnosis, aliases, differential (ranked; `|` or `;` separated in
  * CSV, arrays in JSON), lesion_type, lesion_location, laterality, rationale,
- * disease_group (JSON may also nest `lesion: {type, location, laterality}`).
+ * disease_group (JSON may also nest `lesion: {type, location, laterality}`),
+ * and NeuroVLM-Bench's label fields (diagnosis_name, diagnosis_detailed,
+ * modality, specialized_sequence, plane), which the structured protocol scores.
  *
  * Dialogues (multi-round cases) take an answer per turn: a `turn` column
  * (1 = the opening question), a JSON row's `turns: [{turn?, diagnosis, …}]`
@@ -31,6 +33,8 @@ export interface KeyRow {
 }
 
 const LATERALITY: readonly Laterality[] = ['left', 'right', 'bilateral', 'midline'];
+/** NeuroVLM-Bench's per-field labels (its CSV's column names), kept as `reference.labels`. */
+const NEUROVLM_LABELS = ['diagnosis_name', 'diagnosis_detailed', 'modality', 'specialized_sequence', 'plane'] as const;
 
 /** Splits a CSV list cell on `|` or `;`, trimming and dropping empty items. */
 function splitList(cell: string): string[] {
@@ -75,12 +79,14 @@ function toKeyRow(fields: Record<string, unknown>, location: ErrorLocation, issu
   const aliases = list(fields.aliases);
   const differential = list(fields.differential);
   const rationale = text(fields.rationale);
+  const labels = Object.fromEntries(NEUROVLM_LABELS.flatMap((k) => (text(fields[k]) === undefined ? [] : [[k, text(fields[k])!]])));
   const reference: ReferenceAnswer = {
     ...(diagnosis ? { diagnosis } : {}),
     ...(aliases ? { aliases } : {}),
     ...(differential ? { differential } : {}),
     ...(type || where || laterality ? { lesion: { ...(type ? { type } : {}), ...(where ? { location: where } : {}), ...(laterality ? { laterality } : {}) } } : {}),
     ...(rationale ? { rationale } : {}),
+    ...(Object.keys(labels).length ? { labels } : {}),
   };
   const questionNumber = text(fields.question_number);
   const diseaseGroup = text(fields.disease_group);
@@ -168,7 +174,8 @@ function mergeReference(base: ReferenceAnswer | undefined, specific: ReferenceAn
   if (!base) return specific;
   if (!specific) return base;
   const lesion = base.lesion || specific.lesion ? { ...base.lesion, ...specific.lesion } : undefined;
-  return { ...base, ...specific, ...(lesion ? { lesion } : {}) };
+  const labels = base.labels || specific.labels ? { ...base.labels, ...specific.labels } : undefined;
+  return { ...base, ...specific, ...(lesion ? { lesion } : {}), ...(labels ? { labels } : {}) };
 }
 
 interface JoinContext {

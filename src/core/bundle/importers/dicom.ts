@@ -19,6 +19,8 @@ import { createNiftiVolume } from '../../imaging/nifti/volume.ts';
 import { renderDicomFrame, renderNiftiSlice } from '../../imaging/render.ts';
 import type { WindowPreset } from '../../imaging/window.ts';
 import { asDicomFile, parseDicomForImport } from '../dicom-input.ts';
+import { applyAnswerKey, parseAnswerKeyTable, type KeyRow } from './answer-key.ts';
+import { resolveSeriesRows } from './dicom-answer-key.ts';
 import { dicomCaseMeta, KEPT_AS_META, newKeySalt, pseudonymousKeys } from '../dicom-meta.ts';
 import { windowOf, type DroppedTagSummary } from '../medical-images.ts';
 import type { BenchCase, CaseImage, Plane } from '../types.ts';
@@ -29,6 +31,13 @@ import { draftManifest, expandZips, Issues, newParts, plural, Ticker } from './s
 const HOUSEKEEPING = /^(DICOMDIR|\.DS_Store|Thumbs\.db|desktop\.ini|LOCKFILE|VERSION)$/i;
 /** Files that say the input is a table with images, not DICOM alone. */
 const TABLES = new Set(['csv', 'tsv', 'json', 'jsonl', 'ndjson']);
+/**
+ * The one table DICOM alone may carry: an answer key whose `case_id` names a
+ * series by its folder (or one of its files) inside the input
+ * (dicom-answer-key.ts). CSV or TSV only: a JSON array with "case_id" is a
+ * Neural-MedBench file.
+ */
+const ANSWER_KEY = /^(answer[-_ ]?key|answers)\.(csv|tsv)$/i;
 const PLANES: readonly Plane[] = ['axial', 'coronal', 'sagittal'];
 
 /** The question each case gets: the input has no question, the user edits or maps one in later. */
@@ -84,11 +93,13 @@ export const dicomImporter: Importer = {
 
   async detect(files) {
     const candidates = files.filter((f) => !isHousekeeping(f.path));
-    if (candidates.length === 0 || candidates.some((f) => baseName(f.path) === 'manifest.json' || TABLES.has(extensionOf(f.path)))) return 0;
+    if (candidates.length === 0 || candidates.some((f) => baseName(f.path) === 'manifest.json' || (TABLES.has(extensionOf(f.path)) && !ANSWER_KEY.test(baseName(f.path))))) return 0;
+    const images = candidates.filter((f) => !ANSWER_KEY.test(baseName(f.path)));
+    if (images.length === 0) return 0;
     // A ZIP without a manifest or table: its entries are only known once inflated; read() says if they are not DICOM.
-    if (candidates.every((f) => extensionOf(f.path) === 'zip')) return 0.5;
+    if (images.every((f) => extensionOf(f.path) === 'zip')) return 0.5;
     // The first files' bytes decide: names of DICOM files are often bare numbers.
-    for (const f of candidates.slice(0, 3)) {
+    for (const f of images.slice(0, 3)) {
       const bytes = await f.bytes();
       try {
         if (!asDicomFile(bytes, f.path)) return 0;
@@ -102,7 +113,9 @@ export const dicomImporter: Importer = {
   async read(inputs, ctx): Promise<ImportDraft> {
     const opts = seriesOptions(ctx.options);
     const salt = ctx.keySalt ?? newKeySalt();
-    const files = (await expandZips(inputs, ctx, (archive, entry) => `${archive}/${entry}`)).filter((f) => !isHousekeeping(f.path)).sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
+    const all = (await expandZips(inputs, ctx, (archive, entry) => `${archive}/${entry}`)).filter((f) => !isHousekeeping(f.path)).sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
+    const keyFiles = all.filter((f) => ANSWER_KEY.test(baseName(f.path)));
+    const files = all.filter((f) => !keyFiles.includes(f));
     const issues = new Issues();
     const parts = newParts();
     const dropped = new Map<string, { keyword: string; files: number }>();
@@ -152,6 +165,8 @@ export const dicomImporter: Importer = {
     for (const r of read) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
     const usedIds = new Map<string, number>();
     const metaIssues = new Set<string>();
+    /** Each case's input files, for the answer key only: the paths are never stored. */
+    const caseFiles = new Map<string, readonly string[]>();
     for (const members of groups.values()) {
       throwIfAborted(ctx.signal);
       const first = members[0]!;
@@ -178,14 +193,22 @@ export const dicomImporter: Importer = {
         meta,
       };
       parts.cases.push(c);
+      caseFiles.set(id, members.map((m) => m.path));
     }
+
     // Cases in a stable order that groups a patient's studies: by the keys, which carry no order of their own.
     parts.cases.sort((a, b) => (a.meta?.['dicom.patientKey'] ?? '').localeCompare(b.meta?.['dicom.patientKey'] ?? '') || (a.meta?.['dicom.studyKey'] ?? '').localeCompare(b.meta?.['dicom.studyKey'] ?? '') || a.id.localeCompare(b.id));
-    const patients = new Set(parts.cases.map((c) => c.meta?.['dicom.patientKey']).filter(Boolean)).size;
+    let cases = parts.cases;
+    if (keyFiles.length) {
+      const rows: KeyRow[] = [];
+      for (const f of keyFiles) rows.push(...parseAnswerKeyTable(await f.text(), extensionOf(f.path) === 'tsv' ? '\t' : ',', f.path, issues));
+      cases = applyAnswerKey(cases, resolveSeriesRows(rows, caseFiles, issues), issues, { skippedIds: new Set(), keyFiles: keyFiles.map((f) => f.path) });
+    }
+    const patients = new Set(cases.map((c) => c.meta?.['dicom.patientKey']).filter(Boolean)).size;
     // The id and name say nothing of the input: folder and file names often carry the patient's name.
     const manifest = draftManifest(ctx, {
       id: `dicom-${sha256Hex(`${salt}:benchmark`).slice(0, 8)}`,
-      name: `DICOM import (${plural(parts.cases.length, 'series', 'series')}${patients ? `, ${plural(patients, 'patient')}` : ''})`,
+      name: `DICOM import (${plural(cases.length, 'series', 'series')}${patients ? `, ${plural(patients, 'patient')}` : ''})`,
       version: '1',
       license: 'unknown',
       source: { kind: 'dicom' },
@@ -193,6 +216,7 @@ export const dicomImporter: Importer = {
     return {
       manifest,
       ...parts,
+      cases,
       issues: issues.list,
       droppedTags: [...dropped].map(([tag, d]) => ({ tag, keyword: d.keyword, files: d.files }) satisfies DroppedTagSummary),
     };
