@@ -22,6 +22,13 @@
  *   `runRun` again, whatever its status.
  * - Models: loaded lazily on their first item that needs generating; the
  *   previous model is unloaded first unless the plan interleaves models.
+ * - Concurrency (`concurrency` > 1, for endpoints that batch requests): up
+ *   to that many items are asked at once and each answer is stored as it
+ *   arrives, in any order. Items of the next model wait until the current
+ *   model's are answered (unless the plan interleaves). A stop (pause,
+ *   cancel, errors) starts no new item; the items already asked are stored
+ *   when they answer, or dropped when cancelled, so resume asks each
+ *   missing item once. With 1 (the app's default) it is the loop above.
  */
 import type { BenchCase } from '../bundle/types.ts';
 import type { EngineInfo } from '../engines/engine.ts';
@@ -50,6 +57,8 @@ export interface RunOptions {
   readonly force?: boolean;
   /** Engine failures in a row that pause the run (default 5). */
   readonly maxConsecutiveErrors?: number;
+  /** Items asked at once (default 1: each answer stored before the next request). */
+  readonly concurrency?: number;
   readonly now?: () => number;
 }
 
@@ -96,6 +105,8 @@ class RunSession {
   private reused = 0;
   private errors = 0;
   private consecutiveErrors = 0;
+  /** Loads under way, so items asked at once share one load of their model. */
+  private readonly loading = new Map<string, Promise<LoadedEngine | Stop>>();
 
   constructor(options: RunOptions) {
     this.o = options;
@@ -116,13 +127,7 @@ class RunSession {
       await store.updateRun(runId, { status: 'running', error: null, progress: this.overall() });
       await store.recordProvenance?.(runId, { startedAt: this.now() });
       this.emit('running', null);
-      for (const item of plan.items) {
-        if (completed.has(item.itemKey)) continue;
-        if (this.signal.aborted) stop = { status: 'cancelled', error: null };
-        else if (this.o.control?.pauseRequested) stop = { status: 'paused', error: null };
-        else stop = (await this.runItem(item)) ?? stop;
-        if (stop.status !== 'done') break;
-      }
+      stop = await this.drive(plan.items.filter((item) => !completed.has(item.itemKey)));
     } catch (err) {
       if (this.signal.aborted && isAbortLike(err)) stop = { status: 'cancelled', error: null };
       else if (isStorageFailure(err)) stop = { status: 'paused', error: storageStopMessage(err, this.overall()) };
@@ -130,6 +135,54 @@ class RunSession {
     }
     await this.pool.unloadAll();
     return this.finish(stop);
+  }
+
+  /**
+   * Asks the items with up to `concurrency` in flight; returns the first stop
+   * (or done) once every item asked has been answered or dropped. A store
+   * failure is thrown after the items in flight have settled, so nothing is
+   * written once the run has ended.
+   */
+  private async drive(items: readonly PlannedItem[]): Promise<Stop> {
+    const slots = Math.max(1, Math.floor(this.o.concurrency ?? 1));
+    let next = 0;
+    let active = 0;
+    let activeModel: string | null = null;
+    // Held in an object: the workers set them, and TypeScript does not see writes made inside closures.
+    const end: { stop: Stop | null; thrown: { error: unknown } | null } = { stop: null, thrown: null };
+    let idle: (() => void)[] = [];
+    const worker = async (): Promise<void> => {
+      while (end.stop === null && end.thrown === null && next < items.length) {
+        if (this.signal.aborted) end.stop = { status: 'cancelled', error: null };
+        else if (this.o.control?.pauseRequested) end.stop = { status: 'paused', error: null };
+        if (end.stop) break;
+        const item = items[next]!;
+        // One model resident: the next model's items wait for the current model's to be answered.
+        if (!this.o.plan.interleave && active > 0 && activeModel !== item.modelId) {
+          await new Promise<void>((resolve) => idle.push(resolve));
+          continue;
+        }
+        next++;
+        active++;
+        activeModel = item.modelId;
+        try {
+          const s = await this.runItem(item);
+          if (s) end.stop ??= s;
+        } catch (error) {
+          end.thrown ??= { error };
+        } finally {
+          active--;
+          if (active === 0) {
+            const waiting = idle;
+            idle = [];
+            for (const resolve of waiting) resolve();
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(slots, Math.max(1, items.length)) }, worker));
+    if (end.thrown) throw end.thrown.error;
+    return end.stop ?? { status: 'done', error: null };
   }
 
   /** Answers one item; returns how the run must stop, or nothing to go on. Store failures throw. */
@@ -194,8 +247,17 @@ class RunSession {
     return this.countError(row.error ?? 'The engine reported an error.');
   }
 
-  /** Loads (or returns the loaded) engine of a model, or says how the run stops. */
-  private async load(model: RunModel): Promise<LoadedEngine | Stop> {
+  /** Loads (or returns the loaded) engine of a model, or says how the run stops; items asked at once share the load. */
+  private load(model: RunModel): Promise<LoadedEngine | Stop> {
+    let pending = this.loading.get(model.id);
+    if (!pending) {
+      pending = this.loadNow(model).finally(() => this.loading.delete(model.id));
+      this.loading.set(model.id, pending);
+    }
+    return pending;
+  }
+
+  private async loadNow(model: RunModel): Promise<LoadedEngine | Stop> {
     let loaded: LoadedEngine;
     try {
       loaded = await this.pool.get(model.id, this.signal, () => this.emit('loading-model', model.id));
