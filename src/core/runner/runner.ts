@@ -120,7 +120,7 @@ class RunSession {
 
   async run(): Promise<RunOutcome> {
     const { runId, store, plan } = this.o;
-    let stop: Stop = { status: 'done', error: null };
+    let stop: Stop;
     try {
       const completed = await store.completedItemKeys(runId);
       for (const item of plan.items) if (completed.has(item.itemKey)) this.count(item);
