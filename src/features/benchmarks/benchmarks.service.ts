@@ -1,6 +1,6 @@
 /**
- * Actions on stored benchmarks: export as a bundle ZIP, delete, and load the
- * bundled demo benchmark on first start.
+ * Actions on stored benchmarks: export as a bundle ZIP and load the bundled
+ * demo benchmark on first start (deleting is lib/deletion's, for every kind of record).
  */
 import { LARGE_WRITE_BYTES } from '../../core/db/index.ts';
 import { download } from '../../lib/files/download.ts';
@@ -15,14 +15,6 @@ const DEMO_SETTING = 'demo.loadedOnce';
 export async function exportBenchmark(benchmarkId: string): Promise<void> {
   const { name, bytes } = await importWorker.api.exportZip({ benchmarkId });
   download(name, bytes, 'application/zip');
-}
-
-export async function deleteBenchmark(benchmarkId: string): Promise<number> {
-  const r = await repos();
-  const removed = await r.benchmarks.deleteWithContent(benchmarkId);
-  storedMarker.noteDeletion();
-  await storedMarker.update(r);
-  return removed;
 }
 
 /** Imports the demo bundle shipped with the app (from the offline cache once installed). */

@@ -1,0 +1,38 @@
+/**
+ * Deletion counts in words, for the confirmation that lists what will go and
+ * the notice of what went. Pure, so it is tested in Node.
+ */
+import type { DeletionCounts } from '../../core/db/index.ts';
+import { formatBytes } from '../format/units.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** One line per kind of record removed, in the order a user thinks of them; kinds with none are left out. */
+export function deletionLines(c: DeletionCounts): string[] {
+  const lines = [
+    c.benchmarks ? plural(c.benchmarks, 'benchmark') : '',
+    c.cases ? plural(c.cases, 'case') : '',
+    c.images ? `${plural(c.images, 'image or bundle file', 'images and bundle files')} (${formatBytes(c.imageBytes)})` : '',
+    c.runs ? plural(c.runs, 'run') : '',
+    c.answers ? plural(c.answers, 'answer') : '',
+    c.scores ? plural(c.scores, 'answer score') : '',
+    c.scoreSets ? plural(c.scoreSets, 'score version') : '',
+    c.reviews ? plural(c.reviews, 'clinician review') : '',
+    ...Object.entries(c.other).filter(([, n]) => n > 0).map(([table, n]) => `${n.toLocaleString('en')} stored ${table} row${n === 1 ? '' : 's'}`),
+  ];
+  return lines.filter((l) => l !== '');
+}
+
+/** What is kept or changed rather than removed: shared images, score versions to redo. */
+export function deletionNotes(c: DeletionCounts): string[] {
+  return [
+    c.sharedImages ? `${plural(c.sharedImages, 'image')} also used by another benchmark ${c.sharedImages === 1 ? 'is' : 'are'} kept.` : '',
+    c.outdatedScoreSets ? `${plural(c.outdatedScoreSets, 'score version')} that counted it will be marked outdated: re-score the run.` : '',
+  ].filter((l) => l !== '');
+}
+
+/** "Deleted …: 2 cases, 1 run, …" — the notice shown where the action was. */
+export function deletionSummary(kind: string, label: string, c: DeletionCounts): string {
+  const lines = deletionLines(c);
+  return `Deleted ${kind} "${label}"${lines.length ? `: ${lines.join(', ')}` : ''}.`;
+}
