@@ -1,0 +1,49 @@
+/**
+ * Finds what a reader would see as broken layout: an element whose content
+ * runs past its box sideways, and text cut off by its box (an ellipsis or
+ * overflow: hidden). A box that scrolls on purpose (overflow-x auto/scroll) is
+ * allowed; the page as a whole must never scroll sideways. Runs in the page
+ * (page.evaluate), so it uses only DOM APIs.
+ */
+export interface LayoutProblem {
+  readonly kind: 'page overflows' | 'overflows its box' | 'text clipped';
+  /** Tag, test id, classes and the start of its text, so the failure names the element. */
+  readonly element: string;
+  /** How many CSS pixels of content do not fit. */
+  readonly by: number;
+}
+
+/** Every layout problem on the page now; `[]` when none. */
+export function findLayoutProblems(): LayoutProblem[] {
+  // Form controls scroll their own text; replaced and graphic elements have no text box to overflow.
+  const SKIP = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'OPTION', 'PROGRESS', 'METER', 'SVG', 'CANVAS', 'IMG', 'VIDEO', 'IFRAME', 'BR', 'SCRIPT', 'STYLE']);
+  // Sub-pixel layout rounds scrollWidth up; a pixel is not a visible overflow.
+  const TOLERANCE = 1;
+  const describe = (el: Element): string => {
+    const id = el.getAttribute('data-testid');
+    const cls = typeof el.className === 'string' ? el.className.split(/\s+/).filter((c) => c && !c.startsWith('svelte-')).join('.') : '';
+    const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
+    return `<${el.tagName.toLowerCase()}${id ? ` data-testid="${id}"` : ''}${cls ? ` class="${cls}"` : ''}> "${text}"`;
+  };
+  const problems: LayoutProblem[] = [];
+  const root = document.scrollingElement ?? document.documentElement;
+  if (root.scrollWidth > root.clientWidth + TOLERANCE) problems.push({ kind: 'page overflows', element: '<html>', by: root.scrollWidth - root.clientWidth });
+
+  for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+    if (SKIP.has(el.tagName.toUpperCase()) || el.closest('svg')) continue;
+    // Inside a closed <details> or display: none: nothing a reader sees.
+    if (!el.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true })) continue;
+    const style = getComputedStyle(el);
+    if (style.display === 'inline' || style.display === 'contents' || style.display === 'none') continue;
+    const rect = el.getBoundingClientRect();
+    // Not rendered, or hidden on purpose (the visually-hidden pattern is a 1 px clipped box).
+    if (rect.width <= 1 || rect.height <= 1 || style.visibility === 'hidden') continue;
+    const over = el.scrollWidth - el.clientWidth;
+    if (over <= TOLERANCE) continue;
+    const x = style.overflowX;
+    if (x === 'auto' || x === 'scroll') continue;
+    if (x === 'hidden' || x === 'clip' || style.textOverflow === 'ellipsis') problems.push({ kind: 'text clipped', element: describe(el), by: over });
+    else problems.push({ kind: 'overflows its box', element: describe(el), by: over });
+  }
+  return problems;
+}
