@@ -17,6 +17,12 @@ export interface AnswerLabel {
   readonly extra: string;
 }
 
+/** "question 1" for ids `1` and `q1`; other ids as they are. */
+function questionWords(id: string): string {
+  const n = /^q?(\d+)$/i.exec(id)?.[1];
+  return `question ${n ?? id}`;
+}
+
 /** Labels for the answers of one run, given its provenance (model names, samples and variants asked for). */
 export function answerLabeller(p: Pick<Provenance, 'models' | 'samples' | 'variants'>): (a: AnswerIdentity) => AnswerLabel {
   const names = new Map(p.models.map((m) => [m.id, m.label ?? m.id]));
@@ -25,7 +31,7 @@ export function answerLabeller(p: Pick<Provenance, 'models' | 'samples' | 'varia
       ...(p.variants.length > 1 || a.variant !== 'none' ? [variantLabel(a.variant)] : []),
       ...(p.samples > 1 ? [`sample ${a.sample + 1} of ${p.samples}`] : []),
     ];
-    return { caseId: a.caseId, question: `question ${a.questionId}`, model: names.get(a.modelId) ?? a.modelId, extra: extra.join(' · ') };
+    return { caseId: a.caseId, question: questionWords(a.questionId), model: names.get(a.modelId) ?? a.modelId, extra: extra.join(' · ') };
   };
 }
 

@@ -13,7 +13,8 @@ describe('answers of a run in plain words', () => {
 
   it('adds the variant in words and the sample only where the run has several', () => {
     const p = testProvenance({ samples: 3, variants: ['none', 'degrade:noise:2'] });
-    const label = answerLabeller(p)({ caseId: 'c2', questionId: 'q', modelId: 'm', variant: 'degrade:noise:2', sample: 1 });
+    const label = answerLabeller(p)({ caseId: 'c2', questionId: 'q2', modelId: 'm', variant: 'degrade:noise:2', sample: 1 });
+    expect(label.question).toBe('question 2');
     expect(label.extra).toBe('noise, level 2 of 3 · sample 2 of 3');
     // A model the provenance does not name keeps its id.
     expect(answerLabeller(p)({ caseId: 'c2', questionId: 'q', modelId: 'other', variant: 'none', sample: 0 }).model).toBe('other');
