@@ -89,7 +89,8 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   const cutHere = stored.filter((r) => r.caseId === caseId && r.finishReason === 'length').length;
   await expect(page.getByTestId('answer-truncated')).toHaveCount(cutHere);
 
-  // 5. Review five answers by keyboard: four accepted, one overridden with a reason.
+  // 5. Review five answers by keyboard: four agreeing with the machine, one overriding it with a reason.
+  // The machine's verdict shows only once the reviewer has given theirs.
   await page.goto(`${server.url}#/review`);
   await page.getByTestId('reviewer-name').fill('dr-test');
   await page.getByTestId('reviewer-name').press('Tab');
@@ -99,12 +100,19 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await expect(page.getByTestId('answer-card')).toHaveAttribute('data-model-label', 'Model A'); // identity hidden by default
   await expect(page.getByTestId('review-position')).toHaveText(`1 of ${planned}`);
   await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const machineSays = async () => {
+    await expect(page.getByTestId('machine-verdict')).toHaveText(/^Machine: /);
+    return (await page.getByTestId('machine-verdict').locator('strong').textContent())!.trim();
+  };
   for (let i = 0; i < 4; i++) {
-    await page.keyboard.press('a');
+    await page.keyboard.press('c');
+    if ((await machineSays()) === 'incorrect') await page.keyboard.press('i');
+    await page.keyboard.press('s');
     await expect(page.getByTestId('review-position')).toHaveText(`${i + 2} of ${planned}`);
   }
-  const machineSaid = (await page.getByTestId('machine-verdict').locator('strong').textContent())!.trim();
-  await page.keyboard.press('o');
+  await page.keyboard.press('c');
+  const machineSaid = await machineSays();
+  await page.keyboard.press(machineSaid === 'correct' ? 'i' : 'c');
   await expect(page.getByTestId('override-flag')).toBeVisible();
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('review-problem')).toContainText('needs a reason');
@@ -123,7 +131,7 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await page.goto(`${server.url}#/results`);
   await page.getByTestId('results-benchmarks').getByRole('link').first().click();
   await expect(page.getByTestId('agreement')).toContainText('5 reviews of 5 answers by 1 reviewer');
-  await expect(page.getByTestId('agreement')).toContainText('1 verdict differ');
+  await expect(page.getByTestId('agreement')).toContainText('1 verdict differs from the machine');
 
   // 6. The HTML report: downloaded, then opened with every request blocked.
   const [report] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-html').click()]);

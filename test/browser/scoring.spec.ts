@@ -116,7 +116,8 @@ test('a run is scored in the worker, re-scored with the local judge and encoder,
   for (let i = 0; i < expected.rubricItems; i++) await items.nth(i).selectOption(i === 0 ? 'met' : 'not-met');
   await page.getByTestId('review-form').getByLabel('Correct (c)').check();
   await page.getByTestId('review-save').click();
-  await expect(page.getByTestId('review-message')).toContainText('Saved');
+  // Stored: said of this answer, on the next one (or of this one when it is the last).
+  await expect(page.getByTestId('review-previous').filter({ hasText: 'Stored your verdict' }).or(page.getByTestId('review-message'))).toBeVisible();
   await page.goto(`${server.url}#/results/run/${RUN_ID}`);
   await page.getByTestId('score-judge').selectOption('');
   await page.getByTestId('score-encoder').selectOption('');
