@@ -322,7 +322,12 @@ export const runCommand: CliCommand = {
       if (a.json) io.out.write(`${JSON.stringify(summary, null, 2)}\n`);
       else {
         io.err.write(`${answered}/${plan.items.length} item(s) answered (${outcome.generated} now, ${errors} failed) · ${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}\n`);
-        io.err.write(`Wrote ${out}${status === 'done' ? '' : `; run the same command to resume${p.shard ? ', then `neuroeval merge` the shards' : ''}`}\n`);
+        const next = status === 'done'
+          ? ''
+          : answered >= plan.items.length
+            ? `; shard ${p.shard!.index}/${p.shard!.count} is complete: join the shards with \`neuroeval merge\``
+            : `; run the same command to resume${p.shard ? ', then `neuroeval merge` the shards' : ''}`;
+        io.err.write(`Wrote ${out}${next}\n`);
       }
       if (interrupted) return 130;
       return answered >= plan.items.length ? 0 : 1;

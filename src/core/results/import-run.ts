@@ -10,7 +10,7 @@
 import type { Repositories } from '../db/index.ts';
 import type { ReviewRecord, RunRecord } from '../db/types.ts';
 import { InvalidInputError } from '../errors.ts';
-import type { Provenance, ProvenanceMerge } from '../runner/provenance.ts';
+import { applyProvenancePatch, type Provenance, type ProvenanceMerge } from '../runner/provenance.ts';
 import { runRecordOf, type RunExport } from '../scoring/io/run-export.ts';
 import { checkRunImport, unknownAnswersError, type RunImportCheck } from './run-import-check.ts';
 
@@ -116,6 +116,16 @@ export async function importRunExport(repos: Repositories, e: RunExport, file = 
       plan: { ...existing.plan, items: Math.max(existing.plan.items, answered.size), cases: Math.max(existing.plan.cases, cases.size) },
       provenance: { ...existing.provenance, merged: [...(existing.provenance.merged ?? []), merge] },
     };
+  }
+  const shard = incoming.provenance.shard;
+  if (shard && !options.into) {
+    // One shard of `neuroeval run --shard i/n`: every shard carries the run's id and whole plan, so the shards gather into
+    // one run here, as `neuroeval merge` would join them; each is recorded, and the engines each ran on are kept.
+    const merge: ProvenanceMerge = { runId: incoming.id, name: incoming.name, exportedAt: e.exportedAt ?? null, answers: responses.length, shard: { index: shard.index, count: shard.count } };
+    const { shard: _shard, ...provenance } = base.provenance;
+    let merged: Provenance = { ...provenance, merged: [...(provenance.merged ?? []), merge] };
+    for (const [modelId, infos] of Object.entries(incoming.provenance.engines)) for (const info of infos) merged = applyProvenancePatch(merged, { engine: { modelId, info } });
+    base = { ...base, provenance: merged };
   }
   const status: RunRecord['status'] = answered.size >= base.plan.items ? 'done' : base.status === 'running' ? 'paused' : base.status;
   const stored = await repos.runs.importWithResponses({ ...base, status, updatedAt: Date.now() }, responses, reviews);
