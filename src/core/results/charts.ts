@@ -14,6 +14,42 @@ const FONT = { 'font-family': 'system-ui, sans-serif', 'font-size': 12 };
 /** A generous width of one character at FONT's size, for keeping labels inside the chart. */
 const LABEL_CHAR_WIDTH = 7.2;
 const pctLabel = (v: number) => `${Math.round(v * 100)}%`;
+/** Labels this long are still drawn whole (longer ones end in "…" and carry a title); real labels are far shorter. */
+const LONGEST_LABEL = 60;
+const clip = (s: string, max = LONGEST_LABEL) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/**
+ * A label broken into lines of at most `width` characters at spaces, hyphens
+ * and underscores, so a category such as "multiple sclerosis" is shown whole
+ * under a narrow bar group instead of cut to "multiple sclero…". A word longer
+ * than a line is split inside the word.
+ */
+export function wrapLabel(label: string, width: number): string[] {
+  const max = Math.max(4, Math.floor(width));
+  const words = label.split(/(?<=[\s_-])/).map((w) => w.replace(/\s+$/, '')).filter((w) => w !== '');
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    const joined = line === '' ? word : /[-_]$/.test(line) ? `${line}${word}` : `${line} ${word}`;
+    if (joined.length <= max) line = joined;
+    else {
+      if (line) lines.push(line);
+      let rest = word;
+      while (rest.length > max) {
+        lines.push(rest.slice(0, max));
+        rest = rest.slice(max);
+      }
+      line = rest;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A text of several lines, one tspan per line, the first at (x, y). */
+function lines(text: readonly string[], x: number, y: number, attrs: Readonly<Record<string, string | number>> = {}): SvgNode {
+  return el('text', { x, y, ...attrs }, text.map((t, i) => txt('tspan', t, { x, dy: i === 0 ? 0 : 14 })));
+}
 
 interface Frame {
   readonly x0: number;
@@ -46,10 +82,18 @@ function yAxis(f: Frame, max: number, percent: boolean, label: string): SvgNode[
   return out;
 }
 
+/** Legend entries per row: as many as fit the longest name whole (four at most). */
+function legendColumns(names: readonly string[]): number {
+  const longest = Math.max(1, ...names.map((n) => clip(n).length));
+  return Math.max(1, Math.min(4, Math.floor((W - 60) / (longest * LABEL_CHAR_WIDTH + 24))));
+}
+
 function legend(names: readonly string[], y: number): SvgNode[] {
+  const per = legendColumns(names);
+  const step = (W - 60) / per;
   return names.map((n, i) => el('g', {}, [
-    el('rect', { x: 60 + (i % 4) * 145, y: y + Math.floor(i / 4) * 16 - 9, width: 10, height: 10, fill: PALETTE[i % PALETTE.length]! }),
-    txt('text', n.length > 20 ? `${n.slice(0, 19)}…` : n, { x: 74 + (i % 4) * 145, y: y + Math.floor(i / 4) * 16 }),
+    el('rect', { x: 60 + (i % per) * step, y: y + Math.floor(i / per) * 16 - 9, width: 10, height: 10, fill: PALETTE[i % PALETTE.length]! }),
+    txt('text', clip(n), { x: 74 + (i % per) * step, y: y + Math.floor(i / per) * 16 }),
   ]));
 }
 
@@ -69,9 +113,12 @@ interface BarGroup {
 /** Grouped bars with 95 % interval whiskers (per-group breakdowns, error-class counts). */
 export function barChart(opts: { title: string; series: readonly string[]; groups: readonly BarGroup[]; percent?: boolean; yLabel?: string }): SvgNode {
   const percent = opts.percent ?? true;
-  const legendRows = Math.ceil(opts.series.length / 4);
-  const height = 300 + legendRows * 16;
-  const f = frame(height - legendRows * 16);
+  const legendRows = Math.ceil(opts.series.length / legendColumns(opts.series));
+  const gw0 = (W - 16 - 56) / Math.max(1, opts.groups.length);
+  const groupLines = opts.groups.map((g) => wrapLabel(g.label, (gw0 - 6) / LABEL_CHAR_WIDTH));
+  const labelRows = Math.max(1, ...groupLines.map((l) => l.length));
+  const height = 300 + legendRows * 16 + (labelRows - 1) * 14;
+  const f = frame(height - legendRows * 16, 56, 46 + (labelRows - 1) * 14);
   const max = percent ? 1 : Math.max(1, ...opts.groups.flatMap((g) => g.values.map((v) => Math.max(v?.upper ?? 0, v?.value ?? 0))));
   const scale = (v: number) => f.y0 - ((f.y0 - f.y1) * Math.max(0, Math.min(v, max))) / max;
   const gw = (f.x1 - f.x0) / Math.max(1, opts.groups.length);
@@ -92,8 +139,7 @@ export function barChart(opts: { title: string; series: readonly string[]; group
         children.push(el('line', { x1: cx - 4, y1: scale(v.upper), x2: cx + 4, y2: scale(v.upper), stroke: '#222' }));
       }
     });
-    const label = g.label.length > 14 ? `${g.label.slice(0, 13)}…` : g.label;
-    children.push(txt('text', label, { x: f.x0 + gi * gw + gw / 2, y: f.y0 + 16, 'text-anchor': 'middle' }));
+    children.push(lines(groupLines[gi] ?? [g.label], f.x0 + gi * gw + gw / 2, f.y0 + 16, { 'text-anchor': 'middle' }));
   });
   children.push(...legend(opts.series, height - legendRows * 16 + 4));
   return svg(opts.title, height, children);
@@ -133,7 +179,7 @@ export function scatterChart(opts: { title: string; xLabel: string; yLabel: stri
     if (p.xCi && p.xCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.xCi[0]), y1: sy(p.y), x2: sx(p.xCi[1]), y2: sy(p.y), stroke: color, 'stroke-width': 1.5 }));
     if (p.yCi && p.yCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.x), y1: sy(p.yCi[0]), x2: sx(p.x), y2: sy(p.yCi[1]), stroke: color, 'stroke-width': 1.5 }));
     children.push(el('circle', { cx: sx(p.x), cy: sy(p.y), r: 6, fill: color }, [txt('title', `${p.label}: ${opts.xLabel} ${opts.xPercent ? pctLabel(p.x) : p.x.toFixed(1)}, ${opts.yLabel} ${opts.yPercent ?? true ? pctLabel(p.y) : p.y.toFixed(1)}`)]));
-    const text = p.label.length > 24 ? `${p.label.slice(0, 23)}…` : p.label;
+    const text = clip(p.label, 40);
     // A label that would run past the chart's right edge goes to the left of its point instead (never clipped).
     const right = sx(p.x) + 9 + text.length * LABEL_CHAR_WIDTH <= W;
     children.push(txt('text', text, right ? { x: sx(p.x) + 9, y: ly } : { x: sx(p.x) - 9, y: ly, 'text-anchor': 'end' }));
@@ -173,14 +219,16 @@ export function reliabilityDiagram(title: string, bins: readonly ReliabilityBin[
 /** Confusion matrix as a heat map: rows gold, columns answer; cell shade by row share. */
 export function confusionHeatmap(title: string, rows: readonly string[], cols: readonly string[], matrix: readonly (readonly number[])[]): SvgNode {
   const cell = Math.min(56, Math.floor(440 / Math.max(1, cols.length)));
-  const left = 150;
-  const top = 110;
+  // Room for the longest labels, whole: row labels to the left, column labels slanted at 40° above.
+  const colText = Math.max(1, ...cols.map((c) => clip(c).length)) * LABEL_CHAR_WIDTH;
+  const left = Math.max(90, Math.max(1, ...rows.map((r) => clip(r).length)) * LABEL_CHAR_WIDTH + 16);
+  const top = Math.max(60, Math.ceil(colText * Math.sin((40 * Math.PI) / 180)) + 40);
   const height = top + cell * rows.length + 30;
   const children: SvgNode[] = [];
-  cols.forEach((c, j) => children.push(txt('text', c.length > 16 ? `${c.slice(0, 15)}…` : c, { x: left + j * cell + cell / 2, y: top - 8, transform: `rotate(-40 ${left + j * cell + cell / 2} ${top - 8})` })));
+  cols.forEach((c, j) => children.push(txt('text', clip(c), { x: left + j * cell + cell / 2, y: top - 8, transform: `rotate(-40 ${left + j * cell + cell / 2} ${top - 8})` })));
   rows.forEach((r, i) => {
     const total = (matrix[i] ?? []).reduce((a, b) => a + b, 0) || 1;
-    children.push(txt('text', r.length > 20 ? `${r.slice(0, 19)}…` : r, { x: left - 6, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'end' }));
+    children.push(txt('text', clip(r), { x: left - 6, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'end' }));
     cols.forEach((c, j) => {
       const n = matrix[i]?.[j] ?? 0;
       const share = n / total;
@@ -189,7 +237,8 @@ export function confusionHeatmap(title: string, rows: readonly string[], cols: r
     });
   });
   children.push(txt('text', 'rows: ground truth · columns: answer', { x: left, y: height - 8 }));
-  return svg(title, height, children, Math.max(W, left + cell * cols.length + 20));
+  const lastSlant = Math.ceil(colText * Math.cos((40 * Math.PI) / 180));
+  return svg(title, height, children, Math.max(W, left + cell * (cols.length - 0.5) + lastSlant + 12, left + cell * cols.length + 20));
 }
 
 interface LineSeries {
@@ -199,7 +248,7 @@ interface LineSeries {
 
 /** Lines over severity levels (degradation curves); `yMin` below 0 for signed values such as calibration shift. */
 export function lineChart(opts: { title: string; xLabel: string; yLabel: string; series: readonly LineSeries[]; yMin?: number; yMax?: number; percent?: boolean; xTicks: readonly number[] }): SvgNode {
-  const legendRows = Math.ceil(opts.series.length / 4);
+  const legendRows = Math.ceil(opts.series.length / legendColumns(opts.series.map((s) => s.name)));
   const height = 300 + legendRows * 16;
   const f = frame(height - legendRows * 16);
   const yMin = opts.yMin ?? 0;
