@@ -7,6 +7,15 @@ import { formatBytes } from '../format/units.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
+/** Words for tables the counts name by their store name. */
+const TABLE_WORDS: Readonly<Record<string, readonly [one: string, many: string]>> = {
+  resultDigests: ['stored results summary', 'stored results summaries'],
+};
+const otherLine = (table: string, n: number) => {
+  const [one, many] = TABLE_WORDS[table] ?? [`stored ${table} row`, `stored ${table} rows`];
+  return plural(n, one, many);
+};
+
 /** One line per kind of record removed, in the order a user thinks of them; kinds with none are left out. */
 export function deletionLines(c: DeletionCounts): string[] {
   const lines = [
@@ -18,7 +27,7 @@ export function deletionLines(c: DeletionCounts): string[] {
     c.scores ? plural(c.scores, 'answer score') : '',
     c.scoreSets ? plural(c.scoreSets, 'score version') : '',
     c.reviews ? plural(c.reviews, 'clinician review') : '',
-    ...Object.entries(c.other).filter(([, n]) => n > 0).map(([table, n]) => `${n.toLocaleString('en')} stored ${table} row${n === 1 ? '' : 's'}`),
+    ...Object.entries(c.other).filter(([, n]) => n > 0).map(([table, n]) => otherLine(table, n)),
   ];
   return lines.filter((l) => l !== '');
 }

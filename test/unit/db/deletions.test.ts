@@ -6,12 +6,14 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  NeuroEvalDB,
+  SCHEMA,
+  SCHEMA_VERSION,
   createRepositories,
   openDatabase,
   type AssetRecord,
   type BenchmarkRecord,
   type CaseRecord,
-  type NeuroEvalDB,
   type Repositories,
   type ResponseRecord,
   type ScoreSetRecord,
@@ -197,5 +199,35 @@ describe('deleting a review', () => {
     expect(await repos.reviews.get(review!.id)).toBeUndefined();
     expect((await repos.scores.listSets('rb1')).map((s) => s.outdated?.reason ?? null)).toEqual(["a review by ann was deleted", null]);
     expect(await orphans(db)).toEqual([]);
+  });
+});
+
+describe('a table added to the schema later', () => {
+  /** Today's schema plus a table of per-run, per-set summaries, as a later version might add one. */
+  class WithSummaries extends NeuroEvalDB {
+    constructor(name: string) {
+      super(name, { indexedDB, IDBKeyRange });
+      this.version(SCHEMA_VERSION + 1).stores({ ...SCHEMA[SCHEMA_VERSION], summaries: 'id, scoreSetId, runId' });
+    }
+  }
+
+  it('loses its rows with their run, and a deleted answer drops the summaries of the sets it outdates', async () => {
+    const db = new WithSummaries(`deletions-extra-${Date.now()}-${++counter}`);
+    await db.open();
+    opened.push(db);
+    const repos = createRepositories(db);
+    await seed(repos);
+    const summaries = db.table('summaries');
+    await summaries.bulkPut(['ra1', 'ra2', 'rb1'].flatMap((r) => [1, 2].map((v) => ({ id: `${r}/v${v}`, scoreSetId: `${r}/v${v}`, runId: r }))));
+
+    const [target] = await repos.responses.listByRunAndCase('ra2', 'c1');
+    expect((await repos.deletions.planAnswer(target!.id)).counts.other.summaries).toBe(2);
+    await repos.deletions.deleteAnswer(target!.id);
+    expect(await summaries.where('runId').equals('ra2').count()).toBe(0);
+
+    const plan = await repos.deletions.planRun('ra1');
+    expect(plan.counts.other.summaries).toBe(2);
+    await repos.deletions.deleteRun('ra1');
+    expect((await summaries.toCollection().primaryKeys()).sort()).toEqual(['rb1/v1', 'rb1/v2']);
   });
 });

@@ -11,7 +11,10 @@
  *
  * Tables added to the schema later are covered without editing this file when
  * they index `runId`, `responseId` or `benchmarkId`: their rows go with the run,
- * answer or benchmark they belong to, and are counted under `other`.
+ * answer or benchmark they belong to, and are counted under `other`. Rows of
+ * such a table indexed by `scoreSetId` are figures derived from a score set
+ * (results digests): when the set is marked outdated they are deleted too, so
+ * they are rebuilt from the scores that remain instead of showing a deleted answer.
  */
 import type { Table } from 'dexie';
 import { guard, notFound } from '../storage-errors.ts';
@@ -62,7 +65,7 @@ export interface DeletionsRepo {
 
 /** The tables this module knows by name; any other table is cascaded through its indexes. */
 const KNOWN = new Set(['benchmarks', 'cases', 'assets', 'models', 'runs', 'responses', 'scores', 'scoreSets', 'reviews', 'settings']);
-type OwnerIndex = 'runId' | 'responseId' | 'benchmarkId';
+type OwnerIndex = 'runId' | 'responseId' | 'benchmarkId' | 'scoreSetId';
 
 const ZERO: DeletionCounts = {
   benchmarks: 0, cases: 0, images: 0, imageBytes: 0, sharedImages: 0, runs: 0, answers: 0, scores: 0, scoreSets: 0, reviews: 0, outdatedScoreSets: 0, other: {},
@@ -164,6 +167,7 @@ async function walkBenchmark(w: Walk, id: string): Promise<string> {
 /** Marks score sets outdated: their figures still count something that is gone. */
 async function outdate(w: Walk, sets: readonly ScoreSetRecord[], reason: string): Promise<void> {
   w.t.outdatedScoreSets += sets.length;
+  await cascadeExtra(w, 'scoreSetId', sets.map((s) => s.id));
   if (!w.write) return;
   for (const s of sets) await w.db.scoreSets.put({ ...s, outdated: { reason, at: w.now } });
 }
