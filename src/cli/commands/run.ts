@@ -4,7 +4,6 @@ import type { RunStatus } from '../../core/db/types.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import { getProtocol, protocolFor } from '../../core/protocols/index.ts';
 import { answerBudget } from '../../core/protocols/budgets.ts';
-import { modelFilesHash } from '../../core/runner/cache-key.ts';
 import type { RunConfig } from '../../core/runner/config.ts';
 import { RunController, memoryRunLock } from '../../core/runner/control.ts';
 import { planRun, planSummary, selectCases } from '../../core/runner/plan.ts';
@@ -17,7 +16,7 @@ import { runtimeOfSpec, specFiles } from '../../core/engines/spec.ts';
 import type { CliCommand, CliIo } from '../command.ts';
 import { parseRunArgs, type RunArgs } from '../run/args.ts';
 import { bundleImageLoader, loadBenchmark } from '../run/benchmark.ts';
-import { chooseDevice, createCliEngineFactory, resolveCliModel, type CliDevice } from '../run/engines.ts';
+import { chooseDevice, cliEngineOptionsOf, cliFilesHash, cliModelsOf, createCliEngineFactory, type CliDevice } from '../run/engines.ts';
 import { firstDifference, identityOf, runIdOf } from '../run/identity.ts';
 import { JOURNAL_FORMAT, JournalWriter, journalRunStore, readJournal, type JournalHeader, type JournalState } from '../run/journal.ts';
 import { journalExport, journalPathOf, lockOutput, writeRunExport } from '../run/output.ts';
@@ -43,6 +42,15 @@ const HELP = [
   '  --model <model>      self-test or demo-trained (bundled with the app), a',
   '                       transformers.js model folder, or <id>=<folder>; repeatable',
   '  --out <file>         The run export to write (required)',
+  '',
+  'An OpenAI-compatible server (vLLM, Ray Serve, Ollama, llama.cpp server, TGI):',
+  '  --endpoint <url>     Its base URL with the API prefix, e.g. http://gpu01:8000/v1',
+  '  --endpoint-model <name>  A model it serves (as listed at /models); repeatable',
+  '  --api-key-env <VAR>  Send the key held in environment variable VAR (never stored)',
+  '  --concurrency <n>    Requests in flight at once (default 1; endpoint models only)',
+  '  --timeout <s>        Limit of one request, streamed answer included (default 600)',
+  '  --retries <n>        Retries of a request answered 429, 5xx or timed out, with',
+  '                       back-off honouring Retry-After (default 4); other 4xx stop',
   '',
   'What to ask:',
   '  --protocol <id>      auto (each case\'s default; the default) or a protocol id',
@@ -116,7 +124,7 @@ const ENVIRONMENT = () => ({
 
 async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
   if (a.benchmarks.length === 0) throw new InvalidInputError('give the benchmark with --benchmark <bundle.zip | folder | file>', { field: '--benchmark' });
-  if (a.models.length === 0) throw new InvalidInputError('give at least one --model (self-test, demo-trained, or a model folder)', { field: '--model' });
+  if (a.models.length === 0 && a.endpoint === undefined) throw new InvalidInputError('give at least one --model (self-test, demo-trained, or a model folder) or an --endpoint with --endpoint-model', { field: '--model' });
   if (a.protocol !== AUTO_PROTOCOL && !getProtocol(a.protocol)) throw new InvalidInputError(`--protocol: unknown protocol "${a.protocol}"`, { field: '--protocol' });
   const shard = a.shard === undefined ? null : parseShard(a.shard);
   const variants = checkVariants((a.variants ?? ['none']) as Variant[]);
@@ -129,13 +137,13 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
       throw new InvalidInputError('--mapping must be JSON, e.g. \'{"id":"case","question":"prompt"}\'', { field: '--mapping' });
     }
   }
-  const models = a.models.map(resolveCliModel);
+  const models = cliModelsOf(a);
   const seen = new Set<string>();
   for (const m of models) {
     if (seen.has(m.id)) throw new InvalidInputError(`--model: "${m.id}" is given twice; name one with <id>=<folder>.`, { field: '--model' });
     seen.add(m.id);
   }
-  const engines = createCliEngineFactory(models, { device });
+  const engines = createCliEngineFactory(models, cliEngineOptionsOf(a, device));
 
   const bundle = await loadBenchmark({ targets: a.benchmarks, ...(a.format ? { format: a.format } : {}), ...(mapping ? { options: { mapping } } : {}) });
   const benchmarkId = bundle.manifest.id;
@@ -144,7 +152,7 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
   const spec: RunSpec = {
     benchmarkId,
     filters,
-    models: models.map((m) => ({ id: m.id, filesHash: modelFilesHash(m.files) })),
+    models: models.map((m) => ({ id: m.id, filesHash: cliFilesHash(m) })),
     variants,
     samples: a.samples ?? 1,
     sampling: {
@@ -288,6 +296,8 @@ export const runCommand: CliCommand = {
         lock: memoryRunLock(),
         control: controller,
         ...(a.maxErrors !== undefined ? { maxConsecutiveErrors: a.maxErrors } : {}),
+        // Endpoint models only (cliModelsOf refuses more for a local engine): keeps the server's batch full.
+        concurrency: a.concurrency ?? 1,
         onProgress: (ev) => {
           const r = ev.latest;
           if (r && !r.reusedFrom && r.usage.completionTokens) {

@@ -28,13 +28,23 @@ export interface RunArgs {
   json: boolean;
   maxErrors?: number;
   retryErrors: boolean;
+  /** An OpenAI-compatible server's base URL (with its API prefix, e.g. `/v1`). */
+  endpoint?: string;
+  /** Served model names on `endpoint`; each is a model of the run. */
+  endpointModels: string[];
+  /** Name of the environment variable holding the endpoint's API key. */
+  apiKeyEnv?: string;
+  concurrency?: number;
+  /** Seconds one request may take. */
+  timeout?: number;
+  retries?: number;
 }
 
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 /** Parses the arguments; throws {@link InvalidInputError} (a usage error) naming the option. */
 export function parseRunArgs(args: readonly string[]): RunArgs {
-  const out: RunArgs = { benchmarks: [], models: [], protocol: 'auto', fewShot: false, interleave: false, json: false, retryErrors: false };
+  const out: RunArgs = { benchmarks: [], models: [], protocol: 'auto', fewShot: false, interleave: false, json: false, retryErrors: false, endpointModels: [] };
   const check = (name: string, raw: string, ok: (n: number) => boolean, rule: string): number => {
     const n = Number(raw);
     if (raw.trim() === '' || !Number.isFinite(n) || !ok(n)) throw new InvalidInputError(`${name} must be ${rule}, not "${raw}"`, { field: name });
@@ -81,6 +91,12 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--json': out.json = true; break;
       case '--max-errors': out.maxErrors = num(a, whole(1), 'a whole number ≥ 1'); break;
       case '--retry-errors': out.retryErrors = true; break;
+      case '--endpoint': out.endpoint = get(a); break;
+      case '--endpoint-model': out.endpointModels.push(get(a)); break;
+      case '--api-key-env': out.apiKeyEnv = get(a); break;
+      case '--concurrency': out.concurrency = num(a, (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'a whole number from 1 to 256'); break;
+      case '--timeout': out.timeout = num(a, (n) => n > 0, 'a number of seconds > 0'); break;
+      case '--retries': out.retries = num(a, (n) => Number.isInteger(n) && n >= 0 && n <= 20, 'a whole number from 0 to 20'); break;
       default:
         if (a.startsWith('-')) throw new InvalidInputError(`unknown option ${a}`, { field: a });
         // A bare path is the benchmark, as in `neuroeval validate`.

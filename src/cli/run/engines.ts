@@ -7,9 +7,8 @@
  * demo-trained models by id, or any folder with a config.json), run on
  * onnxruntime-node's CPU provider where it loads (`--device cpu`) or on
  * onnxruntime-web's wasm backend (`--device wasm`), with the same engine
- * class the app's transformers worker uses. Another engine kind (an
- * OpenAI-compatible endpoint) is added as another {@link CliModel} variant,
- * with its case in {@link createCliEngineFactory}.
+ * class the app's transformers worker uses; or a model an OpenAI-compatible
+ * endpoint serves (run/endpoint.ts), with the app's endpoint engine.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -22,6 +21,9 @@ import type { EngineSpec, ModelFileRef } from '../../core/engines/spec.ts';
 import type { RuntimeOptions } from '../../core/engines/transformers/runtime.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import type { EngineFactory } from '../../core/runner/engine-pool.ts';
+import { modelFilesHash } from '../../core/runner/cache-key.ts';
+import type { RunArgs } from './args.ts';
+import { endpointModelsOf, endpointOptionsOf, type CliEndpointModel, type CliEndpointOptions } from './endpoint.ts';
 
 /** `cpu`: onnxruntime-node (native); `wasm`: onnxruntime-web's wasm backend, as in the browser. */
 export type CliDevice = 'cpu' | 'wasm';
@@ -38,10 +40,36 @@ export interface CliTransformersModel {
   readonly files: readonly ModelFileRef[];
 }
 
-export type CliModel = CliTransformersModel;
+export type CliModel = CliTransformersModel | CliEndpointModel;
 
 export interface CliEngineOptions {
   readonly device: CliDevice;
+  /** For endpoint models. */
+  readonly endpoint?: CliEndpointOptions;
+}
+
+/**
+ * The models of a run's arguments: `--model` values, then `--endpoint-model`
+ * names. `--concurrency` above 1 needs every model to be an endpoint's (a
+ * local engine answers one request at a time).
+ * @throws InvalidInputError (a usage error) naming the option at fault.
+ */
+export function cliModelsOf(a: RunArgs): CliModel[] {
+  const models: CliModel[] = [...a.models.map(resolveCliModel), ...endpointModelsOf(a)];
+  if ((a.concurrency ?? 1) > 1 && models.some((m) => m.kind !== 'openai')) {
+    throw new InvalidInputError('--concurrency above 1 is for --endpoint models only: a local model answers one request at a time', { field: '--concurrency' });
+  }
+  return models;
+}
+
+/** The engine options of a run's arguments. */
+export function cliEngineOptionsOf(a: RunArgs, device: CliDevice): CliEngineOptions {
+  return { device, ...(a.endpoint !== undefined ? { endpoint: endpointOptionsOf(a) } : {}) };
+}
+
+/** The identity of a model's weights in the run's plan: empty for an endpoint's (unknown, so never reused from a cache). */
+export function cliFilesHash(m: CliModel): string {
+  return m.files.length > 0 ? modelFilesHash(m.files) : '';
 }
 
 export interface CliEngines {
@@ -163,20 +191,39 @@ async function runtimeOptions(device: CliDevice): Promise<RuntimeOptions> {
  * run's engines are made.
  */
 export function createCliEngineFactory(models: readonly CliModel[], options: CliEngineOptions): CliEngines {
-  const specs: EngineSpec[] = models.map((m) => ({
-    kind: 'transformers',
-    id: m.id,
-    label: m.label,
-    location: `${pathToFileURL(m.folder).href.replace(/\/?$/, '/')}`,
-    device: options.device,
-    files: m.files.map((f) => ({ name: f.name, sha256: f.sha256 })),
-  }));
-  const runtimes: Record<string, string> = { 'transformers.js': packageVersion('@huggingface/transformers') };
-  if (options.device === 'cpu') runtimes['onnxruntime-node'] = packageVersion('onnxruntime-node');
-  else runtimes['onnxruntime-web'] = packageVersion('onnxruntime-web');
+  const endpoint = options.endpoint ?? { concurrency: 1, timeoutMs: 600_000, retries: 4 };
+  const specs: EngineSpec[] = models.map((m): EngineSpec =>
+    m.kind === 'openai'
+      ? { kind: 'openai', id: m.id, label: m.label, endpointId: 'command-line', baseUrl: m.baseUrl, model: m.model, concurrency: endpoint.concurrency }
+      : {
+          kind: 'transformers',
+          id: m.id,
+          label: m.label,
+          location: `${pathToFileURL(m.folder).href.replace(/\/?$/, '/')}`,
+          device: options.device,
+          files: m.files.map((f) => ({ name: f.name, sha256: f.sha256 })),
+        },
+  );
+  const runtimes: Record<string, string> = {};
+  if (models.some((m) => m.kind === 'transformers')) {
+    runtimes['transformers.js'] = packageVersion('@huggingface/transformers');
+    if (options.device === 'cpu') runtimes['onnxruntime-node'] = packageVersion('onnxruntime-node');
+    else runtimes['onnxruntime-web'] = packageVersion('onnxruntime-web');
+  }
+  if (models.some((m) => m.kind === 'openai')) runtimes['openai-compatible'] = 'openai-chat-completions';
   const engineFor: EngineFactory = async (modelId): Promise<Engine> => {
     const model = models.find((m) => m.id === modelId);
     if (!model) throw new InvalidInputError(`The run has no engine for model "${modelId}".`);
+    if (model.kind === 'openai') {
+      const { OpenAiCompatibleEngine } = await import('../../core/engines/openai/openai-engine.ts');
+      return new OpenAiCompatibleEngine({
+        baseUrl: model.baseUrl,
+        model: model.model,
+        concurrency: endpoint.concurrency,
+        retry: { retries: endpoint.retries, timeoutMs: endpoint.timeoutMs },
+        ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+      });
+    }
     const { TransformersEngine } = await import('../../core/engines/transformers/transformers-engine.ts');
     return new TransformersEngine({
       runtime: await runtimeOptions(options.device),
