@@ -4,11 +4,13 @@
  * points at what went. Deleting a run takes its answers, scores and reviews;
  * deleting an answer or a review from the drill-down takes theirs; deleting
  * a benchmark takes its cases, runs and the images no other benchmark uses.
- * A reload after the deletions does not report data as vanished.
+ * A reload after the deletions does not report data as vanished. Settings
+ * shows what each benchmark and model takes.
  */
 import type { Page } from '@playwright/test';
 import { putRows, readStore, seededProvenance } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
+import { formatBytes } from '../../src/lib/format/units.ts';
 
 interface Row {
   id: string;
@@ -147,4 +149,41 @@ test('runs, answers, reviews and benchmarks are deleted after a confirmation tha
   await page.reload();
   await expect(page.getByTestId('benchmark-list')).toContainText('Other benchmark');
   await expect(page.getByTestId('data-missing')).toHaveCount(0);
+});
+
+test('Settings shows storage use per benchmark and per stored model, with totals and the browser\'s estimate', async ({ page, server }) => {
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  await seed(page);
+  // A stored model: its record, and two files in the model cache as the Models page stores them.
+  await putRows(page, { models: [{ id: 'tiny-vlm', runtime: 'transformers', modelId: 'tiny-vlm', label: 'Tiny VLM', sizeBytes: 3072, files: [], source: 'imported', addedAt: Date.now() }] });
+  await page.evaluate(async () => {
+    const cache = await caches.open('neuroeval-models');
+    for (const [name, size] of [['config.json', 1024], ['onnx/model.onnx', 2048]] as const) {
+      await cache.put(new URL(`models/tiny-vlm/${name}`, document.baseURI).href, new Response(new Uint8Array(size), { headers: { 'Content-Length': String(size) } }));
+    }
+  });
+  const assets = await readStore<{ sha256: string; bytes: number }>(page, 'assets');
+  const demoCases = await count(page, 'cases', (c) => c.benchmarkId !== 'other-bench');
+
+  await page.goto(`${server.url}#/settings`);
+  const benchmarks = page.getByTestId('benchmark-use');
+  const demoRow = benchmarks.getByRole('row', { name: /NeuroEval demo/ });
+  // Cases, images and bytes, runs (2 seeded), answers (3 each).
+  await expect(demoRow.locator('td').nth(1)).toHaveText(String(demoCases));
+  await expect(demoRow.locator('td').nth(3)).toHaveText('2');
+  await expect(demoRow.locator('td').nth(4)).toHaveText('6');
+  await expect(demoRow.locator('td').nth(2)).toContainText('shared');
+  await expect(benchmarks.getByRole('row', { name: /Other benchmark/ }).locator('td').nth(2)).toContainText('1 · ');
+  await expect(page.getByTestId('benchmark-use-total').locator('td').nth(1)).toContainText(formatBytes(assets.reduce((n, a) => n + a.bytes, 0)));
+  await expect(page.getByTestId('model-use').getByRole('row', { name: /Tiny VLM/ })).toHaveText(/Tiny VLM\s*2\s*3\.0 KiB/);
+  await expect(page.getByTestId('storage-estimate')).toContainText('The browser reports');
+
+  // Deleting the run shows at once in the answers column.
+  await page.goto(`${server.url}#/runs`);
+  await page.getByTestId('run-list').getByRole('row', { name: /Run to delete/ }).getByTestId('delete-run').click();
+  await page.getByRole('dialog').getByTestId('delete-confirm').click();
+  await expect(page.getByTestId('deleted')).toBeVisible();
+  await page.goto(`${server.url}#/settings`);
+  await expect(page.getByTestId('benchmark-use').getByRole('row', { name: /NeuroEval demo/ }).locator('td').nth(4)).toHaveText('3');
 });

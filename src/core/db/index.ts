@@ -22,6 +22,7 @@ import { createScoresRepo, type ScoresRepo } from './repos/scores.repo.ts';
 import { createReviewsRepo, type ReviewsRepo } from './repos/reviews.repo.ts';
 import { createSettingsRepo, type SettingsRepo } from './repos/settings.repo.ts';
 import { createDeletionsRepo, type DeletionsRepo } from './repos/deletions.repo.ts';
+import { createUsageRepo, type UsageRepo } from './repos/usage.repo.ts';
 
 export * from './types.ts';
 export { DB_NAME, SCHEMA, SCHEMA_VERSION, UPGRADES, NeuroEvalDB, openDatabase } from './schema.ts';
@@ -35,6 +36,7 @@ export type { CaseFacet } from './repos/cases.repo.ts';
 export type { DeletedRunResults, ImportedRunRows } from './repos/runs.repo.ts';
 export type { ReviewChange } from './repos/reviews.repo.ts';
 export type { DeletionCounts, DeletionKind, DeletionPlan, DeletionsRepo } from './repos/deletions.repo.ts';
+export type { BenchmarkUsage, StorageUse, UsageRepo } from './repos/usage.repo.ts';
 
 export interface Repositories {
   benchmarks: BenchmarksRepo;
@@ -48,6 +50,8 @@ export interface Repositories {
   settings: SettingsRepo;
   /** Deleting a benchmark, run, answer or review with everything that belongs to it. */
   deletions: DeletionsRepo;
+  /** What each benchmark takes in storage. */
+  usage: UsageRepo;
 }
 
 interface RepositoryOptions {
@@ -72,5 +76,6 @@ export function createRepositories(db: NeuroEvalDB, hooks: StorageHooks = {}, op
     reviews: createReviewsRepo(ctx),
     settings: createSettingsRepo(ctx),
     deletions: createDeletionsRepo(ctx),
+    usage: createUsageRepo(ctx),
   };
 }

@@ -231,3 +231,22 @@ describe('a table added to the schema later', () => {
     expect((await summaries.toCollection().primaryKeys()).sort()).toEqual(['rb1/v1', 'rb1/v2']);
   });
 });
+
+describe('storage use per benchmark', () => {
+  it('counts each benchmark\'s cases, image bytes (shared ones apart), runs and answers, and follows a deletion', async () => {
+    const { repos } = await setup();
+    await seed(repos);
+    const use = await repos.usage.storageUse();
+    expect(use.benchmarks).toEqual([
+      { benchmarkId: 'a', name: 'Bench a', cases: 2, images: 3, imageBytes: 157, sharedImageBytes: 50, runs: 2, answers: 5 },
+      { benchmarkId: 'b', name: 'Bench b', cases: 2, images: 2, imageBytes: 80, sharedImageBytes: 50, runs: 1, answers: 2 },
+    ]);
+    // The shared image is stored, and counted in the total, once.
+    expect(use).toMatchObject({ images: 4, imageBytes: 187, cases: 4, runs: 3, answers: 7 });
+
+    await repos.deletions.deleteBenchmark('a');
+    const after = await repos.usage.storageUse();
+    expect(after.benchmarks).toEqual([{ benchmarkId: 'b', name: 'Bench b', cases: 2, images: 2, imageBytes: 80, sharedImageBytes: 0, runs: 1, answers: 2 }]);
+    expect(after).toMatchObject({ images: 2, imageBytes: 80 });
+  });
+});
