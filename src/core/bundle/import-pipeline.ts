@@ -10,6 +10,8 @@ import { bundleImporter } from './bundle-importer.ts';
 import { finalizeBundle } from './finalize.ts';
 import { IMPORTERS } from './importers/index.ts';
 import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from './importers/importer.ts';
+import type { AnswerKeyMatch } from './importers/answer-key.ts';
+import { withIdentity } from './identity.ts';
 import { withInputNames } from './input-names.ts';
 import { readableInputs } from './read-inputs.ts';
 import { loadDecodersFor } from '../imaging/dicom/load-decoders.ts';
@@ -68,6 +70,8 @@ export interface ImportPreview {
   readonly keySalt?: string;
   /** Stored image (sha256) → the input file it was rendered from, where one file is its source (`neuroeval validate --json`). */
   readonly imageInputs?: Readonly<Record<string, string>>;
+  /** Formats with a separate answer key (Neural-MedBench): what it matched, or null when none was given. */
+  readonly answerKey?: AnswerKeyMatch | null;
 }
 
 interface PrepareOptions {
@@ -148,6 +152,8 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
   }
   throwIfAborted(options.signal);
   for (const [stored, given] of draft.inputNames ?? []) inputNames.set(stored, given);
+  // A name and licence the user typed in the preview (or on the command line) win over what the format says, for every importer.
+  draft = withIdentity(draft, options.options);
   if (decodeNotices.length) draft = { ...draft, issues: [...decodeNotices, ...draft.issues] };
   if (draft.issues.some((i) => i.severity === 'error')) return fail(draft.issues, draft.skipped);
 
@@ -186,6 +192,7 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
     // Stored only when this import made keys with it (a re-imported bundle's keys were made with a salt it does not carry).
     ...(converted.keyed || importer.kind === 'dicom' ? { keySalt } : {}),
     imageInputs: imageInputs(result.bundle, inputNames),
+    ...(draft.answerKey !== undefined ? { answerKey: draft.answerKey } : {}),
   };
 }
 
@@ -211,7 +218,9 @@ function imageInputs(bundle: Bundle, inputNames: ReadonlyMap<string, string>): R
   return out;
 }
 
-/** Thrown by commit when the same id holds different content. */
-export function conflictError(id: string): NeuroEvalError {
-  return new NeuroEvalError('INVALID_INPUT', `A different benchmark with id "${id}" is already stored. Delete it first, or import this one as a copy.`, { location: { field: 'id' } });
+/** Thrown by commit when the same id holds different content; `difference` says what differs, in words. */
+export function conflictError(id: string, storedName?: string, difference?: string): NeuroEvalError {
+  const what = storedName ? `the stored "${storedName}" (id "${id}")` : `the stored benchmark with id "${id}"`;
+  const detail = difference ? ` (${difference})` : '';
+  return new NeuroEvalError('INVALID_INPUT', `A different benchmark with id "${id}" is already stored: this file's content differs from ${what}${detail}. Import it as a new benchmark beside the stored one, or delete the stored one first to replace it.`, { location: { field: 'id' } });
 }

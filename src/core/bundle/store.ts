@@ -8,6 +8,7 @@ import type { AssetRecord, BenchmarkRecord, CaseRecord } from '../db/types.ts';
 import { NeuroEvalError } from '../errors.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 import { conflictError } from './import-pipeline.ts';
+import { describeDifference, storedDifference } from './stored-difference.ts';
 import { neutralImagePath } from './neutral-names.ts';
 import type { BenchCase, Bundle } from './types.ts';
 
@@ -31,7 +32,10 @@ export async function commitBundle(repos: Repositories, bundle: Bundle, options:
     if (existing.contentHash === manifest.contentHash) {
       return { benchmarkId: id, alreadyStored: true, cases: existing.caseCount, newAssets: 0, bytesWritten: 0 };
     }
-    if (!options.asCopy) throw conflictError(id);
+    if (!options.asCopy) {
+      const difference = storedDifference(existing, await repos.cases.listByBenchmark(id), bundle);
+      throw conflictError(id, existing.name, describeDifference(difference));
+    }
     id = `${manifest.id}-${manifest.contentHash.slice(0, 8)}`;
     if (await repos.benchmarks.get(id)) return { benchmarkId: id, alreadyStored: true, cases: manifest.caseCount, newAssets: 0, bytesWritten: 0 };
   }

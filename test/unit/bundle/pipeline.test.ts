@@ -110,6 +110,16 @@ describe('bundle import, export and re-import', () => {
     expect(await repos.benchmarks.count()).toBe(2);
   });
 
+  it('says what differs when a changed file meets the stored benchmark of its id', async () => {
+    const repos = await freshRepos();
+    await commitBundle(repos, (await preview([memoryFile('t.zip', bundleZip())])).bundle!);
+    // One case's answer changed, one case dropped, one added, and a new licence.
+    const [first, second] = CASES;
+    const lines = [JSON.stringify(first).replace('ischemic stroke', 'haemorrhagic stroke'), JSON.stringify({ ...second, id: 'c-new' })];
+    const changed = (await preview([memoryFile('t.zip', bundleZip({ lines, manifest: { ...MANIFEST, license: 'CC-BY-4.0' } }))])).bundle!;
+    await expect(commitBundle(repos, changed)).rejects.toThrow('differs from the stored "Tiny" (id "tiny") (1 case changed, 1 added, 1 removed; the licence differs). Import it as a new benchmark');
+  });
+
   it('leaves the database exactly as before when the commit fails', async () => {
     const repos = await freshRepos();
     const bundle = (await preview([memoryFile('t.zip', bundleZip())])).bundle!;

@@ -118,6 +118,15 @@ describe('Neural-MedBench importer', () => {
     const noKey = w.find((i) => i.message.includes('no row in the answer key'))!;
     expect(noKey.message).toBe('1 case of 3 has no row in the answer key and will not be scored.');
     expect(noKey.location).toEqual({ file });
+    // What the preview shows: the key matched two cases of three, case_3 has none, and two rows matched nothing.
+    expect(draft.answerKey).toMatchObject({ files: [file], cases: 3, matchedCases: 2, casesWithoutKey: ['case_3'] });
+    expect(draft.answerKey!.unmatchedRows).toHaveLength(2);
+    expect(draft.answerKey!.unmatchedRows.join('\n')).toContain('there is no case "case_99"');
+  });
+
+  it('says when no answer key was given, so the preview does not read the same with and without one', async () => {
+    const draft = await neuralMedBenchImporter.read([memoryFile('direct-diagnosis.json', TEXT)], {});
+    expect(draft.answerKey).toBeNull();
   });
 
   it('reports duplicate answer-key rows naming both lines', async () => {

@@ -239,6 +239,20 @@ function joinCase(c: BenchCase, targets: ReadonlyMap<string, KeyRow>): BenchCase
   return { ...c, questions, ...(diseaseGroup ? { diseaseGroup } : {}) };
 }
 
+/** How an answer key met the questions it was given with, for the import preview. */
+export interface AnswerKeyMatch {
+  /** The answer-key files read. */
+  readonly files: readonly string[];
+  readonly rows: number;
+  readonly cases: number;
+  /** Cases with at least one row joined. */
+  readonly matchedCases: number;
+  /** Cases with no row at all, by id: they will not be scored (a case whose rows all failed to match is in `unmatchedRows`). */
+  readonly casesWithoutKey: readonly string[];
+  /** Rows that matched no question, each with where it is and why. */
+  readonly unmatchedRows: readonly string[];
+}
+
 /**
  * Joins key rows to cases on case_id (+ question_number, + turn). Returns the
  * cases with references filled in. Two rows for the same question or turn
@@ -246,6 +260,11 @@ function joinCase(c: BenchCase, targets: ReadonlyMap<string, KeyRow>): BenchCase
  * key are warnings.
  */
 export function applyAnswerKey(cases: readonly BenchCase[], rows: readonly KeyRow[], issues: Issues, ctx: JoinContext): BenchCase[] {
+  return joinAnswerKey(cases, rows, issues, ctx).cases;
+}
+
+/** {@link applyAnswerKey}, also saying which cases and rows matched. */
+export function joinAnswerKey(cases: readonly BenchCase[], rows: readonly KeyRow[], issues: Issues, ctx: JoinContext): { cases: BenchCase[]; match: AnswerKeyMatch } {
   const byCase = new Map<string, KeyRow[]>();
   for (const row of rows) {
     const list = byCase.get(row.caseId);
@@ -253,12 +272,13 @@ export function applyAnswerKey(cases: readonly BenchCase[], rows: readonly KeyRo
     else byCase.set(row.caseId, [row]);
   }
   const unmatched = new Map<KeyRow, string>();
-  let withoutKey = 0;
+  const withoutKey: string[] = [];
+  let matchedCases = 0;
   const out = cases.map((c) => {
     const list = byCase.get(c.id);
     byCase.delete(c.id);
     if (!list) {
-      withoutKey++;
+      withoutKey.push(c.id);
       return c;
     }
     const targets = new Map<string, KeyRow>();
@@ -275,6 +295,7 @@ export function applyAnswerKey(cases: readonly BenchCase[], rows: readonly KeyRo
       }
       targets.set(t.key, row);
     }
+    if (targets.size > 0) matchedCases++;
     return joinCase(c, targets);
   });
 
@@ -282,14 +303,17 @@ export function applyAnswerKey(cases: readonly BenchCase[], rows: readonly KeyRo
     const reason = ctx.skippedIds.has(caseId) ? `case "${caseId}" is a placeholder entry and was skipped` : `there is no case "${caseId}"`;
     for (const row of list) unmatched.set(row, reason);
   }
+  const unmatchedRows: string[] = [];
   for (const row of rows) {
     const reason = unmatched.get(row);
-    if (reason) issues.warn(`This answer-key row matches no question: ${reason}.`, row.location);
+    if (!reason) continue;
+    issues.warn(`This answer-key row matches no question: ${reason}.`, row.location);
+    unmatchedRows.push(`${where(row.location)}: ${reason}`);
   }
-  if (withoutKey > 0 && rows.length > 0) {
-    issues.warn(`${plural(withoutKey, 'case')} of ${cases.length} ${withoutKey === 1 ? 'has' : 'have'} no row in the answer key and will not be scored.`, { file: ctx.keyFiles.join(', ') });
+  if (withoutKey.length > 0 && rows.length > 0) {
+    issues.warn(`${plural(withoutKey.length, 'case')} of ${cases.length} ${withoutKey.length === 1 ? 'has' : 'have'} no row in the answer key and will not be scored.`, { file: ctx.keyFiles.join(', ') });
   }
-  return out;
+  return { cases: out, match: { files: ctx.keyFiles, rows: rows.length, cases: cases.length, matchedCases, casesWithoutKey: withoutKey, unmatchedRows } };
 }
 
 function where(loc: ErrorLocation): string {

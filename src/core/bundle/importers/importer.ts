@@ -9,6 +9,7 @@ import { decodeBytes, decodeUnicode } from '../../text/decode.ts';
 import type { Progress } from '../../rpc/protocol.ts';
 import type { DroppedTagSummary } from '../medical-images.ts';
 import type { BenchCase, BundleManifest } from '../types.ts';
+import type { AnswerKeyMatch } from './answer-key.ts';
 
 /** A file the user provided, with its path relative to what they picked (folders included). */
 export interface InputFile {
@@ -58,6 +59,8 @@ export interface ImportDraft {
    * hashed afresh): finalize.ts reuses them instead of hashing again.
    */
   readonly knownHashes?: ReadonlyMap<Uint8Array, string>;
+  /** For formats whose answers come in a separate file: what the key matched, or null when none was given. */
+  readonly answerKey?: AnswerKeyMatch | null;
 }
 
 export interface ImportContext {

@@ -15,7 +15,7 @@
  */
 import type { ErrorLocation } from '../../errors.ts';
 import { TASK_FAMILIES, type BenchCase, type CaseImage, type Question, type TaskFamily } from '../types.ts';
-import { applyAnswerKey, parseAnswerKeyJson, parseAnswerKeyTable, type KeyRow } from './answer-key.ts';
+import { joinAnswerKey, parseAnswerKeyJson, parseAnswerKeyTable, type KeyRow } from './answer-key.ts';
 import { dataUriImage, normaliseMime } from './image-data.ts';
 import { baseName, extensionOf, type ImportContext, type Importer, type InputFile } from './importer.ts';
 import { KeyLines, parseJsonWithLocation } from './json-source.ts';
@@ -140,14 +140,17 @@ export const neuralMedBenchImporter: Importer = {
     }
     ticker.finish();
 
-    const cases = keyRows.length ? applyAnswerKey(parts.cases, keyRows, issues, { skippedIds, keyFiles }) : parts.cases;
+    // The preview says whether a key was given and what it matched: without one the cases import the same but cannot be scored.
+    const joined = keyRows.length ? joinAnswerKey(parts.cases, keyRows, issues, { skippedIds, keyFiles }) : null;
+    const cases = joined?.cases ?? parts.cases;
     const fileSplits = questionFiles.map((q) => stringOption(ctx, 'split') ?? guessNmbSplit(q.file.path));
     const splits = [...new Set(fileSplits)].filter((x): x is string => x !== undefined);
     const first = questionFiles[0]?.file.path ?? 'neural-medbench';
     const dialogues = fileSplits.filter(isDialogueSplit).length;
     // Dialogues run with the multi-round protocol; a mix of files lets each case's task family choose.
     const protocol = dialogues === 0 ? 'nmb-differential' : dialogues === fileSplits.length ? 'nmb-multi-round' : undefined;
-    return toDraft(manifestFor(ctx, splits, first, [...questionFiles.map((q) => q.file.path), ...keyFiles], protocol), { ...parts, cases }, issues);
+    const draft = toDraft(manifestFor(ctx, splits, first, [...questionFiles.map((q) => q.file.path), ...keyFiles], protocol), { ...parts, cases }, issues);
+    return { ...draft, answerKey: joined?.match ?? null };
   },
 };
 
