@@ -82,6 +82,7 @@ const runnerApi = {
       variants: plan.variants,
       benchmark: { id: benchmark.id, name: benchmark.name, version: benchmark.version, contentHash: benchmark.contentHash },
       selection: input.config.spec.filters ?? null,
+      ...(input.config.criteria?.criteria.length ? { criteria: input.config.criteria } : {}),
     });
     const now = Date.now();
     const runId = `run-${now.toString(36)}-${sha256Hex(`${now}${Math.random()}`).slice(0, 6)}`;

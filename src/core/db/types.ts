@@ -8,6 +8,7 @@
  * `undefined` or `null` is simply left out of that index.
  */
 
+import type { CriteriaDeviation } from '../criteria/criteria.ts';
 import type { BenchCase, BundleManifest } from '../bundle/types.ts';
 import type { RunConfig } from '../runner/config.ts';
 import type { Provenance } from '../runner/provenance.ts';
@@ -26,6 +27,7 @@ export type StoreName =
   | 'responses'
   | 'scores'
   | 'scoreSets'
+  | 'resultDigests'
   | 'reviews'
   | 'settings';
 
@@ -135,6 +137,8 @@ export interface RunRecord {
   /** What produced the answers: app version, device, runtimes, models, protocol, sampling (runner/provenance.ts). */
   provenance: Provenance;
   plan: RunPlanSummary;
+  /** Edits of the acceptance criteria after the run was created, oldest first (criteria/criteria.ts). */
+  criteriaDeviations?: readonly CriteriaDeviation[];
 }
 
 /** Token and speed figures a runtime reports; `null` when it does not report one. */

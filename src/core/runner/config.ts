@@ -3,6 +3,7 @@
  * field of its record (`RunRecord.config`) so any tab can resume it. It holds
  * no secret (see src/core/engines/spec.ts), so it may travel in exports.
  */
+import type { CriteriaSet } from '../criteria/criteria.ts';
 import type { EngineSpec } from '../engines/spec.ts';
 import type { PromptTemplate } from '../protocols/types.ts';
 import type { RunSpec } from './types.ts';
@@ -19,4 +20,10 @@ export interface RunConfig {
   readonly engines: readonly EngineSpec[];
   /** Ask again even when an identical request already has a stored answer. */
   readonly force?: boolean;
+  /**
+   * Acceptance criteria in force for this run: the pre-registered set as the
+   * run was created (its hash is in the provenance), or the set a later edit
+   * put in its place (each edit is kept in `RunRecord.criteriaDeviations`).
+   */
+  readonly criteria?: CriteriaSet;
 }

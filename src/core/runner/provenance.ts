@@ -4,6 +4,7 @@
  * once when the run is created; the runner adds engine versions and session
  * times as it learns them (see {@link applyProvenancePatch}).
  */
+import { criteriaSha256, type CriteriaSet } from '../criteria/criteria.ts';
 import type { Timestamp } from '../db/types.ts';
 import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
 import { canonicalJson } from '../bundle/canonical.ts';
@@ -65,6 +66,12 @@ export interface Provenance {
   readonly endedAt: Timestamp | null;
   /** Exported runs whose answers were merged into this one (results/import-run.ts, `neuroeval merge`), oldest first. */
   readonly merged?: readonly ProvenanceMerge[];
+  /**
+   * The acceptance criteria pre-registered when the run was created: the
+   * hash of the set (criteria/criteria.ts) and how many criteria it holds.
+   * Never changed afterwards; later edits are deviations on the run record.
+   */
+  readonly criteria?: { readonly sha256: string; readonly count: number };
   /** Set on the export of one shard of a run (`neuroeval run --shard i/n`): the slice of the plan it answers. */
   readonly shard?: ProvenanceShard;
 }
@@ -114,6 +121,8 @@ export interface ProvenanceInputs {
   readonly benchmark: Provenance['benchmark'];
   readonly selection?: CaseFilters | null;
   readonly startedAt?: Timestamp | null;
+  /** The acceptance criteria pre-registered with the run, if any. */
+  readonly criteria?: CriteriaSet;
 }
 
 /** Builds the provenance of a new run, copying every input so later changes cannot leak in. */
@@ -147,6 +156,7 @@ export function buildProvenance(inputs: ProvenanceInputs): Provenance {
     selection: inputs.selection ? { ...inputs.selection } : null,
     startedAt: inputs.startedAt ?? null,
     endedAt: null,
+    ...(inputs.criteria ? { criteria: { sha256: criteriaSha256(inputs.criteria), count: inputs.criteria.criteria.length } } : {}),
   };
 }
 

@@ -42,7 +42,7 @@ describe('go / no-go', () => {
   for (const [group, right] of [['tumor', { a: 9, b: 4 }], ['normal', { a: 10, b: 7 }]] as const) {
     for (let i = 0; i < 10; i++) {
       const caseId = `${group}-${i}`;
-      cases.set(caseId, { diseaseGroup: group, images: [] });
+      cases.set(caseId, { taskFamily: 'classification', diseaseGroup: group, images: [] });
       for (const m of ['a', 'b'] as const) {
         items.push({ caseId, questionId: 'q1', sample: 0, modelId: m, variant: 'none', protocolId: 'neurovlm-structured', metrics: { 'neurovlm.diagnosis_name': { value: i < right[m] ? 1 : 0 }, json_valid: { value: 1 } } });
       }

@@ -1,4 +1,6 @@
 /** Evaluation runs, their status, and deleting a run with everything it produced. */
+import { criteriaSha256, type CriteriaDeviation, type CriteriaSet } from '../../criteria/criteria.ts';
+import { InvalidInputError } from '../../errors.ts';
 import { guard, notFound } from '../storage-errors.ts';
 import type { ResponseRecord, ReviewRecord, RunRecord, RunStatus } from '../types.ts';
 import { approxBytes } from '../write-meter.ts';
@@ -35,6 +37,12 @@ export interface RunsRepo {
    * `updatedAt`; returns the updated run. Throws NOT_FOUND if it does not exist.
    */
   updateStatus(id: string, status: RunStatus, details?: { error?: string | null }): Promise<RunRecord>;
+  /**
+   * Puts another set of acceptance criteria in force for a run, keeping the
+   * one it replaces as a deviation with the reason given (never rewriting
+   * what was pre-registered). Returns the updated run.
+   */
+  reviseCriteria(id: string, criteria: CriteriaSet, reason: string): Promise<RunRecord>;
   /**
    * Deletes a run with its responses, scores and reviews in one transaction.
    * Throws NOT_FOUND if the run does not exist.
@@ -78,6 +86,21 @@ export function createRunsRepo({ db, now, meter }: RepoContext): RunsRepo {
           return next;
         }),
       ),
+    reviseCriteria: (id, criteria, reason) =>
+      guard('change the acceptance criteria', () =>
+        db.transaction('rw', t, async () => {
+          const run = await t.get(id);
+          if (!run) throw notFound('run', id);
+          if (!run.config) throw new InvalidInputError(`Run "${run.name}" has no stored configuration to hold criteria.`);
+          if (reason.trim() === '') throw new InvalidInputError('Say why the criteria change: the reason is kept with the deviation.', { field: 'reason' });
+          const previous = run.config.criteria ?? { version: 1 as const, criteria: [] };
+          const at = now();
+          const deviation: CriteriaDeviation = { at, fromSha256: run.config.criteria ? criteriaSha256(previous) : '', toSha256: criteriaSha256(criteria), reason: reason.trim(), previous };
+          const next: RunRecord = { ...run, config: { ...run.config, criteria }, criteriaDeviations: [...(run.criteriaDeviations ?? []), deviation], updatedAt: at };
+          await t.put(next);
+          return next;
+        }),
+      ),
     importWithResponses: (run, responses, reviews = []) =>
       guard('import the run', () =>
         db.transaction('rw', [t, db.responses, db.reviews], async () => {
@@ -99,8 +122,9 @@ export function createRunsRepo({ db, now, meter }: RepoContext): RunsRepo {
       ),
     deleteWithResults: (id) =>
       guard('delete the run', () =>
-        db.transaction('rw', [t, db.responses, db.scores, db.scoreSets, db.reviews], async () => {
+        db.transaction('rw', [t, db.responses, db.scores, db.scoreSets, db.resultDigests, db.reviews], async () => {
           if (!(await t.get(id))) throw notFound('run', id);
+          await db.resultDigests.where('runId').equals(id).delete(); // derived from the score sets, so not counted
           const removed: DeletedRunResults = {
             responses: await db.responses.where('runId').equals(id).delete(),
             scores: await db.scores.where('runId').equals(id).delete(),
