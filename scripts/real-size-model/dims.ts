@@ -76,9 +76,9 @@ export const SMOLVLM_2B: RealSizeDims = {
 
 export const REAL_SIZE_MODELS: readonly RealSizeDims[] = [SMOLVLM_256M, SMOLVLM_2B];
 
-/** Image tokens per frame: (image / patch / scale)². */
+/** Image tokens per frame: (⌊image / patch⌋ / scale)². */
 export function imageTokens(d: RealSizeDims): number {
-  return (d.vision.imageSize / d.vision.patchSize / d.scaleFactor) ** 2;
+  return (Math.floor(d.vision.imageSize / d.vision.patchSize) / d.scaleFactor) ** 2;
 }
 
 /** ONNX file name of a part, as transformers.js derives it from the dtype. */

@@ -85,7 +85,7 @@ export function visionEncoder(d: RealSizeDims, sink: WeightSink): GraphBuilder {
   const v = d.vision;
   const q4 = d.dtypes.vision_encoder === 'q4';
   const s = v.imageSize;
-  const grid = s / v.patchSize;
+  const grid = Math.floor(s / v.patchSize); // the patch conv drops a remainder (384 px / 14 → 27)
   const headDim = v.hidden / v.heads;
 
   const pixels = g.input('pixel_values', 'float32', ['batch_size', 'num_images', 3, 'height', 'width']);

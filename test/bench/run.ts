@@ -22,16 +22,18 @@ import { type BenchReport, type MachineInfo, type SuiteReport, formatValue, rend
 import { cliStartupSuite } from './suites/cli-startup.ts';
 import { demoTrainedSuite } from './suites/demo-trained.ts';
 import { engineBoundarySuite } from './suites/engine-boundary.ts';
+import { estimatesSuite } from './suites/estimates.ts';
 import { firstPaintSuite } from './suites/first-paint.ts';
 import { idbWriteSuite } from './suites/idb-write.ts';
 import { importThroughputSuite } from './suites/import-throughput.ts';
 import { navigationSuite } from './suites/navigation.ts';
+import { realSizeSuite } from './suites/real-size.ts';
 import { runnerSuite } from './suites/runner.ts';
 import { resultsPageSuite } from './suites/results-page.ts';
 import { scoringSuite } from './suites/scoring.ts';
 
 /** Report order. Add new suites here. */
-const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, cliStartupSuite];
+const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, realSizeSuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, estimatesSuite, cliStartupSuite];
 
 const COMMAND = 'npm run bench';
 /** Hard stop, so a hung page can never keep the bench (and its browsers) alive. */
