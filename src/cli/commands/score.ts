@@ -16,6 +16,7 @@ import type { NeuroVlmItem } from '../../core/scoring/neurovlm/types.ts';
 import type { CliCommand } from '../command.ts';
 import { readUnicodeFile } from '../files.ts';
 import { InvalidInputError } from '../../core/errors.ts';
+import { checkGates, gateFigures, parseGate, type Gate, type GateVerdict } from './score-gates.ts';
 
 interface ScoreArgs {
   file?: string;
@@ -26,15 +27,23 @@ interface ScoreArgs {
   encoder?: string;
   idf: boolean;
   baseline?: { precision: number; recall: number; f: number };
+  gates: Gate[];
   problem?: string;
 }
 
 function parseArgs(args: readonly string[]): ScoreArgs {
-  const out: ScoreArgs = { json: false, seed: 0, resamples: 1000, idf: false };
+  const out: ScoreArgs = { json: false, seed: 0, resamples: 1000, idf: false, gates: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') out.json = true;
     else if (a === '--idf') out.idf = true;
+    else if (a === '--fail-under') {
+      try {
+        out.gates.push(parseGate(args[++i] ?? ''));
+      } catch (error) {
+        return { ...out, problem: error instanceof Error ? error.message : String(error) };
+      }
+    }
     else if (a === '--baseline') {
       const parts = (args[++i] ?? '').split(',').map(Number);
       if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x) || x >= 1)) return { ...out, problem: '--baseline needs three numbers below 1: P,R,F (bert_score\'s rescale row for the encoder)' };
@@ -253,6 +262,11 @@ export const scoreCommand: CliCommand = {
     '  --encoder <folder> Run exports: a local encoder for BERTScore and cosine',
     '  --idf             With --encoder: IDF-weighted BERTScore over the references',
     '  --baseline P,R,F  With --encoder: rescale BERTScore with this baseline',
+  '  --fail-under <metric>=<value>  Exit 1 when a model\'s 95% interval lower bound',
+  '                    for the metric is below the value (e.g. pass@1=0.6 or 60%),',
+  '                    printing model, metric, bound and bar; repeatable. Metrics are',
+  '                    NeuroEval\'s: a run\'s metrics (pass@1, lesion.all, …) and',
+  '                    neurovlm.<field>.accuracy / .macro_f1. Unknown names exit 2',
     '',
     'A run export is also scored answer by answer under its own protocols (pass@1/5,',
     'lesion fields, multiple choice and paired sets, rubric points, ROUGE, token F1,',
@@ -312,11 +326,23 @@ export const scoreCommand: CliCommand = {
     } else if (parsed.judge || parsed.encoder) {
       io.err.write('warning: --judge and --encoder apply to run exports only; a harness JSONL has NeuroVLM-Bench answers, which rules score.\n');
     }
+    let verdicts: GateVerdict[] = [];
+    try {
+      verdicts = checkGates(parsed.gates, gateFigures(run, groups));
+    } catch (error) {
+      io.err.write(`neuroeval score: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+    const gated = (): number => {
+      for (const v of verdicts) io.err.write(`${v.pass ? 'gate passed' : 'gate FAILED'}: ${v.reason}\n`);
+      return verdicts.some((v) => !v.pass) ? 1 : 0;
+    };
     if (json) {
       const runPart = run ? { run: { config: run.config, summary: run.summary } } : {};
       const datasets = { neurovlm_bench_datasets: input.bench.datasets };
-      io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups, ...datasets, ...runPart }, null, 2)}\n`);
-      return 0;
+      const gatePart = parsed.gates.length ? { gates: verdicts } : {};
+      io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups, ...datasets, ...runPart, ...gatePart }, null, 2)}\n`);
+      return gated();
     }
     const label = input.format === 'neuroeval-run' ? 'NeuroEval run export' : 'NeuroVLM-Bench harness JSONL';
     const out = [
@@ -337,6 +363,6 @@ export const scoreCommand: CliCommand = {
     for (const g of groups) out.push(...human(g.key, g.report));
     if (run) out.push(...allMetrics(run));
     io.out.write(`${out.join('\n')}\n`);
-    return 0;
+    return gated();
   },
 };
