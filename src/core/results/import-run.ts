@@ -40,6 +40,8 @@ export interface RunImportPreview {
   /** Answers for items the run's plan does not have: the import refuses them unless told to leave them out. */
   readonly unknown: { readonly count: number; readonly message: string } | null;
   readonly candidates: { readonly id: string; readonly name: string }[];
+  /** The file is shard `index` of `count` of a `neuroeval run --shard` run: the other shards' files join the same run. */
+  readonly shard: { readonly index: number; readonly count: number } | null;
 }
 
 /** Two runs can share answers when they asked the same models the same way on the same benchmark. */
@@ -80,6 +82,7 @@ export async function previewRunImport(repos: Repositories, e: RunExport, file =
     reviews: e.reviews?.length ?? 0,
     unknown: check.unknown.length ? { count: check.unknown.length, message: unknownAnswersError(check, file).message } : null,
     candidates: candidates.map((r) => ({ id: r.id, name: r.name })),
+    shard: e.provenance?.shard ? { index: e.provenance.shard.index, count: e.provenance.shard.count } : null,
   };
 }
 

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareImport } from '../../../src/core/bundle/import-pipeline.ts';
 import { commitBundle } from '../../../src/core/bundle/store.ts';
 import { createRepositories, openDatabase } from '../../../src/core/db/index.ts';
-import { importRunExport } from '../../../src/core/results/import-run.ts';
+import { importRunExport, previewRunImport } from '../../../src/core/results/import-run.ts';
 import { checkRunImport } from '../../../src/core/results/run-import-check.ts';
 import { parseRunExport, type RunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { inputFilesFrom } from '../../../src/cli/files.ts';
@@ -281,6 +281,7 @@ describe('neuroeval run --shard and neuroeval merge', () => {
 
   it('the two shard files imported one after the other make one finished run, each shard recorded', async () => {
     const { db, repos } = await appRepos();
+    expect(await previewRunImport(repos, readExport(join(dir, 'shard-1.json')), 'shard-1.json')).toMatchObject({ answers: 2, shard: { index: 1, count: 2 }, unknown: null });
     const first = await importRunExport(repos, readExport(join(dir, 'shard-1.json')), 'shard-1.json');
     expect(first).toMatchObject({ runId: baseline.run.id, created: true, added: 2, status: 'paused' });
     const second = await importRunExport(repos, readExport(join(dir, 'shard-2.json')), 'shard-2.json');
