@@ -20,5 +20,6 @@ export function hasRandomWeights(id: string): boolean {
 /** The caveat every figure of a random-weight model carries, naming the models. */
 export function randomWeightsCaveat(ids: readonly string[]): string {
   const names = ids.map(modelDisplayName).join(', ');
-  return `${names} ${ids.length === 1 ? 'has' : 'have'} random weights: ${ids.length === 1 ? 'its' : 'their'} figures are meaningless as medical performance. Such a model only checks that loading, prompting and scoring work on this machine.`;
+  const one = ids.length === 1;
+  return `${names}: ${one ? 'its' : 'their'} weights are random numbers, so ${one ? 'its' : 'their'} figures are meaningless as medical performance. ${one ? 'It only checks' : 'They only check'} that loading, prompting and scoring work on this machine.`;
 }

@@ -49,7 +49,7 @@ describe('the HTML report', () => {
   it('says the self-test model has random weights, naming it, and says nothing of the kind for other models', async () => {
     const html = report(await loaded(['self-test', 'my-imported-model'], null));
     const text = caveat(html, 'random-weights');
-    expect(text).toContain('Self-test (random weights) has random weights');
+    expect(text).toContain('Self-test (random weights): its weights are random numbers');
     expect(text).toContain('meaningless as medical performance');
     expect(text).not.toContain('my-imported-model');
     expect(caveat(report(await loaded(['my-imported-model'], null)), 'random-weights')).toBeNull();
