@@ -58,6 +58,8 @@ export class ImportManager {
   #result = $state.raw<CommitResult | null>(null);
   #error = $state<string | null>(null);
   #conflict = $state(false);
+  /** The name and licence the user typed in the preview; null until they change one (the format's own are used). */
+  #identity = $state<{ name: string; license: string } | null>(null);
   #imageOptions = $state<ImageOptions>({ dicomFrames: 'middle', niftiPlane: 'axial', niftiSlices: 'middle', window: 'file', seriesPlane: 'acquired', seriesSlices: 'middle', acceptBurnedIn: false });
   #controller: AbortController | null = null;
 
@@ -74,6 +76,16 @@ export class ImportManager {
   /** The benchmark id is taken by different content: offer "import as a copy". */
   get conflict() { return this.#conflict; }
   get imageOptions() { return this.#imageOptions; }
+  /** The name and licence the benchmark will be stored under: the user's, else what the files say. */
+  get identity(): { name: string; license: string } {
+    return this.#identity ?? { name: this.#preview?.manifest?.name ?? '', license: this.#preview?.manifest?.license ?? '' };
+  }
+
+  /** Sets the stored name or licence and reads the files again (both are part of the content hash). */
+  async setIdentity(key: 'name' | 'license', value: string): Promise<void> {
+    this.#identity = { ...this.identity, [key]: value };
+    if (this.#step === 'preview' || this.#step === 'error') await this.read();
+  }
   /** Whether to offer the DICOM/NIfTI rendering options. */
   get hasMedicalFiles() { return this.#kind === 'dicom' || this.#files.some((f) => looksMedical(f.path)); }
 
@@ -150,6 +162,7 @@ export class ImportManager {
         seriesSlices,
         ...(io.acceptBurnedIn ? { acceptBurnedInAnnotation: true } : {}),
         ...(this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping) } : {}),
+        ...(this.#identity ? { name: this.#identity.name, license: this.#identity.license } : {}),
       };
       this.#preview = await importWorker.api.preview(
         { files: [...this.#files], kind: this.#kind, options },
@@ -206,6 +219,7 @@ export class ImportManager {
     this.#result = null;
     this.#error = null;
     this.#conflict = false;
+    this.#identity = null;
   }
 
   async #discardPreview(): Promise<void> {
