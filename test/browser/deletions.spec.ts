@@ -123,6 +123,9 @@ test('runs, answers, reviews and benchmarks are deleted after a confirmation tha
   expect(await count(page, 'responses', (r) => r.runId === KEEP)).toBe(2);
   expect(await count(page, 'scores', (r) => r.runId === KEEP)).toBe(2);
   expect(await orphans(page)).toEqual([]);
+  // The run's scores say they no longer match its answers.
+  await page.goto(`${server.url}#/results/run/${KEEP}`);
+  await expect(page.getByTestId('score-outdated')).toContainText(`Outdated: the answer to ${firstCase}#`);
 
   // The demo benchmark: its runs and cases go; the image the other benchmark also uses stays.
   const before = { cases: await count(page, 'cases'), assets: await count(page, 'assets') };
@@ -179,11 +182,11 @@ test('Settings shows storage use per benchmark and per stored model, with totals
   await expect(page.getByTestId('model-use').getByRole('row', { name: /Tiny VLM/ })).toHaveText(/Tiny VLM\s*2\s*3\.0 KiB/);
   await expect(page.getByTestId('storage-estimate')).toContainText('The browser reports');
 
-  // Deleting the run shows at once in the answers column.
-  await page.goto(`${server.url}#/runs`);
-  await page.getByTestId('run-list').getByRole('row', { name: /Run to delete/ }).getByTestId('delete-run').click();
+  // Deleting the run from its own page says what went there, and the answers column follows.
+  await page.goto(`${server.url}#/runs/${GONE}`);
+  await page.getByTestId('run-detail').getByTestId('delete-run').click();
   await page.getByRole('dialog').getByTestId('delete-confirm').click();
-  await expect(page.getByTestId('deleted')).toBeVisible();
+  await expect(page.getByTestId('deleted')).toHaveText(/^Deleted run "Run to delete": 1 run, 3 answers/);
   await page.goto(`${server.url}#/settings`);
   await expect(page.getByTestId('benchmark-use').getByRole('row', { name: /NeuroEval demo/ }).locator('td').nth(4)).toHaveText('3');
 });
