@@ -69,18 +69,6 @@ describe('benchmarks', () => {
     await expect(repos.benchmarks.require('zzz')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('deleteWithContent removes the benchmark and only its cases', async () => {
-    const { repos } = await setup();
-    await repos.benchmarks.putWithContent(benchmark('a'), [kase('a', '1'), kase('a', '2')], [asset('s1', 10)]);
-    await repos.benchmarks.putWithContent(benchmark('b'), [kase('b', '1')]);
-    expect(await repos.benchmarks.deleteWithContent('a')).toBe(2);
-    expect(await repos.benchmarks.get('a')).toBeUndefined();
-    expect(await repos.cases.countByBenchmark('a')).toBe(0);
-    expect(await repos.cases.countByBenchmark('b')).toBe(1);
-    expect(await repos.assets.has('s1')).toBe(true); // shared, content-addressed: kept
-    await expect(repos.benchmarks.deleteWithContent('a')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-  });
-
   it('putWithContent stores nothing when one case is invalid', async () => {
     const { repos } = await setup();
     const bad = { ...kase('a', '2'), id: {} as unknown as string }; // an object is not a valid key

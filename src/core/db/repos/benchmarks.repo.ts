@@ -1,4 +1,8 @@
-/** Benchmarks, and the all-or-nothing import and delete of a benchmark with its cases. */
+/**
+ * Benchmarks, and the all-or-nothing import of a benchmark with its cases.
+ * Deleting one, with its runs and the images no other benchmark uses, is the
+ * deletions repository's (deletions.repo.ts).
+ */
 import { guard, notFound } from '../storage-errors.ts';
 import { approxBytes } from '../write-meter.ts';
 import type { AssetRecord, BenchmarkRecord, CasePayload, CaseRecord } from '../types.ts';
@@ -18,13 +22,6 @@ export interface BenchmarksRepo {
    * in one transaction: after a failure nothing of the import is stored.
    */
   putWithContent(record: BenchmarkRecord, cases: readonly CasePayload[], assets?: readonly AssetRecord[]): Promise<void>;
-  /**
-   * Deletes a benchmark and all its cases in one transaction and returns how
-   * many cases went. Runs are kept (they carry their own provenance) and
-   * content-addressed assets are kept (other benchmarks may share them).
-   * Throws NOT_FOUND if the benchmark does not exist.
-   */
-  deleteWithContent(id: string): Promise<number>;
 }
 
 /** Builds the benchmarks repository. */
@@ -52,14 +49,5 @@ export function createBenchmarksRepo({ db, meter }: RepoContext): BenchmarksRepo
         });
         meter.record(approxBytes(record) + approxBytes(rows) + approxBytes(assets));
       }),
-    deleteWithContent: (id) =>
-      guard('delete the benchmark', () =>
-        db.transaction('rw', [t, db.cases], async () => {
-          if (!(await t.get(id))) throw notFound('benchmark', id);
-          const removed = await db.cases.where('benchmarkId').equals(id).delete();
-          await t.delete(id);
-          return removed;
-        }),
-      ),
   };
 }
