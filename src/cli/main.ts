@@ -13,9 +13,10 @@ import { modelManifestCommand } from './commands/model-manifest.ts';
 import { modelFetchCommand } from './commands/model-fetch.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { runCommand } from './commands/run.ts';
+import { reportCommand } from './commands/report.ts';
 import type { CliCommand, CliIo } from './command.ts';
 
-const COMMANDS: readonly CliCommand[] = [validateCommand, runCommand, mergeCommand, scoreCommand, exportCommand, modelManifestCommand, modelFetchCommand, hashCommand];
+const COMMANDS: readonly CliCommand[] = [validateCommand, runCommand, mergeCommand, scoreCommand, reportCommand, exportCommand, modelManifestCommand, modelFetchCommand, hashCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

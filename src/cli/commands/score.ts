@@ -79,7 +79,7 @@ interface LoadedInput {
 }
 
 /** The protocol an export's run used (`auto` when it does not say). */
-function exportProtocol(e: RunExport): string {
+export function exportProtocol(e: RunExport): string {
   return e.provenance?.protocol.id ?? e.run.config?.protocolId ?? 'auto';
 }
 
