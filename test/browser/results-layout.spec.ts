@@ -66,3 +66,26 @@ test('a tie names no leader; display names, no clipped columns, chart pickers th
   await expect(page.getByTestId('rescored')).toHaveText('Re-scored with the new reviews: Seeded run: version 2. The figures below include them.', { timeout: 60_000 });
   await expect(stale).toHaveCount(0);
 });
+
+test('the drill-down walks the run case by case and says in words who scored and how each answer ended', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  const { runId, caseIds } = await seedScoredRun(page, server.url);
+  const ordered = [...caseIds].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  await page.goto(`${server.url}#/results/case/${runId}/${ordered[0]}`);
+  const nav = page.getByTestId('case-nav');
+  await expect(nav).toContainText(`case 1 of ${ordered.length}`);
+  await expect(nav).toContainText('first case');
+  await nav.getByTestId('next-case').click();
+  await expect(page.getByTestId('drilldown').locator('h2')).toHaveText(`Case ${ordered[1]}`);
+  await expect(nav).toContainText(`case 2 of ${ordered.length}`);
+  await nav.getByTestId('previous-case').click();
+  await expect(page.getByTestId('drilldown').locator('h2')).toHaveText(`Case ${ordered[0]}`);
+
+  // Who decided, in words; the answer's length and time, explained.
+  const card = page.getByTestId('answer-card').first();
+  await expect(card.getByTestId('item-scores')).not.toContainText('rule:');
+  await expect(card.getByTestId('item-scores')).toContainText(/exact-match rule|no rule matched/);
+  await expect(card.getByTestId('answer-length')).toHaveText(/^20 tokens, the model finished on its own · answered in 100 ms$/);
+});
