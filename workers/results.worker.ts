@@ -1,15 +1,19 @@
 /**
- * Results, off the main thread: loads a benchmark's scored runs once (kept
- * until a score set or review changes), and answers the results page's
- * questions from memory: overview and leaderboard, model-vs-model tests,
- * breakdowns, the filtered and sorted answer table (100,000 rows stay
- * responsive because only a page crosses to the page), agreement, exports
- * and run imports.
+ * Results, off the main thread. The results page reads each current score
+ * set's stored digest (results/digest.ts, written when the set was scored),
+ * never every score row: overview and leaderboard, the filtered and sorted
+ * answer table (an index of the digests' columns; only the rows of the page
+ * in view are read, and only a page crosses to the page), agreement (the
+ * reviewed rows), and, when first asked, model-vs-model tests and breakdowns
+ * (the digests' per-answer values). Exports and the HTML report read every
+ * row once. Both are kept until a score set, run or review changes. Also
+ * run imports.
  */
+import { loadRunCriteria, type RunCriteriaView } from '../src/core/criteria/index.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import { NeuroEvalError } from '../src/core/errors.ts';
 import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
-import { queryAnswers, type AnswerPage, type AnswerQuery } from '../src/core/results/answers.ts';
+import type { AnswerPage, AnswerQuery } from '../src/core/results/answers.ts';
 import { importRunExport, previewRunImport, type ImportRunResult, type RunImportPreview } from '../src/core/results/import-run.ts';
 import { openHarnessFile, type HarnessFileView } from '../src/core/results/harness-file.ts';
 import type { IntervalUnit } from '../src/core/results/format.ts';
@@ -17,6 +21,7 @@ import { breakdown, compareRows, dimensionsFor, type Breakdown, type Comparison,
 import { TECHNICAL_TAGS } from '../src/core/results/technical-tags.ts';
 import { loadResults, overviewOf, resultsSignature, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';
 import { buildHtmlReport } from '../src/core/results/report-html.ts';
+import { loadStoredDetail, loadStoredResults, storedAnswers, storedOverview, type StoredDetail, type StoredResults } from '../src/core/results/stored-results.ts';
 import { scoresCsv } from '../src/core/results/scores-csv.ts';
 import { parseRunExport, serializeRunExport, toRunExport } from '../src/core/scoring/io/run-export.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
@@ -26,32 +31,68 @@ import { exposeApi } from './runtime/expose.ts';
 let reposPromise: Promise<Repositories> | null = null;
 const database = (): Promise<Repositories> => (reposPromise ??= openDatabase().then((db) => createRepositories(db)));
 
-let cache: { benchmarkId: string; data: LoadedResults } | null = null;
-const comparisons = new Map<string, Comparison[]>();
+/** One benchmark's results as read for one signature; a newer signature replaces it. */
+interface Cached<T> {
+  readonly benchmarkId: string;
+  readonly signature: string;
+  readonly data: Promise<T>;
+}
 
 /**
- * The benchmark's results, reloaded only when a score set, run or review
- * changed. A caller that passes the signature it watches (`revision`) skips
- * the storage check when it matches, which keeps scrolling the answer table
- * free of IndexedDB reads.
+ * The cached entry when it is of this benchmark and still current, else a
+ * fresh load. A caller that passes the signature it watches (`revision`)
+ * skips the storage check when it matches, which keeps scrolling the answer
+ * table free of extra IndexedDB reads. Concurrent callers share one load.
  */
-async function results(benchmarkId: string, revision?: string): Promise<LoadedResults> {
-  const repos = await database();
-  if (cache?.benchmarkId === benchmarkId) {
-    if (revision !== undefined && revision === cache.data.signature) return cache.data;
-    if (cache.data.signature === (await resultsSignature(repos, benchmarkId))) return cache.data;
+async function current<T extends { signature: string }>(cached: Cached<T> | null, benchmarkId: string, revision: string | undefined, load: () => Promise<T>, store: (c: Cached<T> | null) => void): Promise<T> {
+  if (cached?.benchmarkId === benchmarkId) {
+    const signature = revision ?? (await resultsSignature(await database(), benchmarkId));
+    if (signature === cached.signature) return cached.data;
   }
-  const data = await loadResults(repos, benchmarkId);
-  cache = { benchmarkId, data };
-  comparisons.clear();
-  return data;
+  const data = load();
+  const entry = { benchmarkId, signature: revision ?? '', data };
+  store(entry);
+  try {
+    const loaded = await data;
+    store({ ...entry, signature: loaded.signature });
+    return loaded;
+  } catch (e) {
+    store(null);
+    throw e;
+  }
+}
+
+let storedCache: Cached<StoredResults> | null = null;
+let fullCache: Cached<LoadedResults> | null = null;
+let detailCache: { data: StoredResults; detail: Promise<StoredDetail> } | null = null;
+const comparisons = new Map<string, Comparison[]>();
+
+/** What the page reads: the stored digests and the reviewed rows. */
+async function stored(benchmarkId: string, revision?: string): Promise<StoredResults> {
+  return current(storedCache, benchmarkId, revision, async () => loadStoredResults(await database(), benchmarkId), (c) => {
+    if (c?.data !== storedCache?.data) comparisons.clear();
+    storedCache = c;
+  });
+}
+
+/** Every score row and case: what exports and the report read. */
+async function results(benchmarkId: string, revision?: string): Promise<LoadedResults> {
+  return current(fullCache, benchmarkId, revision, async () => loadResults(await database(), benchmarkId), (c) => (fullCache = c));
+}
+
+async function detailOf(data: StoredResults): Promise<StoredDetail> {
+  if (detailCache?.data !== data) detailCache = { data, detail: loadStoredDetail(await database(), data) };
+  return detailCache.detail;
 }
 
 async function comparisonsFor(benchmarkId: string, metric: string, revision?: string, unit: IntervalUnit = 'question'): Promise<Comparison[]> {
-  const data = await results(benchmarkId, revision);
+  const data = await stored(benchmarkId, revision);
   const key = `${data.signature}|${metric}|${unit}`;
   let c = comparisons.get(key);
-  if (!c) comparisons.set(key, (c = compareRows(data.scored, metric, { unit, cases: data.cases })));
+  if (!c) {
+    const detail = await detailOf(data);
+    comparisons.set(key, (c = compareRows(detail.itemsFor(metric), metric, { unit, cases: detail.cases })));
+  }
   return c;
 }
 
@@ -70,7 +111,7 @@ function reportDimensions(data: LoadedResults): Dimension[] {
 
 const resultsApi = {
   async overview(input: Revisioned): Promise<ResultsOverview> {
-    return overviewOf(await results(input.benchmarkId, input.revision));
+    return storedOverview(await database(), await stored(input.benchmarkId, input.revision));
   },
 
   /** Every pair of leaderboard rows tested on one metric, per question (default) or per sample. */
@@ -79,17 +120,18 @@ const resultsApi = {
   },
 
   async breakdown(input: Revisioned & { dimension: Dimension; metric: string; unit?: IntervalUnit }): Promise<Breakdown> {
-    const data = await results(input.benchmarkId, input.revision);
-    return breakdown(data.scored, data.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
+    const detail = await detailOf(await stored(input.benchmarkId, input.revision));
+    return breakdown(detail.itemsFor(input.metric), detail.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
   },
 
   async answers(input: Revisioned & { query: AnswerQuery }): Promise<AnswerPage> {
-    return queryAnswers((await results(input.benchmarkId, input.revision)).answers, input.query);
+    return storedAnswers(await database(), await stored(input.benchmarkId, input.revision), input.query);
   },
 
+  /** Agreement needs only the reviewed answers' rows, which the stored results hold. */
   async agreement(input: Revisioned): Promise<AgreementReport> {
-    const data = await results(input.benchmarkId, input.revision);
-    return agreementReport(data.reviews, data.scored.flatMap((s) => s.items));
+    const data = await stored(input.benchmarkId, input.revision);
+    return agreementReport(data.reviews, data.reviewed.flatMap((s) => s.items));
   },
 
   /** Every scored answer as CSV (formula-safe): one row per answer with its primary metric and source. */
@@ -117,12 +159,19 @@ const resultsApi = {
     const overview = overviewOf(data);
     const metric = input.metric ?? overview.leaderboard.defaultMetric ?? 'pass@1';
     const breakdowns = reportDimensions(data).map((d) => breakdown(data.scored, data.cases, d, metric));
+    const repos = await database();
+    const criteria = (await Promise.all(data.runs.map((r) => loadRunCriteria(repos, r.id)))).filter((v) => v.set !== null || v.deviations.length > 0);
     const text = buildHtmlReport({
-      overview, metric, comparisons: await comparisonsFor(input.benchmarkId, metric), breakdowns,
+      overview, metric, comparisons: await comparisonsFor(input.benchmarkId, metric), breakdowns, criteria,
       agreement: agreementReport(data.reviews, data.scored.flatMap((s) => s.items)), generatedAt: new Date(), appVersion: input.appVersion,
     });
     const safe = data.benchmark.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'benchmark';
     return { fileName: `neuroeval-report-${safe}.html`, text };
+  },
+
+  /** A run's acceptance criteria, decided per model on its latest score set. */
+  async criteria(input: { runId: string }): Promise<RunCriteriaView> {
+    return loadRunCriteria(await database(), input.runId);
   },
 
   /**
@@ -145,7 +194,9 @@ const resultsApi = {
     ctx.progress({ phase: 'read', done: 0, total: 1 });
     const e = parseRunExport(input.text, input.fileName);
     const result = await importRunExport(await database(), e, input.fileName, { ...(input.into ? { into: input.into } : {}), dropUnknown: input.dropUnknown === true });
-    cache = null;
+    storedCache = null;
+    fullCache = null;
+    detailCache = null;
     return result;
   },
 };

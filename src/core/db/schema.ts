@@ -12,6 +12,7 @@ import { StorageError } from '../errors.ts';
 import { withoutSecrets } from '../runner/secrets.ts';
 import { legacyItemKeyParts, splitLegacyProvenance } from './legacy.ts';
 import { isQuotaError, isVersionError, newerVersionMessage } from './storage-errors.ts';
+import type { ResultDigestRecord } from '../results/digest.ts';
 import type {
   AssetRecord,
   BenchmarkRecord,
@@ -81,6 +82,21 @@ export const SCHEMA: Readonly<Record<number, StoreDefinitions>> = {
     scoreSets: 'id, runId, [runId+version], createdAt',
     reviews: 'id, responseId, reviewerId, runId',
     settings: 'key',
+  },
+  // v4: resultDigests hold what the results page needs from each score set (results/digest.ts), written with the set.
+  // No data migration: a set stored before v4 gets its digest the first time its results are opened.
+  4: {
+    benchmarks: 'id, name, createdAt',
+    cases: '[benchmarkId+id], benchmarkId, [benchmarkId+split], [benchmarkId+taskFamily], [benchmarkId+diseaseGroup]',
+    assets: 'sha256, createdAt',
+    models: 'id, runtime, addedAt',
+    runs: 'id, benchmarkId, status, createdAt',
+    responses: 'id, runId, [runId+itemKey], [runId+caseId], cacheKey, createdAt',
+    scores: 'id, runId, responseId, scoreSetId, [scoreSetId+caseId]',
+    scoreSets: 'id, runId, [runId+version], createdAt',
+    reviews: 'id, responseId, reviewerId, runId',
+    settings: 'key',
+    resultDigests: 'id, scoreSetId, runId',
   },
 };
 
@@ -175,6 +191,7 @@ export class NeuroEvalDB extends Dexie {
   declare readonly responses: Table<ResponseRecord, string>;
   declare readonly scores: Table<ScoreRecord, string>;
   declare readonly scoreSets: Table<ScoreSetRecord, string>;
+  declare readonly resultDigests: Table<ResultDigestRecord, string>;
   declare readonly reviews: Table<ReviewRecord, string>;
   declare readonly settings: Table<SettingRecord, string>;
 

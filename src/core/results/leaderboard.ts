@@ -24,6 +24,26 @@ export interface ScoredRun {
   readonly items: readonly ScoreRecord[];
 }
 
+/**
+ * What paired tests and breakdowns read of an answer: its identity and metric
+ * values. A stored score row is one; so is a row rebuilt from a results
+ * digest (`digest.ts`), which carries only the metric asked for.
+ */
+export type ScoredItem = Pick<ScoreRecord, 'caseId' | 'questionId' | 'sample' | 'modelId' | 'variant' | 'protocolId'> & {
+  readonly metrics: Readonly<Record<string, { readonly value: number | null } | undefined>>;
+};
+
+/** A run's answers as tests and breakdowns read them. */
+export interface ScoredItems {
+  readonly run: Pick<RunRecord, 'id' | 'name'>;
+  readonly items: readonly ScoredItem[];
+}
+
+/** The case fields breakdowns group by (a stored case, or the slim copy a results digest keeps). */
+export type BreakdownCase = Pick<BenchCase, 'split' | 'taskFamily' | 'diseaseGroup' | 'modality' | 'sequences' | 'meta'> & {
+  readonly images: readonly Pick<BenchCase['images'][number], 'sequence' | 'plane'>[];
+};
+
 export interface LeaderboardRow {
   /** `${runId}|${arm key}`: unique across runs. */
   readonly id: string;
@@ -159,12 +179,12 @@ export interface Comparison {
 }
 
 /** The key two models share in one unit: the question (any sample), or the question and sample; any variant pairs with any. */
-function pairKey(it: Pick<ScoreRecord, 'caseId' | 'questionId' | 'sample'>, unit: IntervalUnit): string {
+function pairKey(it: Pick<ScoredItem, 'caseId' | 'questionId' | 'sample'>, unit: IntervalUnit): string {
   return unit === 'question' ? questionKey(it) : `${questionKey(it)}|s${it.sample}`;
 }
 
 /** Per row, the values of each unit (a question's samples, or one sample), in first-seen order. */
-function valuesByRow(runs: readonly ScoredRun[], metric: string, unit: IntervalUnit): Map<string, Map<string, number[]>> {
+function valuesByRow(runs: readonly ScoredItems[], metric: string, unit: IntervalUnit): Map<string, Map<string, number[]>> {
   const out = new Map<string, Map<string, number[]>>();
   for (const { run, items } of runs) {
     for (const it of items) {
@@ -231,7 +251,7 @@ function pairPatients(A: Map<string, number[]>, B: Map<string, number[]>, questi
  * cases share a patient key (patients.ts), the unit is the patient: each
  * patient's answers summarised as one value the same way (`perPatient`).
  */
-export function compareRows(runs: readonly ScoredRun[], metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit; cases?: CaseLookup } = {}): Comparison[] {
+export function compareRows(runs: readonly ScoredItems[], metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit; cases?: CaseLookup } = {}): Comparison[] {
   const unit = options.unit ?? 'question';
   const byRow = valuesByRow(runs, metric, unit);
   const questionOf = unit === 'question' && options.cases ? new Map(runs.flatMap((r) => r.items.map((it) => [questionKey(it), it] as const))) : null;
@@ -320,7 +340,7 @@ export interface Breakdown {
   readonly cells: readonly (readonly (Cell | null)[])[];
 }
 
-function dimensionValue(dim: Dimension, it: ScoreRecord, kase: BenchCase | undefined): string {
+function dimensionValue(dim: Dimension, it: ScoredItem, kase: BreakdownCase | undefined): string {
   const first = kase?.images[0];
   switch (dim) {
     case 'variant': return it.variant;
@@ -358,9 +378,9 @@ function cellOf(values: readonly number[], answers: readonly QuestionIdentity[],
 }
 
 /** Mean and 95 % interval of `metric` per group of `dimension`, for every row (or model, for variants). */
-export function breakdown(runs: readonly ScoredRun[], cases: ReadonlyMap<string, BenchCase>, dimension: Dimension, metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit } = {}): Breakdown {
+export function breakdown(runs: readonly ScoredItems[], cases: ReadonlyMap<string, BreakdownCase>, dimension: Dimension, metric: string, options: { seed?: number; resamples?: number; unit?: IntervalUnit } = {}): Breakdown {
   const continuous = isContinuousMetric(metric);
-  const answers = new Map<string, ScoreRecord[]>();
+  const answers = new Map<string, ScoredItem[]>();
   const seriesIds: string[] = [];
   const seriesLabels = new Map<string, string>();
   const groups: string[] = [];
@@ -417,7 +437,7 @@ function variantRank(v: string): number {
 // ── Chart series ─────────────────────────────────────────────────────────────
 
 /** Reliability bins of a row from its answers' stated confidence and primary 0/1 outcome. */
-export function rowReliability(run: ScoredRun, row: LeaderboardRow): ReliabilityPoint[] {
+export function rowReliability(run: Pick<ScoredRun, 'items'>, row: Pick<LeaderboardRow, 'modelId' | 'variant'>): ReliabilityPoint[] {
   const conf: number[] = [];
   const correct: boolean[] = [];
   for (const it of run.items) {

@@ -5,7 +5,7 @@
  */
 import type { BenchCase } from '../bundle/types.ts';
 import type { Repositories } from '../db/index.ts';
-import type { BenchmarkRecord, ReviewRecord } from '../db/types.ts';
+import type { BenchmarkRecord, ReviewRecord, ScoreRecord } from '../db/types.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
 import { answerTableRow, type AnswerRow } from './answers.ts';
@@ -89,7 +89,17 @@ export async function resultsSignature(repos: Repositories, benchmarkId: string)
   return signatureOf(withSets, reviews);
 }
 
-export async function loadResults(repos: Repositories, benchmarkId: string): Promise<LoadedResults> {
+/** A benchmark's runs as the results page lists them, their current score sets (rows not read), reviews and signature. */
+export interface ResultsRuns {
+  readonly benchmark: BenchmarkRecord;
+  readonly runs: readonly RunOverview[];
+  /** Each scored run with its current set; `items` is empty. */
+  readonly scored: readonly ScoredRun[];
+  readonly reviews: readonly ReviewRecord[];
+  readonly signature: string;
+}
+
+export async function readResultsRuns(repos: Repositories, benchmarkId: string): Promise<ResultsRuns> {
   const benchmark = await repos.benchmarks.require(benchmarkId);
   const runs = await repos.runs.listByBenchmark(benchmarkId);
   const signed: { id: string; updatedAt: number; setId: string | null }[] = [];
@@ -106,11 +116,18 @@ export async function loadResults(repos: Repositories, benchmarkId: string): Pro
       scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ? encoderProvenance(set.config.encoder, set.config.bertscore) : null,
       newReviews: set ? runReviews.filter((r) => r.createdAt > (set.config.reviewsUpTo ?? 0)).length : runReviews.length,
     });
-    if (set) scored.push({ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: await repos.scores.listBySet(set.id) });
+    if (set) scored.push({ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: [] });
   }
+  return { benchmark, runs: overviews, scored, reviews, signature: signatureOf(signed, reviews) };
+}
+
+/** Everything, every score row included: what exports and the report read. */
+export async function loadResults(repos: Repositories, benchmarkId: string): Promise<LoadedResults> {
+  const base = await readResultsRuns(repos, benchmarkId);
+  const scored = await Promise.all(base.scored.map(async (s) => ({ ...s, items: await repos.scores.listBySet(s.set.id) })));
   const cases = new Map((await repos.cases.listByBenchmark(benchmarkId)).map(({ benchmarkId: _b, ...c }) => [c.id, c as BenchCase]));
   const answers = scored.flatMap((s) => s.items.map(answerTableRow));
-  return { benchmark, runs: overviews, scored, cases, reviews, answers, signature: signatureOf(signed, reviews) };
+  return { ...base, scored, cases, answers };
 }
 
 /** The rows' NeuroVLM-Bench figures, from each run's score set, as one breakdown keyed by row label. */
@@ -134,9 +151,40 @@ function benchmarkFigures(rows: readonly LeaderboardRow[], runOf: (row: Leaderbo
 }
 
 export function overviewOf(data: LoadedResults): ResultsOverview {
+  const uniq = (xs: string[]) => [...new Set(xs)].sort();
+  return assembleOverview({
+    ...data,
+    reviewed: data.scored.map((s) => ({ runId: s.run.id, items: s.items })),
+    reliabilityOf: (run, row) => rowReliability(run, row),
+    degradation: degradationCurves(data.scored),
+    dimensions: dimensionsFor(data.cases.values()),
+    facets: { models: uniq(data.answers.map((a) => a.modelId)), protocols: uniq(data.answers.map((a) => a.protocolId)), variants: uniq(data.answers.map((a) => a.variant)) },
+  });
+}
+
+/**
+ * What an overview is made of. The full load (every score row) and the
+ * stored digests (digest.ts) both supply it, so the page and the report show
+ * the same figures whichever way the rows were read.
+ */
+export interface OverviewParts {
+  readonly benchmark: BenchmarkRecord;
+  readonly runs: readonly RunOverview[];
+  /** Each scored run with its current set; `items` may be empty (only the set's summary is read here). */
+  readonly scored: readonly ScoredRun[];
+  readonly reviews: readonly ReviewRecord[];
+  /** The score rows reviews may point at (every row, or just the reviewed ones), per run in run order. */
+  readonly reviewed: readonly { readonly runId: string; readonly items: readonly ScoreRecord[] }[];
+  readonly reliabilityOf: (run: ScoredRun, row: LeaderboardRow) => readonly ReliabilityPoint[];
+  readonly degradation: readonly DegradationCurve[];
+  readonly dimensions: readonly Dimension[];
+  readonly facets: ResultsOverview['facets'];
+}
+
+export function assembleOverview(data: OverviewParts): ResultsOverview {
   const leaderboard = buildLeaderboard(data.scored);
   const confirmed = new Map<string, Record<string, number>>();
-  const itemsByResponse = new Map(data.scored.flatMap((s) => s.items.map((it) => [it.responseId, { it, runId: s.run.id }] as const)));
+  const itemsByResponse = new Map(data.reviewed.flatMap((s) => s.items.map((it) => [it.responseId, { it, runId: s.runId }] as const)));
   for (const r of data.reviews) {
     const found = itemsByResponse.get(r.responseId);
     if (!found || r.errorClasses.length === 0) continue;
@@ -155,21 +203,20 @@ export function overviewOf(data: LoadedResults): ResultsOverview {
   });
   const reliability = leaderboard.rows.flatMap((row) => {
     const s = runOf(row);
-    const points = s ? rowReliability(s, row) : [];
+    const points = s ? data.reliabilityOf(s, row) : [];
     return points.length ? [{ rowId: row.id, label: row.label, points }] : [];
   });
-  const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {
     neurovlmBench: benchmarkFigures(leaderboard.rows, runOf),
     benchmark: { id: data.benchmark.id, name: data.benchmark.name, contentHash: data.benchmark.contentHash, synthetic: data.benchmark.synthetic, caseCount: data.benchmark.caseCount, version: data.benchmark.version },
     runs: data.runs,
     leaderboard,
     taxonomy,
-    degradation: degradationCurves(data.scored),
+    degradation: data.degradation,
     confusion,
     reliability,
-    dimensions: dimensionsFor(data.cases.values()),
+    dimensions: data.dimensions,
     judgeUsed: leaderboard.rows.some((r) => Object.values(r.metrics).some((m) => m.dependsOnJudge)),
-    facets: { models: uniq(data.answers.map((a) => a.modelId)), protocols: uniq(data.answers.map((a) => a.protocolId)), variants: uniq(data.answers.map((a) => a.variant)) },
+    facets: data.facets,
   };
 }

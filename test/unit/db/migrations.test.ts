@@ -22,6 +22,7 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { NeuroEvalError } from '../../../src/core/errors.ts';
 import { SCHEMA_VERSION, createRepositories, openDatabase } from '../../../src/core/db/index.ts';
+import { loadStoredResults, storedAnswers } from '../../../src/core/results/stored-results.ts';
 import { buildProvenance } from '../../../src/core/runner/provenance.ts';
 import {
   buildDatabaseByHand,
@@ -66,6 +67,12 @@ const V2_STORES: StoreSpec[] = [
 const V3_STORES: StoreSpec[] = [
   ...V2_STORES.filter((st) => st.name !== 'responses'),
   { name: 'responses', keyPath: 'id', indexes: [idx('runId'), idx('[runId+itemKey]'), idx('[runId+caseId]'), idx('cacheKey'), idx('createdAt')] },
+];
+
+/** Version 4 exactly as released: resultDigests, what the results page opens with, per score set. Never edit. */
+const V4_STORES: StoreSpec[] = [
+  ...V3_STORES,
+  { name: 'resultDigests', keyPath: 'id', indexes: [idx('scoreSetId'), idx('runId')] },
 ];
 
 /** A Dexie-style index written by hand: `[a+b]` becomes keyPath `['a', 'b']`. */
@@ -157,15 +164,15 @@ const v2Rows = {
 };
 
 describe('schema migrations', () => {
-  it('declares version 3 as the current version', () => {
-    // Bumping this needs a new "upgrades a version 3 database" test; see the top of this file.
-    expect(SCHEMA_VERSION).toBe(3);
+  it('declares version 4 as the current version', () => {
+    // Bumping this needs a new "upgrades a version 4 database" test; see the top of this file.
+    expect(SCHEMA_VERSION).toBe(4);
   });
 
-  it('creates a fresh database exactly as version 3 is written by hand', async () => {
+  it('creates a fresh database exactly as version 4 is written by hand', async () => {
     const name = freshName();
     (await open(name)).close();
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(30, V3_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(40, V4_STORES));
   });
 
   it('upgrades a version 1 database: data kept, per-metric score rows become score version 1', async () => {
@@ -194,7 +201,7 @@ describe('schema migrations', () => {
       metrics: { accuracy: { value: 1, source: 'rule', sourceId: 'exact' }, rougeL: { value: 0.5, source: 'rule', sourceId: 'rouge' } },
     });
     db.close();
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(30, V3_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(40, V4_STORES));
   });
 
   it('upgrades a version 2 database: config moves out of provenance without its API key, responses get case and question ids', async () => {
@@ -224,16 +231,40 @@ describe('schema migrations', () => {
     expect(await repos.scores.latestSet('r1')).toEqual(scoreSet);
     db.close();
 
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(30, V3_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(40, V4_STORES));
     expect(JSON.stringify(await readAllByHand(indexedDB, name, 'runs'))).not.toContain(SECRET);
     expect(JSON.stringify(await readAllByHand(indexedDB, name, 'responses'))).not.toContain(SECRET);
   });
 
-  it('opens a hand-built version 3 database without changing its schema or data', async () => {
+  it('upgrades a version 3 database: data kept, score sets get their results digest when first opened', async () => {
+    const name = freshName();
+    const v3Run = { ...run, benchmarkId: 'b1', config: null, provenance: v2Provenance };
+    const v3Response = { ...response, caseId: 'c1', questionId: 'q1' };
+    const v3Score = {
+      id: 'r1/v1|r1:c1', scoreSetId: 'r1/v1', runId: 'r1', responseId: 'r1:c1', itemKey: 'c1', caseId: 'c1', questionId: 'q1', modelId: 'm', variant: 'none', sample: 0,
+      protocolId: 'auto', primary: 'accuracy', metrics: { accuracy: { value: 1, source: 'rule', sourceId: 'exact' } }, confidence: 0.8, verdicts: [], taxonomy: null, notes: [],
+    };
+    await buildDatabaseByHand(indexedDB, name, 30, V3_STORES, { ...v1Rows, runs: [v3Run], responses: [v3Response], scores: [v3Score], scoreSets: [scoreSet] });
+    const db = await open(name);
+    const repos = createRepositories(db);
+    expect(await repos.runs.get('r1')).toEqual(v3Run);
+    const set = (await repos.scores.latestSet('r1'))!;
+    expect(set).toEqual(scoreSet);
+    expect(await repos.scores.listBySet('r1/v1')).toEqual([v3Score]);
+    // No digest was computed by the upgrade; the set's first opening builds and keeps it.
+    expect(await repos.scores.openDigest(set, benchmark.contentHash)).toBeUndefined();
+    const stored = await loadStoredResults(repos, 'b1');
+    expect(await storedAnswers(repos, stored, {})).toMatchObject({ total: 1, rows: [{ responseId: 'r1:c1', value: 1, confidence: 0.8 }] });
+    expect(await repos.scores.openDigest(set, benchmark.contentHash)).toMatchObject({ scoreSetId: 'r1/v1', items: 1 });
+    db.close();
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(40, V4_STORES));
+  });
+
+  it('opens a hand-built version 4 database without changing its schema or data', async () => {
     const name = freshName();
     const v3Run = { ...run, config: null, provenance: v2Provenance };
     const v3Response = { ...response, caseId: 'c1', questionId: 'q1' };
-    await buildDatabaseByHand(indexedDB, name, 30, V3_STORES, { ...v1Rows, runs: [v3Run], responses: [v3Response], scores: [], scoreSets: [scoreSet] });
+    await buildDatabaseByHand(indexedDB, name, 40, V4_STORES, { ...v1Rows, runs: [v3Run], responses: [v3Response], scores: [], scoreSets: [scoreSet] });
     const before = await inspectDatabaseByHand(indexedDB, name);
     const db = await open(name);
     const repos = createRepositories(db);
@@ -281,9 +312,9 @@ describe('schema migrations', () => {
     const db = await open(name);
     const repos = createRepositories(db);
     await repos.settings.set('theme', 'dark');
-    // A newer release opening version 4 must not be blocked by this connection.
+    // A newer release opening version 5 must not be blocked by this connection.
     await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open(name, 40);
+      const req = indexedDB.open(name, 50);
       req.onblocked = () => reject(new Error('upgrade blocked by the old connection'));
       req.onsuccess = () => {
         req.result.close();

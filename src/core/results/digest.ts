@@ -1,0 +1,224 @@
+/**
+ * A score set's results digest: what the results page needs from a set's
+ * answer rows, computed once when the set is stored (and lazily for sets
+ * stored before digests existed), so that opening the page reads a handful of
+ * records instead of every score row.
+ *
+ * Two parts per set, stored as two records so opening reads only the first:
+ * - `open`: per-arm reliability bins, degradation curves, the breakdown
+ *   dimensions the benchmark's cases offer, and the answers table's columns
+ *   (response ids and the filter and sort keys, dictionary-encoded), in the
+ *   order the score rows are stored: the table's unsorted order.
+ * - `detail`: every metric's value per answer, question ids, samples and a
+ *   slim copy of the answered cases (the fields breakdowns group by and the
+ *   patient keys): paired tests and breakdowns rebuild light answer rows from
+ *   it (`lightItems`) without reading the score rows.
+ *
+ * A digest names what it derives from (score set, scorer version, the
+ * benchmark's content hash, the number of rows) and its own format, so a
+ * digest that no longer matches is rebuilt rather than read. Score sets are
+ * never edited; a re-score (and so a review folded in) is a new set, with a
+ * new digest. What depends on reviews after scoring (confirmed error
+ * classes, agreement) is computed when the page opens, from the reviews.
+ */
+import type { BenchCase } from '../bundle/types.ts';
+import type { ScoreRecord, ScoreSetRecord } from '../db/types.ts';
+import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
+import { PATIENT_KEY, STUDY_KEY } from '../scoring/run/patients.ts';
+import { degradationCurves, dimensionsFor, rowReliability, type BreakdownCase, type DegradationCurve, type Dimension, type ScoredItem } from './leaderboard.ts';
+import { TECHNICAL_TAGS } from './technical-tags.ts';
+
+/** Bumped whenever what a digest holds or how it is computed changes: older digests are rebuilt. */
+export const DIGEST_FORMAT = 1;
+
+/** What a digest was computed from; a digest whose source differs from the set's is stale. */
+export interface DigestSource {
+  readonly format: number;
+  readonly scoreSetId: string;
+  readonly runId: string;
+  readonly scorerVersion: string;
+  readonly benchmarkHash: string;
+  /** Score rows of the set when the digest was built. */
+  readonly items: number;
+}
+
+/** The answers table's columns, one entry per answer; codes index the dictionaries. */
+export interface AnswerColumns {
+  readonly responseIds: readonly string[];
+  readonly caseIds: readonly string[];
+  /** The sort key of each case id: its place in the table's collation (equal for ids it does not tell apart). */
+  readonly caseRank: Uint32Array;
+  readonly caseCode: Uint32Array;
+  readonly modelIds: readonly string[];
+  readonly modelCode: Uint32Array;
+  readonly variants: readonly string[];
+  readonly variantCode: Uint32Array;
+  readonly protocols: readonly string[];
+  readonly protocolCode: Uint32Array;
+  /** The primary metric's value; NaN when the answer has none. */
+  readonly value: Float64Array;
+  /** Stated confidence; NaN when none. */
+  readonly confidence: Float64Array;
+}
+
+export interface OpenDigest extends DigestSource {
+  readonly part: 'open';
+  /** Reliability bins of each model and variant with stated confidences. */
+  readonly reliability: readonly { readonly modelId: string; readonly variant: string; readonly points: readonly ReliabilityPoint[] }[];
+  readonly degradation: readonly DegradationCurve[];
+  readonly dimensions: readonly Dimension[];
+  readonly table: AnswerColumns;
+}
+
+export interface DetailDigest extends DigestSource {
+  readonly part: 'detail';
+  readonly questionIds: readonly string[];
+  readonly questionCode: Uint32Array;
+  readonly sample: Uint32Array;
+  /** Each metric's value per answer (NaN when the answer has none), aligned with the open part's rows. */
+  readonly metrics: Readonly<Record<string, Float64Array>>;
+  /** The answered cases, with only what breakdowns and patient clustering read. */
+  readonly cases: readonly (BreakdownCase & { readonly id: string })[];
+}
+
+export type ResultDigestPart = OpenDigest | DetailDigest;
+
+/** The stored record: `${scoreSetId}|open` or `${scoreSetId}|detail`. */
+export type ResultDigestRecord = ResultDigestPart & { readonly id: string };
+
+export const digestId = (scoreSetId: string, part: ResultDigestPart['part']): string => `${scoreSetId}|${part}`;
+
+/** The source a digest of this set must carry to be current. */
+export function digestSource(set: Pick<ScoreSetRecord, 'id' | 'runId' | 'config'>, benchmarkHash: string, items: number): DigestSource {
+  return { format: DIGEST_FORMAT, scoreSetId: set.id, runId: set.runId, scorerVersion: set.config.scorerVersion, benchmarkHash, items };
+}
+
+export function sameSource(a: DigestSource, b: DigestSource): boolean {
+  return a.format === b.format && a.scoreSetId === b.scoreSetId && a.runId === b.runId && a.scorerVersion === b.scorerVersion && a.benchmarkHash === b.benchmarkHash && a.items === b.items;
+}
+
+/** Dictionary encoding: each distinct string once, in first-seen order. */
+class Dictionary {
+  readonly values: string[] = [];
+  readonly #codes = new Map<string, number>();
+  code(v: string): number {
+    let c = this.#codes.get(v);
+    if (c === undefined) {
+      c = this.values.length;
+      this.values.push(v);
+      this.#codes.set(v, c);
+    }
+    return c;
+  }
+}
+
+const META_KEPT = [...Object.values(TECHNICAL_TAGS), PATIENT_KEY, STUDY_KEY];
+
+function slimCase(c: BenchCase): BreakdownCase & { id: string } {
+  const meta: Record<string, string> = {};
+  for (const k of META_KEPT) if (c.meta?.[k] !== undefined) meta[k] = c.meta[k];
+  const first = c.images[0];
+  return {
+    id: c.id, taskFamily: c.taskFamily, images: first ? [{ ...(first.sequence !== undefined ? { sequence: first.sequence } : {}), ...(first.plane !== undefined ? { plane: first.plane } : {}) }] : [],
+    ...(c.split !== undefined ? { split: c.split } : {}), ...(c.diseaseGroup !== undefined ? { diseaseGroup: c.diseaseGroup } : {}),
+    ...(c.modality !== undefined ? { modality: c.modality } : {}), ...(c.sequences !== undefined ? { sequences: c.sequences } : {}),
+    ...(c.meta !== undefined ? { meta } : {}),
+  };
+}
+
+/** The answers table's string order (answers.ts sorts with the same collator). */
+export const tableCollator = new Intl.Collator('en', { numeric: true });
+
+/**
+ * Each string's rank in the table's collation: strings the collator holds
+ * equal share a rank, so sorting by rank and then by position keeps their
+ * order as a stable sort by the collator would.
+ */
+export function collationRanks(values: readonly string[]): Uint32Array {
+  const order = values.map((_, i) => i).sort((a, b) => tableCollator.compare(values[a]!, values[b]!));
+  const ranks = new Uint32Array(values.length);
+  let rank = 0;
+  order.forEach((v, k) => {
+    if (k > 0 && tableCollator.compare(values[order[k - 1]!]!, values[v]!) !== 0) rank = k;
+    ranks[v] = rank;
+  });
+  return ranks;
+}
+
+const byId = (a: ScoreRecord, b: ScoreRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * Both parts of a set's digest from its score rows and the benchmark's
+ * cases. Rows are put in the order IndexedDB lists them by primary key, the
+ * order the answers table shows them unsorted.
+ */
+export function buildDigest(set: ScoreSetRecord, rows: readonly ScoreRecord[], cases: readonly BenchCase[], benchmarkHash: string): { open: OpenDigest; detail: DetailDigest } {
+  const items = [...rows].sort(byId);
+  const n = items.length;
+  const source = digestSource(set, benchmarkHash, n);
+  const dict = { case: new Dictionary(), model: new Dictionary(), variant: new Dictionary(), protocol: new Dictionary(), question: new Dictionary() };
+  const col = {
+    caseCode: new Uint32Array(n), modelCode: new Uint32Array(n), variantCode: new Uint32Array(n), protocolCode: new Uint32Array(n), questionCode: new Uint32Array(n),
+    sample: new Uint32Array(n), value: new Float64Array(n), confidence: new Float64Array(n),
+  };
+  const metrics: Record<string, Float64Array> = {};
+  const arms = new Map<string, { modelId: string; variant: string }>();
+  items.forEach((it, i) => {
+    col.caseCode[i] = dict.case.code(it.caseId);
+    col.modelCode[i] = dict.model.code(it.modelId);
+    col.variantCode[i] = dict.variant.code(it.variant);
+    col.protocolCode[i] = dict.protocol.code(it.protocolId);
+    col.questionCode[i] = dict.question.code(it.questionId);
+    col.sample[i] = it.sample;
+    const primary = it.primary ? it.metrics[it.primary]?.value : undefined;
+    col.value[i] = primary ?? NaN;
+    col.confidence[i] = it.confidence ?? NaN;
+    for (const [m, v] of Object.entries(it.metrics)) {
+      let values = metrics[m];
+      if (!values) metrics[m] = values = new Float64Array(n).fill(NaN);
+      values[i] = v.value ?? NaN;
+    }
+    arms.set(`${it.modelId}\u0000${it.variant}`, { modelId: it.modelId, variant: it.variant });
+  });
+  const answered = new Set(dict.case.values);
+  const run = { id: set.runId, name: '', benchmarkId: '', status: 'done' as const, createdAt: 0 };
+  const open: OpenDigest = {
+    ...source, part: 'open',
+    reliability: [...arms.values()].flatMap((arm) => {
+      const points = rowReliability({ items }, arm);
+      return points.length ? [{ ...arm, points }] : [];
+    }),
+    degradation: degradationCurves([{ run, set, items }]),
+    dimensions: dimensionsFor(cases),
+    table: {
+      responseIds: items.map((it) => it.responseId), caseIds: dict.case.values, caseRank: collationRanks(dict.case.values), caseCode: col.caseCode, modelIds: dict.model.values, modelCode: col.modelCode,
+      variants: dict.variant.values, variantCode: col.variantCode, protocols: dict.protocol.values, protocolCode: col.protocolCode, value: col.value, confidence: col.confidence,
+    },
+  };
+  const detail: DetailDigest = {
+    ...source, part: 'detail', questionIds: dict.question.values, questionCode: col.questionCode, sample: col.sample, metrics,
+    cases: cases.filter((c) => answered.has(c.id)).map(slimCase),
+  };
+  return { open, detail };
+}
+
+/**
+ * A set's answers with one metric's value, rebuilt from its digest for
+ * paired tests and breakdowns: only answers that have a value (the others
+ * are skipped there anyway), in stored order.
+ */
+export function lightItems(open: OpenDigest, detail: DetailDigest, metric: string): ScoredItem[] {
+  const values = detail.metrics[metric];
+  if (!values) return [];
+  const t = open.table;
+  const out: ScoredItem[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isNaN(v)) continue;
+    out.push({
+      caseId: t.caseIds[t.caseCode[i]!]!, questionId: detail.questionIds[detail.questionCode[i]!]!, sample: detail.sample[i]!,
+      modelId: t.modelIds[t.modelCode[i]!]!, variant: t.variants[t.variantCode[i]!]!, protocolId: t.protocols[t.protocolCode[i]!]!, metrics: { [metric]: { value: v } },
+    });
+  }
+  return out;
+}
