@@ -68,7 +68,7 @@ test('benchmark CSVs in Latin-1 and UTF-16, a doubled header and a file too larg
   await page.getByTestId('import-folder').setInputFiles(encodedBenchmark('latin1').dir);
   await expect(page.getByTestId('import-warnings')).toContainText(`bench-latin1/index.csv:2 bench-latin1/index.csv is not UTF-8 (line 2 is the first with other bytes), so it was read as Windows-1252 (Latin-1): line 2 now reads "ent,a.png,stroke,${MENIERE},MRI,FLAIR,axi…".`);
   await page.getByRole('button', { name: 'Import 2 cases' }).click();
-  await page.getByRole('button', { name: 'Import as a copy' }).click();
+  await page.getByRole('button', { name: 'Import as a new benchmark' }).click();
   await expect(page.getByTestId('import-done')).toContainText('Imported 2 cases.');
   const classes = await originalClasses();
   expect(classes.filter((c) => c === MENIERE)).toHaveLength(2);
