@@ -15,6 +15,8 @@ import { isContinuousMetric } from '../scoring/run/summary.ts';
 import { DIMENSION_LABELS, LOWER_IS_BETTER, PER_PATIENT_SUMMARY_LABELS, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
+import { describeCriterion, outcomeReason } from '../criteria/evaluate.ts';
+import type { RunCriteriaView } from '../criteria/for-run.ts';
 import { hasRandomWeights, randomWeightsCaveat } from './model-names.ts';
 import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
 
@@ -27,6 +29,38 @@ interface ReportInput {
   readonly agreement: AgreementReport;
   readonly generatedAt: Date;
   readonly appVersion: string;
+  /** Runs with acceptance criteria: go / no-go per criterion and model (criteria/for-run.ts). */
+  readonly criteria?: readonly RunCriteriaView[];
+}
+
+const STATUS_WORDS = { go: 'GO', 'no-go': 'NO-GO', 'no-data': 'no data' } as const;
+
+/** Go / no-go per criterion and model for each run that has criteria, with how they were locked and every later change. */
+function criteriaSection(views: readonly RunCriteriaView[], runNames: ReadonlyMap<string, string>, labelOf: (modelId: string) => string): string {
+  if (!views.length) return '';
+  const parts = ['<h2>Acceptance criteria</h2>', '<p class="muted">Each criterion is decided per model on the figures above: the whole-run value and 95 % interval, or every group of its subgroup; GO when every figure it covers passes.</p>'];
+  for (const v of views) {
+    const name = runNames.get(v.runId) ?? v.runId;
+    const locked = v.preRegistered
+      ? v.sha256 === v.preRegistered && v.deviations.length === 0
+        ? `Pre-registered with the run and unchanged (SHA-256 <code>${esc(v.preRegistered.slice(0, 16))}…</code>).`
+        : `Pre-registered with the run (SHA-256 <code>${esc(v.preRegistered.slice(0, 16))}…</code>); changed afterwards: these are <strong>not</strong> the pre-registered criteria.`
+      : '<strong>Not pre-registered</strong>: set after the run was created.';
+    parts.push(`<h3>${esc(name)}</h3>`, `<p>${locked}${v.scoreSet ? ` Decided on score version ${v.scoreSet.version}.` : ' The run is not scored yet.'}</p>`);
+    if (v.outcomes.length) {
+      parts.push('<table><thead><tr><th>Criterion</th><th>Model</th><th>Decision</th><th>Evidence</th></tr></thead><tbody>');
+      for (const o of v.outcomes) {
+        parts.push(`<tr><td>${esc(describeCriterion(o.criterion))}</td><td>${esc(labelOf(o.modelId))}${o.variant !== 'none' ? ` [${esc(o.variant)}]` : ''}</td><td><strong>${STATUS_WORDS[o.status]}</strong></td><td>${esc(outcomeReason(o))}</td></tr>`);
+      }
+      parts.push('</tbody></table>');
+    }
+    if (v.deviations.length) {
+      parts.push('<p>Deviations from the pre-registered criteria:</p><ul>');
+      for (const d of v.deviations) parts.push(`<li>${esc(new Date(d.at).toISOString())}: ${esc(d.reason)} (replaced: ${d.previous.criteria.length ? esc(d.previous.criteria.map(describeCriterion).join('; ')) : 'no criteria'})</li>`);
+      parts.push('</ul>');
+    }
+  }
+  return parts.join('\n');
 }
 
 const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -202,6 +236,7 @@ ${samplesNote(rows, input.comparisons)}
 ${body}
 </tbody></table>
 ${definitionsTable(metrics)}
+${criteriaSection(input.criteria ?? [], new Map(overview.runs.map((r) => [r.id, r.name])), (id) => overview.leaderboard.rows.find((r) => r.modelId === id)?.label ?? id)}
 ${neuroVlmBenchSection(overview.neurovlmBench)}
 <h2>Figures</h2>
 ${figures.join('\n')}

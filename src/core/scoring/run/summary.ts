@@ -64,6 +64,9 @@ export function isContinuousMetric(key: string): boolean {
 
 const ORDER = new Map(Object.keys(METRIC_LABELS).map((k, i) => [k, i]));
 
+/** Every metric key with a label, in the order summaries list them (what criteria and forms offer). */
+export const KNOWN_METRICS: readonly string[] = Object.keys(METRIC_LABELS);
+
 export function metricLabel(key: string): string {
   if (METRIC_LABELS[key]) return METRIC_LABELS[key];
   const turn = /^turn(\d+)\.(.+)$/.exec(key);

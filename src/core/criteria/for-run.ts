@@ -1,0 +1,47 @@
+/**
+ * A run's criteria as the results page and the report show them: the set in
+ * force, what was pre-registered (hash and whether the set still equals it),
+ * each deviation, and go / no-go per criterion and model on the run's latest
+ * score set.
+ */
+import type { Repositories } from '../db/index.ts';
+import type { RunRecord, ScoreSetRecord } from '../db/types.ts';
+import type { BreakdownCase, ScoredItem } from '../results/leaderboard.ts';
+import { criteriaSha256, type CriteriaDeviation, type CriteriaSet } from './criteria.ts';
+import { evaluateCriteria, type CriterionOutcome } from './evaluate.ts';
+
+export interface RunCriteriaView {
+  readonly runId: string;
+  /** The set in force; null when the run has none. */
+  readonly set: CriteriaSet | null;
+  readonly sha256: string | null;
+  /** The hash locked into the provenance when the run was created; null when nothing was pre-registered. */
+  readonly preRegistered: string | null;
+  readonly deviations: readonly CriteriaDeviation[];
+  /** The score set the outcomes were decided on; null when the run is not scored yet. */
+  readonly scoreSet: { readonly id: string; readonly version: number } | null;
+  readonly outcomes: readonly CriterionOutcome[];
+}
+
+/** Decides a run's criteria on a score set's rows and the benchmark's cases (no storage: the report and tests call this). */
+export function runCriteriaView(run: RunRecord, set: ScoreSetRecord | undefined, items: readonly ScoredItem[], cases: ReadonlyMap<string, BreakdownCase>): RunCriteriaView {
+  const criteria = run.config?.criteria && run.config.criteria.criteria.length ? run.config.criteria : null;
+  return {
+    runId: run.id,
+    set: criteria,
+    sha256: criteria ? criteriaSha256(criteria) : null,
+    preRegistered: run.provenance.criteria?.sha256 ?? null,
+    deviations: run.criteriaDeviations ?? [],
+    scoreSet: set ? { id: set.id, version: set.version } : null,
+    outcomes: criteria && set ? evaluateCriteria(criteria, { runId: run.id, arms: set.summary.arms, scored: [{ run, items }], cases }) : [],
+  };
+}
+
+/** Reads what {@link runCriteriaView} needs for one run from storage. */
+export async function loadRunCriteria(repos: Repositories, runId: string): Promise<RunCriteriaView> {
+  const run = await repos.runs.require(runId);
+  const set = run.config?.criteria?.criteria.length ? await repos.scores.latestSet(runId) : undefined;
+  if (!set) return runCriteriaView(run, undefined, [], new Map());
+  const [rows, cases] = await Promise.all([repos.scores.listBySet(set.id), repos.cases.listByBenchmark(run.benchmarkId)]);
+  return runCriteriaView(run, set, rows, new Map(cases.map((c) => [c.id, c])));
+}
