@@ -37,10 +37,10 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await page.goto(`${server.url}#/runs`);
   const next = page.getByTestId('new-run');
   await next.locator('select[name="device"]').selectOption('wasm');
-  await expect(next.getByTestId('estimate-basis')).toContainText(/Self-test \(random weights\): \d+ tokens\/s on WASM, measured on \d+ earlier answers/);
+  await expect(next.getByTestId('estimate-basis')).toContainText(/from \d+ answers of Self-test \(random weights\) on WASM/);
   await expect(next.getByTestId('run-plan')).toContainText(/Estimated time: about/);
   await next.locator('select[name="device"]').selectOption('webgpu');
-  await expect(next.getByTestId('estimate-basis')).toContainText('Self-test (random weights): no speed measured yet on WebGPU');
+  await expect(next.getByTestId('estimate-basis')).toContainText('no measured speed yet for Self-test (random weights) on WebGPU: the estimate will appear after the first answers');
   await page.goto(runUrl);
 
   // 2. Score it (rules only) from the run page.
@@ -165,9 +165,13 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await expect(other.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
   await other.goto(`${server.url}#/results`);
   await other.getByTestId('import-run-file').setInputFiles(exportPath);
-  await expect(other.getByTestId('import-run-preview')).toContainText(`${planned} answers`);
+  await expect(other.getByTestId('import-run-preview')).toContainText(`${planned} answers and 5 reviews`);
   await other.getByTestId('import-run-go').click();
   await expect(other.getByTestId('import-run-done')).toContainText(`${planned} answers added`);
+  await expect(other.getByTestId('import-run-done')).toContainText('5 reviews stored');
   expect(await readStore(other, 'responses')).toHaveLength(planned);
+  // The reviews came with the run: the same reviewer's verdicts and the override's reason.
+  const imported = await readStore<{ reviewerId: string; verdict: string; reason: string }>(other, 'reviews');
+  expect(imported.map((r) => [r.reviewerId, r.verdict, r.reason]).sort()).toEqual(reviews.map((r) => [r.reviewerId, r.verdict, r.reason]).sort());
   await fresh.close();
 });

@@ -1,57 +1,257 @@
 /**
- * How long a run (or what is left of it) will take, from measured speeds.
+ * How long a run (or what is left of it) will take, from speeds measured on
+ * this machine: never from a constant presented as a measurement.
  *
- * Heuristics, per item:
- * - prompt tokens ≈ ceil(characters of text / 4) + `imageTokens` per image
- *   (an image costs a fixed token budget in most VLMs; default 576, a 24×24
- *   patch grid). The text is the protocol's request when a protocol is given,
- *   else the case's question, options, notes and EHR.
- * - decode tokens ≈ maxTokens / 2 per turn: answers rarely use the whole budget.
- * - seconds = prompt tokens / prefill speed + decode tokens / decode speed.
- *   When only the decode speed is known, prefill is taken as
- *   PREFILL_SPEEDUP × decode (prompts are processed in parallel).
- * Re-reading earlier turns in multi-turn items and model load time are not counted.
+ * A speed record belongs to one model on one device (WASM, WebGPU, an
+ * endpoint) and is built from that model's stored answers there
+ * ({@link AnswerSample}). It holds:
+ * - the decode rate: the median over single-turn answers of (answer tokens
+ *   − 1) ÷ (answer time − time to first token);
+ * - per protocol (and per text-only or few-shot: they change the prompt),
+ *   the median time of an item that is not decoding (image preparation,
+ *   vision encoder, prefill of every turn: latency − answer tokens ÷ decode rate),
+ *   the prompt tokens, and how long the answers were and how many reached
+ *   their budget;
+ * - the prefill rate over all protocols (prompt tokens ÷ that non-decode
+ *   time), used only for a protocol not measured yet;
+ * - the runner's time between answers beyond the engine call (storing,
+ *   progress), and the time from a run's start to its first request (model
+ *   load).
+ *
+ * Per item: seconds = non-decode time + expected answer tokens ÷ decode rate
+ * + between-answer time, where the expected answer tokens are the measured
+ * lengths bounded by the answer budget (answers that reached an earlier
+ * budget count as reaching this one). A protocol without measured answers
+ * takes its prompt from the text (characters ÷ 4 + a token budget per image)
+ * at the measured prefill rate and a full answer budget per turn: the figure
+ * is then an upper bound, and says so. A run adds each model's load once.
+ * Multi-turn items are measured whole (their stored usage sums the turns).
  */
 import { turnImages, turnText } from '../chat/turn.ts';
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { RunPlan, RunProtocol } from './types.ts';
 
 export const CHARS_PER_TOKEN = 4;
+/** Image tokens assumed for a protocol not measured yet (a 24×24 patch grid, common in VLMs). */
 export const DEFAULT_IMAGE_TOKENS = 576;
-export const PREFILL_SPEEDUP = 8;
 
 export interface ItemWorkload {
   readonly modelId: string;
+  /** The protocol that asks this item, marked for the text-only variant and few-shot exemplars (see {@link protocolKey}). */
+  readonly protocolKey: string;
   readonly textChars: number;
   readonly images: number;
   readonly turns: number;
 }
 
-export interface MeasuredSpeed {
+/** The key speed records keep item times under: images and few-shot exemplars change the prompt a protocol sends. */
+export function protocolKey(protocolId: string, variant: string, fewShot = false): string {
+  return `${protocolId}${variant === 'text-only' ? '|text-only' : ''}${fewShot ? '|few-shot' : ''}`;
+}
+
+/** One stored answer, as a speed record reads it. */
+export interface AnswerSample {
+  readonly protocolKey: string;
+  readonly promptTokens: number | null;
+  /** Tokens generated over all turns of the item. */
+  readonly answerTokens: number | null;
+  /** Turns the item took (multi-turn protocols); its time to first token is the first turn's. */
+  readonly turns: number;
+  readonly ttftMs: number | null;
+  /** The engine call(s) of the item, ms. */
+  readonly latencyMs: number;
+  /** The answer reached its budget (`finishReason` `length`). */
+  readonly truncated: boolean;
+  /** The answer budget of its run. */
+  readonly budget: number;
+  /** Time between the previous answer of the same run and this request, ms; null for a run's first. */
+  readonly gapMs: number | null;
+}
+
+/** What the answers of one protocol measured. */
+export interface ProtocolSpeed {
+  readonly answers: number;
+  /** Mean seconds of an item not spent decoding. */
+  readonly nonDecodeS: number;
+  /** Mean prompt tokens per item, when the engine reports them. */
+  readonly promptTokens: number | null;
+  /** Mean tokens per turn of the answers that stopped on their own; null when every one reached its budget. */
+  readonly stoppedTokens: number | null;
+  /** Share of the answers that reached their budget. */
+  readonly truncatedShare: number;
+  /** Of those, the mean share of the budget they used (1 unless a turn stopped before it). */
+  readonly truncatedBudgetShare: number;
+}
+
+/** A model's speeds on one device, measured on its answers there. */
+export interface SpeedRecord {
+  readonly answers: number;
   readonly decodeTokensPerS: number;
-  readonly prefillTokensPerS?: number | null;
+  /** Prompt tokens per second of non-decode time; null when the engine reports no prompt tokens. */
+  readonly prefillTokensPerS: number | null;
+  /** Median seconds between answers beyond the engine call. */
+  readonly betweenS: number;
+  /** Median seconds from a run's start to its first request (model load); null when none was seen. */
+  readonly loadS: number | null;
+  readonly protocols: Readonly<Record<string, ProtocolSpeed>>;
+}
+
+/** A speed record from a model's answers on one device and its runs' load times; null without a usable answer. */
+export function speedRecord(samples: readonly AnswerSample[], loadsMs: readonly number[] = []): SpeedRecord | null {
+  // Only single-turn answers time decoding: a later turn's prefill falls between the first token and the end.
+  const timed = samples.filter((s) => s.turns === 1 && s.ttftMs !== null && s.answerTokens !== null && s.answerTokens > 1 && s.latencyMs > s.ttftMs);
+  if (timed.length === 0) return null;
+  // Medians, not means: the first answers after a model loads run several times slower (WASM compilation,
+  // runtime warm-up) and would otherwise pull every later estimate up.
+  const decodeTokensPerS = median(timed.map((s) => ((s.answerTokens! - 1) / (s.latencyMs - s.ttftMs!)) * 1000));
+  // Each turn's first token is counted in its prefill, as the meter does.
+  const nonDecodeS = (s: AnswerSample) => Math.max(0, s.latencyMs / 1000 - Math.max(0, (s.answerTokens ?? 0) - s.turns) / decodeTokensPerS);
+  const usable = samples.filter((s) => s.answerTokens !== null);
+  const prompted = usable.filter((s) => s.promptTokens !== null && s.promptTokens > 0);
+  const prefillS = prompted.reduce((n, s) => n + nonDecodeS(s), 0);
+  const byProtocol = new Map<string, AnswerSample[]>();
+  for (const s of usable) byProtocol.set(s.protocolKey, [...(byProtocol.get(s.protocolKey) ?? []), s]);
+  const protocols: Record<string, ProtocolSpeed> = {};
+  for (const [key, list] of byProtocol) {
+    const stopped = list.filter((s) => !s.truncated);
+    const withPrompt = list.filter((s) => s.promptTokens !== null);
+    const truncated = list.filter((s) => s.truncated);
+    protocols[key] = {
+      answers: list.length,
+      nonDecodeS: median(list.map(nonDecodeS)),
+      promptTokens: withPrompt.length ? mean(withPrompt.map((s) => s.promptTokens!)) : null,
+      stoppedTokens: stopped.length ? mean(stopped.map((s) => s.answerTokens! / s.turns)) : null,
+      truncatedShare: truncated.length / list.length,
+      truncatedBudgetShare: truncated.length ? Math.min(1, mean(truncated.map((s) => (s.budget > 0 ? s.answerTokens! / (s.turns * s.budget) : 1)))) : 1,
+    };
+  }
+  const gaps = samples.flatMap((s) => (s.gapMs === null ? [] : [Math.max(0, s.gapMs) / 1000]));
+  return {
+    answers: usable.length,
+    decodeTokensPerS,
+    prefillTokensPerS: prefillS > 0 ? prompted.reduce((n, s) => n + s.promptTokens!, 0) / prefillS : null,
+    betweenS: gaps.length ? median(gaps) : 0,
+    loadS: loadsMs.length ? median(loadsMs.map((ms) => Math.max(0, ms) / 1000)) : null,
+    protocols,
+  };
+}
+
+/** How one item's seconds were reached. */
+export interface ItemSeconds {
+  readonly seconds: number;
+  /** False when the protocol had no measured answers: prompt from the text, full answer budget (an upper bound). */
+  readonly measuredProtocol: boolean;
+}
+
+/** Seconds for one item at a model's measured speeds; null when the record cannot price it (no prefill rate for an unmeasured protocol). */
+export function itemSeconds(record: SpeedRecord, w: Omit<ItemWorkload, 'modelId'>, budget: number, imageTokens = DEFAULT_IMAGE_TOKENS): ItemSeconds | null {
+  const p = record.protocols[w.protocolKey];
+  if (p) {
+    // Answers that reached an earlier budget would reach this one too (using as much of it); those that stopped are capped by it.
+    const answer = w.turns * (p.truncatedShare * p.truncatedBudgetShare * budget + (1 - p.truncatedShare) * Math.min(p.stoppedTokens ?? budget, budget));
+    return { seconds: p.nonDecodeS + answer / record.decodeTokensPerS + record.betweenS, measuredProtocol: true };
+  }
+  if (!record.prefillTokensPerS) return null;
+  const prompt = Math.ceil(w.textChars / CHARS_PER_TOKEN) + w.images * imageTokens;
+  return { seconds: prompt / record.prefillTokensPerS + (w.turns * budget) / record.decodeTokensPerS + record.betweenS, measuredProtocol: false };
 }
 
 export interface ModelEstimate {
   readonly modelId: string;
   readonly items: number;
-  readonly promptTokens: number;
-  readonly decodeTokens: number;
-  /** `null` when no speed is known for this model. */
+  /** Items' seconds plus the model's load; `null` when no speed is measured for this model. */
   readonly seconds: number | null;
+  /** Mean seconds per item; `null` as above. */
+  readonly perItemS: number | null;
+  /** The load counted (0 when not measured or not asked for). */
+  readonly loadS: number;
+  /** Answers the record comes from (0 without one). */
+  readonly answers: number;
+  /** Items whose protocol had no measured answers (priced at a full answer budget). */
+  readonly unmeasuredItems: number;
 }
 
 export interface RunEstimate {
   readonly items: number;
-  readonly promptTokens: number;
-  readonly decodeTokens: number;
   /** `null` when any model's speed is unknown. */
   readonly seconds: number | null;
   readonly perModel: readonly ModelEstimate[];
 }
 
+/**
+ * Seconds for a list of item workloads at each model's measured speeds.
+ * `withLoad: false` leaves the load out (a live run whose model is loaded).
+ */
+export function estimateRun(
+  workloads: readonly ItemWorkload[],
+  options: { budget: number; records: Readonly<Record<string, SpeedRecord | null | undefined>>; imageTokens?: number; withLoad?: boolean },
+): RunEstimate {
+  const byModel = new Map<string, ItemWorkload[]>();
+  for (const w of workloads) byModel.set(w.modelId, [...(byModel.get(w.modelId) ?? []), w]);
+  const perModel = [...byModel].map(([modelId, list]): ModelEstimate => {
+    const record = options.records[modelId];
+    const priced = record ? list.map((w) => itemSeconds(record, w, options.budget, options.imageTokens)) : [];
+    if (!record || priced.some((p) => p === null)) return { modelId, items: list.length, seconds: null, perItemS: null, loadS: 0, answers: record?.answers ?? 0, unmeasuredItems: list.length };
+    const itemsS = priced.reduce((n, p) => n + p!.seconds, 0);
+    const loadS = options.withLoad === false ? 0 : (record.loadS ?? 0);
+    return {
+      modelId,
+      items: list.length,
+      seconds: itemsS + loadS,
+      perItemS: list.length ? itemsS / list.length : null,
+      loadS,
+      answers: record.answers,
+      unmeasuredItems: priced.filter((p) => !p!.measuredProtocol).length,
+    };
+  });
+  return {
+    items: workloads.length,
+    seconds: perModel.some((m) => m.seconds === null) ? null : perModel.reduce((n, m) => n + m.seconds!, 0),
+    perModel,
+  };
+}
+
+/**
+ * Answers of the live run after which its own rate counts as much as the
+ * measured record. The first answers of a run are noisy (warm-up, caches)
+ * but the live rate knows what the record cannot: how busy the machine is
+ * now. Blending by count (weight n ÷ (n + LIVE_HALF_WEIGHT)) moves smoothly
+ * from the record to the live rate instead of jumping on the first answers.
+ */
+export const LIVE_HALF_WEIGHT = 5;
+
+/** What a live run has shown so far: answers stored since its first answer of this session, and the time they took. */
+export interface LiveRate {
+  /** Answers after the first one of this session (the first includes the load). */
+  readonly answers: number;
+  readonly seconds: number;
+}
+
+export interface Remaining {
+  readonly seconds: number;
+  /** Where the figure comes from. */
+  readonly basis: 'record' | 'live' | 'blend';
+}
+
+/**
+ * Seconds left in a live run: the measured per-item time (`priorPerItemS`,
+ * null without a record) blended with the live rate, times the items left.
+ * Null before either is known (no record and fewer than 2 live answers).
+ */
+export function remainingSeconds(itemsLeft: number, priorPerItemS: number | null, live: LiveRate | null): Remaining | null {
+  if (itemsLeft <= 0) return { seconds: 0, basis: live && live.answers > 0 ? 'live' : 'record' };
+  const livePerItem = live && live.answers >= (priorPerItemS === null ? 2 : 1) && live.seconds > 0 ? live.seconds / live.answers : null;
+  if (livePerItem === null) return priorPerItemS === null ? null : { seconds: itemsLeft * priorPerItemS, basis: 'record' };
+  if (priorPerItemS === null) return { seconds: itemsLeft * livePerItem, basis: 'live' };
+  const w = live!.answers / (live!.answers + LIVE_HALF_WEIGHT);
+  return { seconds: itemsLeft * (w * livePerItem + (1 - w) * priorPerItemS), basis: 'blend' };
+}
+
 /** The work of each item of a plan, skipping `done` item keys (for what is left of a resumed run). */
-export function planWorkloads(plan: RunPlan, options: { protocol?: RunProtocol; done?: ReadonlySet<string> } = {}): ItemWorkload[] {
+export function planWorkloads(
+  plan: RunPlan,
+  options: { protocol?: RunProtocol; done?: ReadonlySet<string>; protocolIdOf?: (kase: BenchCase) => string; fewShot?: boolean } = {},
+): ItemWorkload[] {
   const cases = new Map(plan.cases.map((c) => [c.id, c]));
   const out: ItemWorkload[] = [];
   for (const item of plan.items) {
@@ -60,48 +260,13 @@ export function planWorkloads(plan: RunPlan, options: { protocol?: RunProtocol; 
     const question = kase?.questions.find((q) => q.id === item.questionId);
     if (!kase || !question) continue;
     const w = (options.protocol && fromProtocol(options.protocol, kase, question, item)) || fromCase(kase, question);
-    out.push({ modelId: item.modelId, ...w, images: item.variant === 'text-only' ? 0 : w.images });
+    const protocolId = options.protocolIdOf?.(kase) ?? options.protocol?.id ?? '';
+    out.push({ modelId: item.modelId, protocolKey: protocolKey(protocolId, item.variant, options.fewShot), ...w, images: item.variant === 'text-only' ? 0 : w.images });
   }
   return out;
 }
 
-/** Tokens and seconds for a list of item workloads. */
-export function estimateRun(
-  workloads: readonly ItemWorkload[],
-  options: { maxTokens: number; speeds: Readonly<Record<string, MeasuredSpeed | undefined>>; imageTokens?: number },
-): RunEstimate {
-  const imageTokens = options.imageTokens ?? DEFAULT_IMAGE_TOKENS;
-  const byModel = new Map<string, { items: number; promptTokens: number; decodeTokens: number }>();
-  for (const w of workloads) {
-    const m = byModel.get(w.modelId) ?? { items: 0, promptTokens: 0, decodeTokens: 0 };
-    m.items++;
-    m.promptTokens += Math.ceil(w.textChars / CHARS_PER_TOKEN) + w.images * imageTokens;
-    m.decodeTokens += w.turns * (options.maxTokens / 2);
-    byModel.set(w.modelId, m);
-  }
-  const perModel: ModelEstimate[] = [...byModel].map(([modelId, m]) => ({
-    modelId,
-    ...m,
-    seconds: secondsFor(m.promptTokens, m.decodeTokens, options.speeds[modelId]),
-  }));
-  const sum = (pick: (m: ModelEstimate) => number) => perModel.reduce((n, m) => n + pick(m), 0);
-  return {
-    items: workloads.length,
-    promptTokens: sum((m) => m.promptTokens),
-    decodeTokens: sum((m) => m.decodeTokens),
-    seconds: perModel.some((m) => m.seconds === null) ? null : sum((m) => m.seconds ?? 0),
-    perModel,
-  };
-}
-
-/** Seconds for a token count at a measured speed; `null` without a usable speed. */
-export function secondsFor(promptTokens: number, decodeTokens: number, speed: MeasuredSpeed | undefined): number | null {
-  if (!speed || !(speed.decodeTokensPerS > 0)) return null;
-  const prefill = speed.prefillTokensPerS && speed.prefillTokensPerS > 0 ? speed.prefillTokensPerS : speed.decodeTokensPerS * PREFILL_SPEEDUP;
-  return promptTokens / prefill + decodeTokens / speed.decodeTokensPerS;
-}
-
-type Work = Omit<ItemWorkload, 'modelId'>;
+type Work = Omit<ItemWorkload, 'modelId' | 'protocolKey'>;
 
 function fromProtocol(protocol: RunProtocol, kase: BenchCase, question: Question, item: RunPlan['items'][number]): Work | null {
   try {
@@ -130,4 +295,14 @@ function fromCase(kase: BenchCase, question: Question): Work {
     images: kase.images.length + followUpImages,
     turns: 1 + followUps.length,
   };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.reduce((n, x) => n + x, 0) / xs.length;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }

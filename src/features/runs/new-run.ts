@@ -1,15 +1,13 @@
 /**
- * Building a run from the form: the engines to use, the measured speeds for
- * the time estimate, and the environment recorded in provenance.
+ * Building a run from the form: the engines to use and the environment
+ * recorded in provenance (the time estimate's speeds: speed-records.ts).
  */
 import { compareIds } from '../../core/text/compare-ids.ts';
 import type { CaseRecord, ModelRecord } from '../../core/db/types.ts';
-import type { MeasuredSpeed } from '../../core/runner/index.ts';
 import { describeGpu } from '../../core/env/gpu.ts';
 import { CATALOGUE, sessionDtypes } from '../../core/engines/catalogue.ts';
 import { modelLocation } from '../../lib/models/model-store.ts';
 import { BUNDLED_VLMS, bundledFiles, bundledLocation, isBundled } from '../models/bundled.ts';
-import type { Repositories } from '../../core/db/index.ts';
 import type { EndpointConfig } from '../models/endpoints.ts';
 import type { WebLlmSpec } from '../../core/engines/spec.ts';
 import type { EngineSpec } from '../../core/engines/spec.ts';
@@ -53,46 +51,6 @@ export async function engineConfigs(choices: readonly ModelChoice[], device: 'we
       out.push({ kind: 'transformers', id: c.id, label: c.label, location, device, files, ...(dtype ? { dtype } : {}) });
     }
   }
-  return out;
-}
-
-/** A model's measured speed and what it was measured on. */
-export interface SpeedBasis extends MeasuredSpeed {
-  /** Answers the figures come from. */
-  readonly answers: number;
-  /** The device they ran on (`wasm`, `webgpu`, or an endpoint's host). */
-  readonly device: string;
-}
-
-/**
- * Speeds per model measured on its stored answers in recent runs, on the
- * device this run will use: a transformers.js model on WASM says nothing of
- * its speed on WebGPU, so only runs whose engine for the model ran on
- * `device` count (WebLLM and endpoints have one device each).
- */
-export async function measuredSpeeds(repos: Repositories, modelIds: readonly string[], device: 'webgpu' | 'wasm'): Promise<Record<string, SpeedBasis>> {
-  const sums: Record<string, { n: number; decode: number; prefill: number; prefillN: number; device: string }> = {};
-  for (const run of await repos.runs.list({ limit: 10 })) {
-    const ranOn = new Map<string, string>();
-    for (const id of modelIds) {
-      const info = run.provenance?.engines?.[id]?.at(-1);
-      if (info && (info.runtime !== 'transformers' || info.device === device)) ranOn.set(id, info.device);
-    }
-    if (ranOn.size === 0) continue;
-    for (const r of await repos.responses.listByRun(run.id, { limit: 200 })) {
-      const on = ranOn.get(r.modelId);
-      if (on === undefined || !r.usage.decodeTps) continue;
-      const s = (sums[r.modelId] ??= { n: 0, decode: 0, prefill: 0, prefillN: 0, device: on });
-      s.n++;
-      s.decode += r.usage.decodeTps;
-      if (r.usage.prefillTps) {
-        s.prefill += r.usage.prefillTps;
-        s.prefillN++;
-      }
-    }
-  }
-  const out: Record<string, SpeedBasis> = {};
-  for (const [id, s] of Object.entries(sums)) out[id] = { decodeTokensPerS: s.decode / s.n, prefillTokensPerS: s.prefillN ? s.prefill / s.prefillN : null, answers: s.n, device: s.device };
   return out;
 }
 

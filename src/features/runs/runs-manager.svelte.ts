@@ -13,6 +13,8 @@ import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
 import { backupFolder } from '../../lib/storage/backup-folder.svelte.ts';
 import type { CreateRunInput } from '../../../workers/runner.worker.ts';
+import type { Remaining } from '../../core/runner/index.ts';
+import { liveRemaining, runPrior, type RunPrior } from './live-estimate.ts';
 
 interface LiveRun {
   readonly done: number;
@@ -22,6 +24,10 @@ interface LiveRun {
   readonly message: RunProgressDetail | null;
   /** The latest answers, newest first. */
   readonly latest: readonly NonNullable<RunProgressDetail['latest']>[];
+  /** The measured estimate of what was left when the run started here; null until read, or without a record. */
+  readonly prior: RunPrior | null;
+  /** The model whose live rate is timed, from its first answer in this session (which includes its load). */
+  readonly timing: { readonly modelId: string; readonly at: number; readonly modelDone: number } | null;
 }
 
 class RunsManager {
@@ -55,7 +61,14 @@ class RunsManager {
     if (this.isRunningHere(runId)) return;
     const { [runId]: _e, ...errors } = this.#errors;
     this.#errors = errors;
-    this.#live = { ...this.#live, [runId]: { done: 0, total: 0, startedAt: performance.now(), startDone: -1, message: null, latest: [] } };
+    this.#live = { ...this.#live, [runId]: { done: 0, total: 0, startedAt: performance.now(), startDone: -1, message: null, latest: [], prior: null, timing: null } };
+    void repos()
+      .then((r) => runPrior(r, runId))
+      .then((prior) => {
+        const now = this.#live[runId];
+        if (now) this.#live[runId] = { ...now, prior };
+      })
+      .catch(() => undefined); // without a prior the live rate alone gives the time left
     try {
       const host = modelHost.connect();
       const outcome = await runnerWorker.api.start(
@@ -69,7 +82,10 @@ class RunsManager {
             // Newest first, each item once (a report may repeat the answer an earlier one carried).
             const newest = message?.latest;
             const latest = newest && newest.itemKey !== prev.latest[0]?.itemKey ? [newest, ...prev.latest.filter((l) => l.itemKey !== newest.itemKey)].slice(0, 8) : prev.latest;
-            this.#live[runId] = { ...prev, done: p.done, total: p.total ?? prev.total, startDone: prev.startDone < 0 ? p.done : prev.startDone, message, latest };
+            // A model's rate is timed from its first answer here: the time before it is its load.
+            const answered = p.done > prev.done && message?.modelId && message.model;
+            const timing = answered && prev.timing?.modelId !== message.modelId ? { modelId: message.modelId!, at: performance.now(), modelDone: message.model!.done } : prev.timing;
+            this.#live[runId] = { ...prev, done: p.done, total: p.total ?? prev.total, startDone: prev.startDone < 0 ? p.done : prev.startDone, message, latest, timing };
             if (message?.row) backupFolder.answer(runId, message.row);
             if (p.done > prev.done) backupFolder.progress(runId);
           },
@@ -99,10 +115,11 @@ class RunsManager {
 
 export const runsManager = new RunsManager();
 
-/** Seconds left at the pace of this session, or null before the pace is known. */
-export function etaSeconds(live: LiveRun): number | null {
-  const doneHere = live.done - Math.max(0, live.startDone);
-  const elapsed = (performance.now() - live.startedAt) / 1000;
-  if (doneHere < 2 || elapsed <= 0 || live.total <= live.done) return live.total > 0 && live.total <= live.done ? 0 : null;
-  return ((live.total - live.done) * elapsed) / doneHere;
+/** Time left, from the measured speeds and this session's rate, and the answers that rate is over; null remaining before either is known. */
+export function eta(live: LiveRun): { remaining: Remaining | null; liveAnswers: number } {
+  const m = live.message;
+  const t = live.timing && m?.modelId === live.timing.modelId && m.model ? live.timing : null;
+  const answers = t && m?.model ? m.model.done - t.modelDone : 0;
+  const current = { modelId: m?.modelId ?? null, itemsLeft: m?.model ? m.model.total - m.model.done : live.total - live.done, answers, seconds: t ? (performance.now() - t.at) / 1000 : 0, started: t !== null };
+  return { remaining: live.total > 0 ? liveRemaining(live.prior, current, live.total - live.done) : null, liveAnswers: answers };
 }

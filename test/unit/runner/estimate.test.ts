@@ -1,45 +1,133 @@
-/** Run-time estimates from measured speeds. */
+/** Run-time estimates from speeds measured on earlier answers. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_IMAGE_TOKENS, estimateRun, planWorkloads, secondsFor } from '../../../src/core/runner/estimate.ts';
+import {
+  type AnswerSample,
+  DEFAULT_IMAGE_TOKENS,
+  LIVE_HALF_WEIGHT,
+  estimateRun,
+  itemSeconds,
+  planWorkloads,
+  protocolKey,
+  remainingSeconds,
+  speedRecord,
+} from '../../../src/core/runner/estimate.ts';
 import { planRun } from '../../../src/core/runner/plan.ts';
 import { CASES, SPEC, protocol } from './fixtures.ts';
 
-describe('estimate', () => {
-  it('adds prompt (chars/4 + image budget) and decode (maxTokens/2) time', () => {
-    // 400 chars → 100 tokens; 2 images × 576; decode 256/2 = 128 per turn.
-    const est = estimateRun([{ modelId: 'm', textChars: 400, images: 2, turns: 1 }], {
-      maxTokens: 256,
-      speeds: { m: { decodeTokensPerS: 32, prefillTokensPerS: 1252 } },
-    });
-    expect(est.promptTokens).toBe(100 + 2 * DEFAULT_IMAGE_TOKENS);
-    expect(est.decodeTokens).toBe(128);
-    expect(est.seconds).toBeCloseTo(1252 / 1252 + 128 / 32);
+/** An answer of `tokens` tokens: `nonDecodeMs` before decoding, then 100 tokens/s. */
+function answer(key: string, tokens: number, nonDecodeMs: number, extra: Partial<AnswerSample> = {}): AnswerSample {
+  const decodeMs = ((tokens - 1) / 100) * 1000;
+  return { protocolKey: key, promptTokens: 200, answerTokens: tokens, ttftMs: nonDecodeMs, latencyMs: nonDecodeMs + decodeMs, turns: 1, truncated: false, budget: 64, gapMs: 50, ...extra };
+}
+
+describe('speed records', () => {
+  it('measure decode, non-decode time per protocol, answer lengths, time between answers and load', () => {
+    const r = speedRecord(
+      [
+        answer('json', 41, 500),
+        answer('json', 21, 300),
+        answer('json', 64, 400, { truncated: true }),
+        answer('mcq', 3, 200, { gapMs: null }),
+      ],
+      [4000, 9000, 5000],
+    )!;
+    expect(r.answers).toBe(4);
+    expect(r.decodeTokensPerS).toBeCloseTo(100);
+    expect(r.protocols.json).toMatchObject({ answers: 3, promptTokens: 200, stoppedTokens: 31 });
+    expect(r.protocols.json!.nonDecodeS).toBeCloseTo(0.4);
+    expect(r.protocols.json!.truncatedShare).toBeCloseTo(1 / 3);
+    expect(r.protocols.mcq!.nonDecodeS).toBeCloseTo(0.2);
+    // 800 prompt tokens over 1.4 s of non-decode time.
+    expect(r.prefillTokensPerS).toBeCloseTo(800 / 1.4);
+    expect(r.betweenS).toBeCloseTo(0.05);
+    expect(r.loadS).toBe(5);
   });
 
-  it('assumes prefill 8× decode when only decode speed is known, and null without speed', () => {
-    expect(secondsFor(800, 100, { decodeTokensPerS: 10 })).toBeCloseTo(800 / 80 + 10);
-    expect(secondsFor(800, 100, { decodeTokensPerS: 10, prefillTokensPerS: null })).toBeCloseTo(20);
-    expect(secondsFor(800, 100, undefined)).toBeNull();
-    expect(secondsFor(800, 100, { decodeTokensPerS: 0 })).toBeNull();
-    const est = estimateRun(
-      [{ modelId: 'a', textChars: 4, images: 0, turns: 1 }, { modelId: 'b', textChars: 4, images: 0, turns: 2 }],
-      { maxTokens: 10, speeds: { a: { decodeTokensPerS: 5 } }, imageTokens: 100 },
-    );
-    expect(est.perModel.map((m) => [m.modelId, m.decodeTokens, m.seconds === null])).toEqual([['a', 5, false], ['b', 10, true]]);
-    expect(est.seconds).toBeNull();
+  it('are not pulled up by the slow first answers after a model loads', () => {
+    const warm = [answer('json', 41, 400), answer('json', 41, 400), answer('json', 41, 400)];
+    const cold = { ...answer('json', 41, 4000), latencyMs: 4000 + 4000 };
+    const r = speedRecord([cold, ...warm])!;
+    expect(r.decodeTokensPerS).toBeCloseTo(100);
+    expect(r.protocols.json!.nonDecodeS).toBeCloseTo(0.4);
   });
 
-  it('derives workloads from a plan, without images for text-only and skipping done items', () => {
+  it('are absent without a timed answer', () => {
+    expect(speedRecord([])).toBeNull();
+    expect(speedRecord([answer('json', 1, 100)])).toBeNull();
+    expect(speedRecord([{ ...answer('json', 20, 100), ttftMs: null }])).toBeNull();
+  });
+});
+
+describe('item and run estimates', () => {
+  const record = speedRecord([answer('json', 41, 500), answer('json', 21, 300), answer('json', 64, 400, { truncated: true })], [6000])!;
+  const work = { protocolKey: 'json', textChars: 800, images: 1, turns: 1 };
+
+  it('price a measured protocol at its answer lengths, bounded by the budget', () => {
+    // Two thirds stop at 31 tokens, one third reaches the budget; 0.4 s before decoding, 0.05 s between answers.
+    const at64 = itemSeconds(record, work, 64)!;
+    expect(at64.measuredProtocol).toBe(true);
+    expect(at64.seconds).toBeCloseTo(0.4 + ((2 / 3) * 31 + (1 / 3) * 64) / 100 + 0.05);
+    // A budget of 16 cuts every answer at 16 tokens.
+    expect(itemSeconds(record, work, 16)!.seconds).toBeCloseTo(0.4 + 16 / 100 + 0.05);
+    // Two turns: twice the answer.
+    expect(itemSeconds(record, { ...work, turns: 2 }, 16)!.seconds).toBeCloseTo(0.4 + 32 / 100 + 0.05);
+  });
+
+  it('price an unmeasured protocol from its text at the measured prefill rate and a full budget (an upper bound)', () => {
+    const other = itemSeconds(record, { ...work, protocolKey: 'open' }, 64)!;
+    expect(other.measuredProtocol).toBe(false);
+    const prompt = 800 / 4 + DEFAULT_IMAGE_TOKENS;
+    expect(other.seconds).toBeCloseTo(prompt / record.prefillTokensPerS! + 64 / 100 + 0.05);
+    expect(itemSeconds({ ...record, prefillTokensPerS: null }, { ...work, protocolKey: 'open' }, 64)).toBeNull();
+  });
+
+  it('add items × their seconds and each model’s load once; unknown when a model has no record', () => {
+    const per = itemSeconds(record, work, 64)!.seconds;
+    const items = [1, 2, 3].map(() => ({ modelId: 'a', ...work }));
+    const est = estimateRun(items, { budget: 64, records: { a: record } });
+    expect(est.seconds).toBeCloseTo(3 * per + 6);
+    expect(est.perModel[0]).toMatchObject({ modelId: 'a', items: 3, loadS: 6, answers: 3, unmeasuredItems: 0 });
+    expect(est.perModel[0]!.perItemS).toBeCloseTo(per);
+    expect(estimateRun(items, { budget: 64, records: { a: record }, withLoad: false }).seconds).toBeCloseTo(3 * per);
+    const two = estimateRun([...items, { modelId: 'b', ...work }], { budget: 64, records: { a: record } });
+    expect(two.seconds).toBeNull();
+    expect(two.perModel.find((m) => m.modelId === 'b')).toMatchObject({ seconds: null, answers: 0 });
+    const mixed = estimateRun([...items, { modelId: 'a', ...work, protocolKey: 'open' }], { budget: 64, records: { a: record } });
+    expect(mixed.perModel[0]!.unmeasuredItems).toBe(1);
+  });
+});
+
+describe('remaining time of a live run', () => {
+  it('starts from the record, blends in the live rate by answers, and uses the live rate alone without a record', () => {
+    expect(remainingSeconds(10, 2, null)).toEqual({ seconds: 20, basis: 'record' });
+    expect(remainingSeconds(10, null, null)).toBeNull();
+    // One live answer is not a rate without a record.
+    expect(remainingSeconds(10, null, { answers: 1, seconds: 4 })).toBeNull();
+    expect(remainingSeconds(10, null, { answers: 2, seconds: 8 })).toEqual({ seconds: 40, basis: 'live' });
+    // After LIVE_HALF_WEIGHT answers the live rate (4 s) and the record (2 s) weigh the same.
+    const half = remainingSeconds(10, 2, { answers: LIVE_HALF_WEIGHT, seconds: 4 * LIVE_HALF_WEIGHT })!;
+    expect(half.basis).toBe('blend');
+    expect(half.seconds).toBeCloseTo(30);
+    // Many answers: close to the live rate.
+    expect(remainingSeconds(10, 2, { answers: 500, seconds: 2000 })!.seconds).toBeGreaterThan(39);
+    expect(remainingSeconds(0, 2, { answers: 3, seconds: 3 })!.seconds).toBe(0);
+  });
+});
+
+describe('plan workloads', () => {
+  it('derive each item’s text, images and protocol key, without images for text-only and skipping done items', () => {
     const plan = planRun(SPEC, CASES);
     const all = planWorkloads(plan);
     expect(all).toHaveLength(48);
     const c2 = (variant: string) => all[plan.items.findIndex((i) => i.itemKey === `c2#q1|model-a|${variant}|s0`)]!;
-    expect(c2('none')).toEqual({ modelId: 'model-a', textChars: 'Diagnosis?'.length, images: 2, turns: 1 });
+    expect(c2('none')).toEqual({ modelId: 'model-a', protocolKey: '', textChars: 'Diagnosis?'.length, images: 2, turns: 1 });
     expect(c2('text-only').images).toBe(0);
     const withProtocol = planWorkloads(plan, { protocol, done: new Set(plan.items.slice(0, 40).map((i) => i.itemKey)) });
     expect(withProtocol).toHaveLength(8);
     expect(withProtocol.every((w) => w.modelId === 'model-b')).toBe(true);
-    const c3 = withProtocol.find((w) => w.textChars === 'You are a neuroradiologist.'.length + 'Normal?\nA 40-year-old.'.length);
-    expect(c3).toBeDefined();
+    expect(withProtocol.find((w) => w.textChars === 'You are a neuroradiologist.'.length + 'Normal?\nA 40-year-old.'.length)).toBeDefined();
+    const byCase = planWorkloads(plan, { protocol, protocolIdOf: (c) => (c.id === 'c3' ? 'open' : 'mcq'), fewShot: true });
+    expect(new Set(byCase.map((w) => w.protocolKey))).toEqual(new Set(['mcq|few-shot', 'mcq|text-only|few-shot', 'open|few-shot', 'open|text-only|few-shot']));
+    expect(protocolKey('mcq', 'degrade:blur:2')).toBe('mcq');
   });
 });

@@ -1,0 +1,54 @@
+/** The run-time estimate in words: the figure, and what it was measured on. */
+import type { Remaining, RunEstimate } from '../../core/runner/estimate.ts';
+import type { SpeedBasis } from './speed-records.ts';
+
+/** "about 40 s", "about 2 min 40 s", "about 1 h 5 min". */
+export function approxDuration(seconds: number): string {
+  const s = Math.max(1, Math.round(seconds));
+  if (s < 90) return `about ${s} s`;
+  if (s < 3600) {
+    const m = Math.floor(s / 60);
+    // Seconds to the nearest 10 below 10 min; beyond that they are noise.
+    const rest = m < 10 ? Math.round((s % 60) / 10) * 10 : 0;
+    return rest === 60 ? `about ${m + 1} min` : `about ${m} min${rest ? ` ${rest} s` : ''}`;
+  }
+  const h = Math.floor(s / 3600);
+  const m = Math.round((s % 3600) / 60);
+  return `about ${h} h${m ? ` ${m} min` : ''}`;
+}
+
+export function deviceName(d: string): string {
+  return d === 'wasm' ? 'WASM' : d === 'webgpu' ? 'WebGPU' : d;
+}
+
+/**
+ * Where each model's part of the estimate comes from, e.g. "from 54 answers
+ * of Demo-trained on WASM with this protocol on this machine, 6 s of it
+ * loading the model", or why there is none yet.
+ */
+export function estimateBasis(estimate: RunEstimate, records: Readonly<Record<string, SpeedBasis>>, labelOf: (id: string) => string, device: string): string {
+  return estimate.perModel
+    .map((m) => {
+      const r = records[m.modelId];
+      if (!r || m.seconds === null) return `no measured speed yet for ${labelOf(m.modelId)} on ${deviceName(device)}: the estimate will appear after the first answers`;
+      const protocol =
+        m.unmeasuredItems === 0
+          ? 'with this protocol'
+          : m.unmeasuredItems === m.items
+            ? 'with other protocols (this one not measured yet: each answer counted at the full answer budget, so the figure is an upper bound)'
+            : `(${m.unmeasuredItems} of ${m.items} requests use a protocol not measured yet, counted at the full answer budget)`;
+      const load = m.loadS >= 1 ? `, ${Math.round(m.loadS)} s of it loading the model` : '';
+      return `from ${r.answers} answer${r.answers === 1 ? '' : 's'} of ${labelOf(m.modelId)} on ${deviceName(r.device)} ${protocol} on this machine${load}`;
+    })
+    .join('; ');
+}
+
+/** The live view's remaining time, with where it comes from. */
+export function remainingText(r: Remaining | null, liveAnswers: number): string {
+  if (r === null) return 'time left: measuring the first answers…';
+  if (r.seconds <= 0) return 'finishing';
+  const left = `${approxDuration(r.seconds)} left`;
+  if (r.basis === 'record') return `${left} (from earlier answers on this machine; updated once answers arrive)`;
+  const n = `${liveAnswers} answer${liveAnswers === 1 ? '' : 's'}`;
+  return r.basis === 'live' ? `${left} (at this run's rate over ${n})` : `${left} (this run's rate over ${n}, blended with earlier answers on this machine)`;
+}

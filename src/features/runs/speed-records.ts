@@ -1,0 +1,97 @@
+/**
+ * Speed records for the run-time estimate, from the answers earlier runs
+ * stored in this browser (so measured on this machine): each stored response
+ * keeps its prompt and answer tokens, time to first token and latency, and
+ * its run keeps when it started, which protocol asked it and on which device
+ * each model ran. Deleting a run removes its measurements with it.
+ */
+import { protocolFor } from '../../core/protocols/index.ts';
+import { AUTO_PROTOCOL } from '../../core/runner/protocol-adapter.ts';
+import { type AnswerSample, protocolKey, speedRecord, type SpeedRecord } from '../../core/runner/estimate.ts';
+import type { Repositories } from '../../core/db/index.ts';
+import type { ResponseRecord, RunRecord } from '../../core/db/types.ts';
+
+/** Recent runs read; older ones rarely add anything (the same machine, the same model). */
+const RUNS_READ = 12;
+/** Answers read per run: enough for stable rates without reading a long run whole. */
+const ANSWERS_PER_RUN = 400;
+/** Answers kept per model, newest runs first: the machine's speed now matters more than months ago. */
+const ANSWERS_PER_MODEL = 300;
+
+/** A speed record and where it was measured. */
+export interface SpeedBasis extends SpeedRecord {
+  /** `wasm`, `webgpu`, or an endpoint's or WebLLM's device as its engine reported it. */
+  readonly device: string;
+}
+
+/**
+ * Speed records per model on `device` (a transformers.js model on WASM says
+ * nothing of its speed on WebGPU; WebLLM and endpoints have one device each).
+ * Only answers asked in their run count: reused answers took no time.
+ */
+export async function speedRecords(repos: Repositories, modelIds: readonly string[], device: 'webgpu' | 'wasm'): Promise<Record<string, SpeedBasis>> {
+  const samples = new Map<string, AnswerSample[]>();
+  const loads = new Map<string, number[]>();
+  const ranOnDevice = new Map<string, string>();
+  for (const run of await repos.runs.list({ limit: RUNS_READ })) {
+    const ranOn = new Map<string, string>();
+    for (const id of modelIds) {
+      const info = run.provenance?.engines?.[id]?.at(-1);
+      if (info && (info.runtime !== 'transformers' || info.device === device)) ranOn.set(id, info.device);
+    }
+    if (ranOn.size === 0) continue;
+    const responses = (await repos.responses.listByRun(run.id, { limit: ANSWERS_PER_RUN })).filter(asked).sort((a, b) => a.createdAt - b.createdAt);
+    const protocolOf = await protocolResolver(repos, run);
+    const budget = run.config?.spec.sampling.maxTokens ?? 0;
+    let previousEnd: number | null = null;
+    for (const r of responses) {
+      const start = r.createdAt - r.latencyMs;
+      const gapMs = previousEnd === null ? null : start - previousEnd;
+      previousEnd = r.createdAt;
+      const on = ranOn.get(r.modelId);
+      if (on === undefined || (samples.get(r.modelId)?.length ?? 0) >= ANSWERS_PER_MODEL) continue;
+      ranOnDevice.set(r.modelId, on);
+      const list = samples.get(r.modelId) ?? [];
+      list.push({
+        protocolKey: protocolKey(protocolOf(r.caseId), r.variant, run.config?.fewShot === true),
+        promptTokens: r.usage.promptTokens,
+        answerTokens: r.usage.completionTokens,
+        turns: Math.max(1, (r as ResponseRecord & { turns?: readonly unknown[] }).turns?.length ?? 1),
+        ttftMs: r.usage.ttftMs,
+        latencyMs: r.latencyMs,
+        truncated: r.finishReason === 'length',
+        budget,
+        gapMs,
+      });
+      samples.set(r.modelId, list);
+    }
+    // The first request of a run waits for its model to load: that wait is the load time (one per run, its first model's).
+    const first = responses[0];
+    const startedAt = run.provenance?.startedAt;
+    if (first && typeof startedAt === 'number' && ranOn.has(first.modelId)) {
+      loads.set(first.modelId, [...(loads.get(first.modelId) ?? []), first.createdAt - first.latencyMs - startedAt]);
+    }
+  }
+  const out: Record<string, SpeedBasis> = {};
+  for (const [id, list] of samples) {
+    const record = speedRecord(list, loads.get(id) ?? []);
+    if (record) out[id] = { ...record, device: ranOnDevice.get(id) ?? device };
+  }
+  return out;
+}
+
+/** An answer the model produced in its run (not copied from another run, not failed). */
+function asked(r: ResponseRecord): boolean {
+  const extra = r as ResponseRecord & { reusedFrom?: string | null; error?: string | null };
+  return !extra.reusedFrom && !extra.error && r.finishReason !== 'error' && r.finishReason !== 'abort' && r.latencyMs > 0;
+}
+
+/** The protocol that asked each case of a run: its fixed protocol, or each case's own under `auto`. */
+async function protocolResolver(repos: Repositories, run: RunRecord): Promise<(caseId: string) => string> {
+  const id = run.config?.protocolId ?? '';
+  if (id !== AUTO_PROTOCOL) return () => id;
+  const [benchmark, cases] = await Promise.all([repos.benchmarks.get(run.benchmarkId), repos.cases.listByBenchmark(run.benchmarkId)]);
+  const defaults = benchmark?.manifest.protocolDefaults;
+  const byCase = new Map(cases.map((c) => [c.id, protocolFor(c, defaults).id]));
+  return (caseId) => byCase.get(caseId) ?? id;
+}
