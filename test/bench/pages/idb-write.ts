@@ -6,8 +6,11 @@
  * `?rows=100000&batch=1000`. Only the `putBatch` calls are timed; generating
  * the rows is not.
  */
-import { createRepositories, openDatabase, type ResponseRecord } from '../../../src/core/db/index.ts';
+import Dexie from 'dexie';
+import { createRepositories, openDatabase, SCHEMA, SCHEMA_VERSION, type ResponseRecord } from '../../../src/core/db/index.ts';
 import { mulberry32 } from '../../../src/core/random/mulberry32.ts';
+import { dexieRunStore } from '../../../src/core/runner/dexie-store.ts';
+import type { RunResponse } from '../../../src/core/runner/types.ts';
 
 export interface IdbWriteResult {
   rows: number;
@@ -32,9 +35,35 @@ export interface IdbWriteResult {
   deleted: boolean;
 }
 
+/**
+ * `?mode=compare`: the runner's own answer writes (`dexieRunStore(repos).saveResponse`,
+ * each batch's answers saved together) against a bare Dexie `bulkPut` of the same
+ * rows into a table with the same indexes, batch by batch in the same page, the
+ * order alternating. Then a few answers saved one at a time, each awaited, as the
+ * runner does with one request in flight.
+ */
+export interface IdbCompareResult {
+  rows: number;
+  batchSize: number;
+  /** Time inside the app's saves (summed over batches). */
+  appMs: number;
+  /** Time inside the bare `bulkPut`s. */
+  bareMs: number;
+  /** App throughput ÷ bare throughput (bareMs ÷ appMs). */
+  ratio: number;
+  appRowsPerSec: number;
+  bareRowsPerSec: number;
+  /** Answers saved one at a time, each awaited before the next. */
+  sequentialRows: number;
+  sequentialRowsPerSec: number;
+  counted: { app: number; bare: number };
+  deleted: boolean;
+}
+
 declare global {
   interface Window {
     __benchResult?: IdbWriteResult;
+    __benchCompare?: IdbCompareResult;
     __benchError?: string;
   }
 }
@@ -207,10 +236,79 @@ async function run(): Promise<IdbWriteResult> {
   }
 }
 
+async function compare(): Promise<IdbCompareResult> {
+  const params = new URLSearchParams(location.search);
+  const rows = intParam(params, 'rows', 100_000);
+  const batchSize = intParam(params, 'batch', 1000);
+  const sequentialRows = intParam(params, 'sequential', 1000);
+  const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e9)}`;
+  const appName = `neuroeval-bench-app-${stamp}`;
+  const bareName = `neuroeval-bench-bare-${stamp}`;
+  const appDb = await openDatabase({ name: appName });
+  const bare = new Dexie(bareName);
+  bare.version(1).stores({ responses: SCHEMA[SCHEMA_VERSION]!.responses! });
+  await bare.open();
+  const bareTable = bare.table<ResponseRecord, string>('responses');
+  let deleted = false;
+  try {
+    const repos = createRepositories(appDb);
+    const store = dexieRunStore(repos);
+    const rand = mulberry32(0x5eed);
+    const createdAt = Date.UTC(2025, 0, 1);
+    let appMs = 0;
+    let bareMs = 0;
+    let b = 0;
+    for (let start = 0; start < rows; start += batchSize, b++) {
+      const batch: RunResponse[] = [];
+      for (let i = start; i < Math.min(rows, start + batchSize); i++) batch.push(makeRow(rand, 'bench', i, createdAt) as RunResponse);
+      const app = async () => {
+        const t0 = performance.now();
+        await Promise.all(batch.map((row) => store.saveResponse(row)));
+        appMs += performance.now() - t0;
+      };
+      const plain = async () => {
+        const t0 = performance.now();
+        await bareTable.bulkPut(batch);
+        bareMs += performance.now() - t0;
+      };
+      if (b % 2 === 0) {
+        await app();
+        await plain();
+      } else {
+        await plain();
+        await app();
+      }
+    }
+    const sequential: RunResponse[] = [];
+    for (let i = 0; i < sequentialRows; i++) sequential.push(makeRow(rand, 'bench-seq', i, createdAt) as RunResponse);
+    const t0 = performance.now();
+    for (const row of sequential) await store.saveResponse(row);
+    const sequentialMs = performance.now() - t0;
+    const counted = { app: await repos.responses.countByRun('bench'), bare: await bareTable.count() };
+    await appDb.delete();
+    await bare.delete();
+    const names = (await indexedDB.databases()).map((d) => d.name);
+    deleted = !names.includes(appName) && !names.includes(bareName);
+    return {
+      rows, batchSize, appMs, bareMs, ratio: bareMs / appMs, appRowsPerSec: rows / (appMs / 1000), bareRowsPerSec: rows / (bareMs / 1000),
+      sequentialRows, sequentialRowsPerSec: sequentialRows / (sequentialMs / 1000), counted, deleted,
+    };
+  } finally {
+    if (!deleted) {
+      appDb.close();
+      bare.close();
+      indexedDB.deleteDatabase(appName);
+      indexedDB.deleteDatabase(bareName);
+    }
+  }
+}
+
 const out = document.getElementById('out');
-run().then(
+const mode = new URLSearchParams(location.search).get('mode');
+(mode === 'compare' ? compare() : run()).then(
   (result) => {
-    window.__benchResult = result;
+    if (mode === 'compare') window.__benchCompare = result as IdbCompareResult;
+    else window.__benchResult = result as IdbWriteResult;
     if (out) out.textContent = JSON.stringify(result, null, 2);
   },
   (err: unknown) => {

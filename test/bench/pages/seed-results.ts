@@ -46,6 +46,7 @@ window.seedResults = async (count: number, options: { runName?: string } = {}) =
   });
   for (let i = 0; i < responses.length; i += 5000) await repos.responses.putBatch(responses.slice(i, i + 5000));
   const scored = await scoreRun({ protocolId: 'auto', cases, responses }, { seed: 0, resamples: 1000 });
-  await repos.scores.saveVersion(runId, { durationMs: 0, config: scored.config, summary: scored.summary }, scored.items);
+  // As the scoring worker does: the set, its rows and its results digest in one transaction.
+  await repos.scores.saveVersion(runId, { durationMs: 0, config: scored.config, summary: scored.summary }, scored.items, cases);
   return { benchmarkId, runId, ms: performance.now() - t0 };
 };

@@ -6,19 +6,21 @@
  * profile, and reports on `window.__benchResult`.
  */
 import { type BenchResult, type BenchSuite, diskProfile, startBenchVite } from '../harness.ts';
-import type { IdbWriteResult } from '../pages/idb-write.ts';
+import type { IdbCompareResult, IdbWriteResult } from '../pages/idb-write.ts';
 
 const MAIN = { rows: 100_000, batch: 1000 };
 const SWEEP_ROWS = 20_000;
 const SWEEP_BATCHES = [100, 1000, 5000];
 const PAGE = 'test/bench/pages/idb-write.html';
+/** The runner's writes against a bare Dexie bulkPut: rows, batch, and answers then saved one at a time. */
+const COMPARE = { rows: 20_000, batch: 1000, sequential: 1000 };
 
 
 export const idbWriteSuite: BenchSuite = {
   id: 'idb-write',
   title: 'IndexedDB write throughput',
   description:
-    'Realistic response rows (~1.5 KB of fenced model JSON in `rawText`, its parse, usage figures) written through the app\'s `responses.putBatch` (Dexie, one transaction per batch) into a fresh database in a fresh on-disk Chromium profile. Only the `putBatch` calls are timed.',
+    'Realistic response rows (~1.5 KB of fenced model JSON in `rawText`, its parse, usage figures) written through the app\'s `responses.putBatch` (Dexie, one transaction per batch) into a fresh database in a fresh on-disk Chromium profile. Only the `putBatch` calls are timed. Then the runner\'s own answer writes (`dexieRunStore`, group commit) against a bare Dexie `bulkPut` of the same rows in the same page.',
   async run(ctx) {
     const { server, url } = await startBenchVite(ctx.root, ['dexie']);
     const measure = async (rows: number, batch: number): Promise<IdbWriteResult> => {
@@ -41,10 +43,28 @@ export const idbWriteSuite: BenchSuite = {
       }
     };
 
+    const measureCompare = async (): Promise<IdbCompareResult> => {
+      ctx.log(`  idb-write: the runner's writes against a bare bulkPut, ${COMPARE.rows.toLocaleString('en-US')} rows each`);
+      const profile = await diskProfile(ctx);
+      try {
+        const page = profile.page;
+        await page.goto(new URL(`${PAGE}?mode=compare&rows=${COMPARE.rows}&batch=${COMPARE.batch}&sequential=${COMPARE.sequential}`, url).href);
+        await page.waitForFunction(() => window.__benchCompare !== undefined || window.__benchError !== undefined, undefined, { timeout: 240_000, polling: 250 });
+        const { result, error } = await page.evaluate(() => ({ result: window.__benchCompare, error: window.__benchError }));
+        if (error !== undefined || !result) throw new Error(`the bench page failed: ${error ?? 'no result'}`);
+        if (result.counted.app !== COMPARE.rows || result.counted.bare !== COMPARE.rows) throw new Error(`wrote ${COMPARE.rows} rows each but counted ${result.counted.app} (app) and ${result.counted.bare} (bare) back`);
+        if (!result.deleted) throw new Error('the bench databases were not deleted');
+        return result;
+      } finally {
+        await profile.close();
+      }
+    };
+
     try {
       const main = await measure(MAIN.rows, MAIN.batch);
       const sweep: IdbWriteResult[] = [];
       for (const batch of SWEEP_BATCHES) sweep.push(await measure(SWEEP_ROWS, batch));
+      const cmp = await measureCompare();
 
       const rowsLabel = `${MAIN.rows.toLocaleString('en-US')} rows`;
       const how = `${rowsLabel}, batches of ${MAIN.batch.toLocaleString('en-US')}; rows ÷ time inside putBatch`;
@@ -68,6 +88,23 @@ export const idbWriteSuite: BenchSuite = {
           digits: 0,
           detail: s,
         })),
+        {
+          name: 'Runner answer writes ÷ bare Dexie bulkPut',
+          value: cmp.ratio,
+          unit: '×',
+          how: `throughput of \`dexieRunStore(repos).saveResponse\` (each batch of ${cmp.batchSize.toLocaleString('en-US')} answers saved together, group commit) ÷ a bare \`bulkPut\` of the same rows into a table with the same indexes, ${cmp.rows.toLocaleString('en-US')} rows each, alternating in one page (target ≥ 0.9)`,
+          digits: 2,
+          detail: cmp,
+        },
+        { name: 'Runner answer writes, saved together', value: cmp.appRowsPerSec, unit: 'rows/s', how: 'the app side of that ratio', digits: 0 },
+        { name: 'Bare Dexie bulkPut', value: cmp.bareRowsPerSec, unit: 'rows/s', how: 'the bare side of that ratio', digits: 0 },
+        {
+          name: 'Runner answer writes, one at a time',
+          value: cmp.sequentialRowsPerSec,
+          unit: 'rows/s',
+          how: `${cmp.sequentialRows.toLocaleString('en-US')} answers, each save awaited before the next (the runner with one request in flight: one transaction per answer)`,
+          digits: 0,
+        },
       ];
       return results;
     } finally {
