@@ -20,6 +20,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { type BenchContext, type BenchSuite, DIST_DIR, DOCS_DIR, REPO_ROOT, freshContext } from './harness.ts';
 import { type BenchReport, type MachineInfo, type SuiteReport, formatValue, renderJson, renderMarkdown } from './report.ts';
 import { cliStartupSuite } from './suites/cli-startup.ts';
+import { cliOverheadSuite } from './suites/cli-overhead.ts';
 import { demoTrainedSuite } from './suites/demo-trained.ts';
 import { engineBoundarySuite } from './suites/engine-boundary.ts';
 import { estimatesSuite } from './suites/estimates.ts';
@@ -33,7 +34,7 @@ import { resultsPageSuite } from './suites/results-page.ts';
 import { scoringSuite } from './suites/scoring.ts';
 
 /** Report order. Add new suites here. */
-const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, realSizeSuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, estimatesSuite, cliStartupSuite];
+const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, realSizeSuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, estimatesSuite, cliStartupSuite, cliOverheadSuite];
 
 const COMMAND = 'npm run bench';
 /** Hard stop, so a hung page can never keep the bench (and its browsers) alive. */
