@@ -8,8 +8,8 @@ import type { BenchmarkRecord, ModelRecord, RunRecord } from '../../core/db/type
 /** What the path reads from the database. */
 export interface StoredFacts {
   readonly benchmarks: readonly Pick<BenchmarkRecord, 'id' | 'name' | 'source' | 'synthetic' | 'caseCount'>[];
-  /** Models downloaded or imported into this browser (the bundled ones are never stored). */
-  readonly models: readonly Pick<ModelRecord, 'id' | 'label'>[];
+  /** Models downloaded or imported into this browser. */
+  readonly models: readonly Pick<ModelRecord, 'id' | 'label' | 'source'>[];
   readonly runs: readonly Pick<RunRecord, 'id' | 'benchmarkId' | 'status'>[];
   readonly reviews: number;
   /** Runs with at least one stored score set. */
@@ -41,6 +41,8 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
   // "Your cases": anything that is neither the demo nor drawn by its generator.
   const own = facts.benchmarks.filter((b) => b.source !== DEMO_SOURCE && !b.synthetic);
   const finished = facts.runs.filter((r) => r.status === 'done');
+  // The random-weight self-test model checks the wiring; it is not a model to evaluate.
+  const models = facts.models.filter((m) => m.source !== 'self-test');
   const unfinished = facts.runs.length - finished.length;
 
   return [
@@ -58,12 +60,12 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
     {
       id: 'model',
       title: 'Get a real model',
-      state: facts.models.length > 0 ? 'done' : 'todo',
+      state: models.length > 0 ? 'done' : 'todo',
       detail:
-        facts.models.length > 0
-          ? `Stored in this browser: ${facts.models.slice(0, 3).map((m) => m.label).join(', ')}${facts.models.length > 3 ? ` and ${facts.models.length - 3} more` : ''}.`
+        models.length > 0
+          ? `Stored in this browser: ${models.slice(0, 3).map((m) => m.label).join(', ')}${models.length > 3 ? ` and ${models.length - 3} more` : ''}.`
           : 'Only the bundled self-test and demo models are here; they are not medical models. Download one from the catalogue or import model files.',
-      link: { label: facts.models.length > 0 ? 'Models' : 'Get a model', path: '/models' },
+      link: { label: models.length > 0 ? 'Models' : 'Get a model', path: '/models' },
     },
     {
       id: 'import',

@@ -26,7 +26,7 @@ describe('the first-run path on Home', () => {
   it('marks each step done from what is stored', () => {
     const facts: StoredFacts = {
       benchmarks: [demo, { id: 'ward-7', name: 'Ward 7 MRI', source: 'dicom', synthetic: false, caseCount: 12 }],
-      models: [{ id: 'smolvlm', label: 'SmolVLM 256M' }],
+      models: [{ id: 'smolvlm', label: 'SmolVLM 256M', source: 'catalogue' }],
       runs: [
         { id: 'r1', benchmarkId: 'neuroeval-demo', status: 'done' },
         { id: 'r2', benchmarkId: 'ward-7', status: 'paused' },
@@ -42,14 +42,16 @@ describe('the first-run path on Home', () => {
     expect(byId.review!.detail).toBe('3 reviews recorded.');
   });
 
-  it('does not count the demo or other synthetic bundles as your cases, nor an unfinished run as a run done', () => {
+  it('does not count the demo or other synthetic bundles as your cases, the self-test model as a real model, nor an unfinished run as a run done', () => {
     const facts: StoredFacts = {
       ...fresh,
+      models: [{ id: 'self-test', label: 'Self-test', source: 'self-test' }],
       benchmarks: [demo, { id: 'neuroeval-demo-s7', name: 'Held-out demo', source: 'neuroeval-demo', synthetic: true, caseCount: 8 }, { id: 'synthetic-x', name: 'X', source: 'neuroeval-bundle', synthetic: true, caseCount: 2 }],
       runs: [{ id: 'r1', benchmarkId: 'ward-7', status: 'running' }],
     };
     const s = states(facts);
     expect(s.import).toBe('todo');
+    expect(s.model).toBe('todo');
     expect(s.run).toBe('todo');
     expect(firstRunPath(facts)[3]!.detail).toMatch(/started but not finished/);
   });
