@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readBuildInfo } from '../../../build/build-info.ts';
 import type { BenchCase, Bundle } from '../../core/bundle/types.ts';
 import type { RunStatus } from '../../core/db/types.ts';
@@ -10,14 +11,16 @@ import { planRun, planSummary, selectCases } from '../../core/runner/plan.ts';
 import { AUTO_PROTOCOL, runProtocol } from '../../core/runner/protocol-adapter.ts';
 import { buildProvenance, type Provenance } from '../../core/runner/provenance.ts';
 import { runRun } from '../../core/runner/runner.ts';
-import type { CaseFilters, RunOutcome, RunPlan, RunSpec, Variant } from '../../core/runner/types.ts';
+import type { CaseFilters, RunOutcome, RunPlan, RunResponse, RunSpec, Variant } from '../../core/runner/types.ts';
+import { parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { checkVariants } from '../../core/runner/variants.ts';
 import { runtimeOfSpec, specFiles } from '../../core/engines/spec.ts';
 import type { CliCommand, CliIo } from '../command.ts';
+import { readUnicodeFile } from '../files.ts';
 import { parseRunArgs, type RunArgs } from '../run/args.ts';
 import { bundleImageLoader, loadBenchmark } from '../run/benchmark.ts';
 import { chooseDevice, cliEngineOptionsOf, cliFilesHash, cliModelsOf, createCliEngineFactory, type CliDevice } from '../run/engines.ts';
-import { firstDifference, identityOf, runIdOf } from '../run/identity.ts';
+import { firstDifference, identityOf, runIdOf, type RunIdentity } from '../run/identity.ts';
 import { JOURNAL_FORMAT, JournalWriter, journalRunStore, readJournal, type JournalHeader, type JournalState } from '../run/journal.ts';
 import { journalExport, journalPathOf, lockOutput, writeRunExport } from '../run/output.ts';
 import { ProgressReporter } from '../run/progress.ts';
@@ -189,37 +192,71 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
   return { bundle, plan, config, provenance, runId, name, shard, device, engineFor: engines.engineFor };
 }
 
+/** Refuses to go on with a journal (or export) of another run, naming what differs. */
+function checkSameRun(p: Prepared, h: Pick<JournalHeader, 'identity' | 'shard' | 'run'>, source: string, identity: RunIdentity, shard: JournalHeader['shard']): void {
+  const diff = firstDifference(h.identity, identity);
+  if (diff) {
+    throw new InvalidInputError(
+      `${source}: cannot resume: it holds another run (${diff.field} was ${diff.was}, now ${diff.now}). Give the options it was started with, or another --out.`,
+      { file: source, field: diff.field },
+    );
+  }
+  const shardDiff = firstDifference(h.shard, shard, 'shard');
+  if (shardDiff) {
+    const show = (s: JournalHeader['shard']) => (s ? `--shard ${s.index}/${s.count}` : 'no --shard');
+    throw new InvalidInputError(`${source}: cannot resume: it was started with ${show(h.shard)}, now ${show(shard)}.`, { file: source, field: 'shard' });
+  }
+  h.run.config.engines.forEach((e, i) => {
+    const now = p.config.engines[i];
+    if (e.kind === 'transformers' && now?.kind === 'transformers' && e.device !== now.device) {
+      throw new InvalidInputError(`${source}: cannot resume: engines[${i}].device was ${e.device}, now ${now.device}; give --device ${e.device}.`, { file: source, field: `engines[${i}].device` });
+    }
+  });
+}
+
+/**
+ * An output written before whose journal is gone (deleted, or the export
+ * copied alone to another machine): its answers start a new journal, so they
+ * are neither asked again nor overwritten. A file that is not a run export
+ * of this run is refused, never replaced.
+ */
+function headerFromExport(out: string): { header: JournalHeader; answers: RunResponse[] } | null {
+  if (!existsSync(out)) return null;
+  let e: RunExport;
+  try {
+    e = parseRunExport(readUnicodeFile(out), out);
+  } catch (error) {
+    throw new InvalidInputError(`${out} exists and is not a run export (${error instanceof Error ? error.message : String(error)}); give another --out, or remove it.`, { file: out, field: '--out' });
+  }
+  if (!e.provenance || !e.run.config) throw new InvalidInputError(`${out} exists and is not the output of \`neuroeval run\` (no provenance or configuration); give another --out.`, { file: out, field: '--out' });
+  const { shard, ...provenance } = e.provenance;
+  const header: JournalHeader = {
+    kind: 'header',
+    format: JOURNAL_FORMAT,
+    version: 1,
+    run: { id: e.run.id, name: e.run.name, benchmarkId: e.run.benchmarkId, createdAt: e.run.createdAt, config: e.run.config, plan: e.run.plan },
+    provenance,
+    identity: identityOf(e.run.config, e.provenance, e.run.plan),
+    shard: shard ?? null,
+  };
+  return { header, answers: [...e.responses] };
+}
+
 /** Opens the output's journal: resumes one that matches this run, starts one when there is none; refuses one of another run. */
-function openJournal(p: Prepared, journal: string, io: CliIo, quiet: boolean): { state: JournalState; writer: JournalWriter } {
+function openJournal(p: Prepared, out: string, journal: string, io: CliIo, quiet: boolean): { state: JournalState; writer: JournalWriter } {
   const identity = identityOf(p.config, p.provenance, planSummary(p.plan));
   const sliced = shardPlan(p.plan, p.shard);
   const shard = p.shard ? { index: p.shard.index, count: p.shard.count, items: sliced.items.length } : null;
   const existing = readJournal(journal);
   if (existing) {
     for (const note of existing.notes) io.err.write(`note: ${note}\n`);
-    const h = existing.header;
-    const diff = firstDifference(h.identity, identity);
-    if (diff) {
-      throw new InvalidInputError(
-        `${journal}: cannot resume: it holds another run (${diff.field} was ${diff.was}, now ${diff.now}). Give the options it was started with, or another --out.`,
-        { file: journal, field: diff.field },
-      );
-    }
-    const shardDiff = firstDifference(h.shard, shard, 'shard');
-    if (shardDiff) {
-      const show = (s: JournalHeader['shard']) => (s ? `--shard ${s.index}/${s.count}` : 'no --shard');
-      throw new InvalidInputError(`${journal}: cannot resume: it was started with ${show(h.shard)}, now ${show(shard)}.`, { file: journal, field: 'shard' });
-    }
-    h.run.config.engines.forEach((e, i) => {
-      const now = p.config.engines[i]!;
-      if (e.kind === 'transformers' && now.kind === 'transformers' && e.device !== now.device) {
-        throw new InvalidInputError(`${journal}: cannot resume: engines[${i}].device was ${e.device}, now ${now.device}; give --device ${e.device}.`, { file: journal, field: `engines[${i}].device` });
-      }
-    });
+    checkSameRun(p, existing.header, journal, identity, shard);
     if (!quiet) io.err.write(`Resuming from ${journal}: ${existing.answers.size} of ${sliced.items.length} item(s) already answered.\n`);
     return { state: existing, writer: JournalWriter.resume(journal, existing) };
   }
-  const header: JournalHeader = {
+  const previous = headerFromExport(out);
+  if (previous) checkSameRun(p, previous.header, out, identity, shard);
+  const header: JournalHeader = previous?.header ?? {
     kind: 'header',
     format: JOURNAL_FORMAT,
     version: 1,
@@ -229,7 +266,13 @@ function openJournal(p: Prepared, journal: string, io: CliIo, quiet: boolean): {
     shard,
   };
   const writer = JournalWriter.create(journal, header);
-  return { writer, state: { header, answers: new Map(), provenance: header.provenance, status: null, notes: [], validBytes: 0 } };
+  const state: JournalState = { header, answers: new Map(), provenance: header.provenance, status: null, notes: [], validBytes: 0 };
+  for (const row of previous?.answers ?? []) {
+    writer.append({ kind: 'answer', row });
+    state.answers.set(row.itemKey, row);
+  }
+  if (previous && !quiet) io.err.write(`Resuming from ${out} (it has no journal beside it): ${state.answers.size} of ${sliced.items.length} item(s) already answered.\n`);
+  return { writer, state };
 }
 
 /** The exported status: `done` only when the whole run is answered (a finished shard is a paused run until merged). */
@@ -278,7 +321,7 @@ export const runCommand: CliCommand = {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
-      const opened = openJournal(p, journal, io, a.json);
+      const opened = openJournal(p, out, journal, io, a.json);
       writer = opened.writer;
       const { state } = opened;
       const plan = shardPlan(p.plan, p.shard);

@@ -27,9 +27,13 @@ import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../../bin/neuroeval.js', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../../public/demo/neuroeval-demo.zip', import.meta.url));
-/** Four demo cases, four tokens per answer: one item is a second or two of the tiny model's prefill. */
-const CASES = 4;
-const RUN_ARGS = ['run', '--benchmark', DEMO, '--model', 'self-test', '--limit', String(CASES), '--max-tokens', '4'];
+/**
+ * Four demo cases of four task families (lesion recognition, a two-turn dialogue, multiple choice, a rubric
+ * question), four tokens per answer: an item is a fraction of a second to a second of the tiny model's prefill.
+ */
+const CASE_IDS = ['lesion-ms-01', 'multi-round-ms-01', 'mcq-sequence-01', 'rubric-normal-01'];
+const CASES = CASE_IDS.length;
+const RUN_ARGS = ['run', '--benchmark', DEMO, '--model', 'self-test', '--cases', CASE_IDS.join(','), '--max-tokens', '4'];
 const LONG = 240_000;
 
 interface Exit {
@@ -135,6 +139,8 @@ describe('neuroeval run', () => {
     expect(baseline.responses).toHaveLength(CASES);
     expect(new Set(baseline.responses.map((r) => r.itemKey)).size).toBe(CASES);
     expect(baseline.responses.every((r) => r.finishReason !== 'error' && r.rawText.length > 0)).toBe(true);
+    // The dialogue is one item: both of its turns are asked in one go and stored with its answer.
+    expect(baseline.responses.find((r) => r.caseId === 'multi-round-ms-01')?.turns).toHaveLength(2);
     expect(baseline.run.config).toMatchObject({ protocolId: 'auto', spec: { sampling: { maxTokens: 4, temperature: 0, seed: 42 } } });
     expect(baseline.provenance!.engines['self-test']?.[0]).toMatchObject({ runtime: 'transformers', modelId: 'self-test' });
     expect(baseline.provenance!.benchmark.id).toBe('neuroeval-demo');
@@ -148,18 +154,18 @@ describe('neuroeval run', () => {
       const journal = `${out}.journal.jsonl`;
       const random = seeded(20261124);
       let kills = 0;
-      for (let round = 0; round < 6 && kills < 4; round++) {
+      for (let round = 0; round < 8 && kills < 4; round++) {
         const before = journalAnswers(journal).length;
         if (before >= CASES - 1) break;
         const { child, done } = cli([...RUN_ARGS, '--out', out]);
         if (random() < 0.3) {
-          // Anywhere: while reading the benchmark, loading the model, or generating.
-          await Promise.race([sleep(random() * 2500), done]);
+          // Early: while reading the benchmark, loading the model, or generating the first answer.
+          await Promise.race([sleep(random() * 1500), done]);
         } else {
-          // Once one or two more answers are on disk, then a little later (mostly mid-generation).
+          // Once one or two more answers are on disk, then a little later (mid-generation), but never so late that the run ends.
           const target = Math.min(CASES - 1, before + 1 + Math.floor(random() * 2));
           await until(() => journalAnswers(journal).length >= target, done);
-          await Promise.race([sleep(random() * 400), done]);
+          if (target < CASES - 1) await Promise.race([sleep(random() * 300), done]);
         }
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGKILL');
@@ -209,6 +215,41 @@ describe('neuroeval run', () => {
     },
     LONG,
   );
+
+  it(
+    'stops after the current answer on Ctrl-C (SIGINT), writes the export as paused and exits 130',
+    async () => {
+      const out = join(dir, 'interrupted.json');
+      const { child, done } = cli([...RUN_ARGS, '--out', out]);
+      await until(() => journalAnswers(`${out}.journal.jsonl`).length >= 1, done);
+      child.kill('SIGINT');
+      const r = await done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toContain('Stopping after the current answer');
+      const e = readExport(out);
+      expect(e.run.status).toBe('paused');
+      expect(e.responses.length).toBeGreaterThanOrEqual(1);
+      expect(e.responses.length).toBeLessThan(CASES);
+      expect(e.responses.map((x) => x.itemKey)).toEqual(journalAnswers(`${out}.journal.jsonl`));
+    },
+    LONG,
+  );
+
+  it('resumes from an export whose journal is gone, and never overwrites a file that is not a run export', async () => {
+    const out = join(dir, 'copied.json');
+    copyFileSync(join(dir, 'whole.json'), out);
+    const r = await inProcess([...RUN_ARGS, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('it has no journal beside it');
+    expect(journalAnswers(`${out}.journal.jsonl`)).toEqual(baseline.responses.map((x) => x.itemKey));
+    expect(answersOf(readExport(out))).toEqual(answersOf(baseline));
+    const junk = join(dir, 'notes.json');
+    writeFileSync(junk, '{"mine": true}\n');
+    const refused = await inProcess([...RUN_ARGS, '--out', junk]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('exists and is not a run export');
+    expect(readFileSync(junk, 'utf8')).toBe('{"mine": true}\n');
+  }, LONG);
 
   it(
     'refuses to resume an output of another run, naming the option that differs',
