@@ -21,6 +21,13 @@ const MODELS = [
   { id: 'gemma-3n-e2b-it-onnx-webgpu-long-model-identifier', label: 'gemma-3n-e2b-it-onnx-webgpu-long-model-identifier' },
 ] as const;
 
+/**
+ * Clipping by design, each with its reason: the answers table is virtualised,
+ * so its rows have one fixed height and a long id ends in "…" with the whole
+ * id in the cell's title.
+ */
+const CLIP_ALLOWED = ['[data-testid="answers-table"] td'];
+
 type SeedCase = { id: string; benchmarkId: string; taskFamily: string; questions: { id: string; reference?: { diagnosis?: string } }[] };
 
 /** A finished, scored run of the demo's differential cases by three models, a stored model, a second benchmark, and a reviewer. */
@@ -100,7 +107,7 @@ test('no page overflows its boxes or clips its text at 1280×800 and 1920×1080'
       await page.goto(`${server.url}${hash}`);
       await ready(page);
       await page.evaluate(() => document.fonts.ready);
-      for (const p of await page.evaluate(findLayoutProblems)) {
+      for (const p of await page.evaluate(findLayoutProblems, CLIP_ALLOWED)) {
         const line = `${name} at ${viewport.width}×${viewport.height}: ${p.kind}: ${p.element}`;
         problems.set(line, (problems.get(line) ?? 0) + 1);
       }
