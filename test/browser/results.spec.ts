@@ -22,7 +22,7 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await form.locator('[data-facet="taskFamily"] label', { hasText: 'classification' }).locator('input').check();
   await form.locator('[data-facet="taskFamily"] label', { hasText: 'differential-diagnosis' }).locator('input').check();
   // Each protocol's answer budget is shown; the run takes the largest its cases need.
-  await expect(form.getByTestId('budget-basis')).toContainText('NeuroVLM-Bench structured JSON (zero- and few-shot) 192');
+  await expect(form.getByTestId('budget-basis')).toContainText('NeuroVLM-Bench structured JSON 192');
   await expect(form.locator('input[name="max-tokens"]')).toHaveValue('480');
   // A budget far too small for real answers: the random-weight model is cut off.
   await form.locator('input[name="max-tokens"]').fill('16');

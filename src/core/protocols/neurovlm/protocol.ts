@@ -142,10 +142,11 @@ export function parseNeuroVlm(rawText: string): ParseResult<NeuroVlmAnswer> {
 
 export const neuroVlmProtocol: Protocol<NeuroVlmAnswer> = {
   ...META,
-  label: 'NeuroVLM-Bench structured JSON (zero- and few-shot)',
+  // Zero-shot unless the run sends the benchmark's exemplars: the run form offers that only where a benchmark carries them.
+  label: 'NeuroVLM-Bench structured JSON',
   description:
     'One image per request; the benchmark prompt asks for one JSON object with modality, sequence, plane, diagnosis, ' +
-    'subtype, ICD-10, severity and confidences. Few-shot sends labelled exemplar images first.',
+    'subtype, ICD-10, severity and confidences. Zero-shot, or few-shot where the benchmark carries labelled exemplars: they are sent first.',
   templates: TEMPLATES,
   outputSchema: NEUROVLM_SCHEMA,
 
