@@ -123,6 +123,23 @@ describe('neuroeval run --endpoint', () => {
     }
   }, LONG);
 
+  it('stops after --max-errors items whose --retries ran out, naming the server and its last status', async () => {
+    const down = await startFakeOpenAi([MODEL], { answers: 'deterministic', failureRate: 1 });
+    try {
+      const out = join(dir, 'down.json');
+      const r = await cli([...runArgs(down, out, '--max-errors', '2'), '--retries', '1']);
+      expect(r.code).toBe(1);
+      // Two items, each asked twice (one retry), then the run pauses.
+      expect(down.injected).toHaveLength(4);
+      expect(r.err).toMatch(new RegExp(`Paused after 2 failed answers in a row; the last: The server at ${new URL(down.baseUrl).host} answered (429|500) .*\\(2 attempts; the last status was (429|500)\\)`));
+      const failed = readExport(out).responses;
+      expect(failed).toHaveLength(2);
+      expect(failed.every((row) => row.finishReason === 'error')).toBe(true);
+    } finally {
+      await down.close();
+    }
+  }, LONG);
+
   it('sends the API key from the named environment variable and writes it nowhere', async () => {
     const secret = 'sk-hospital-gateway-0123456789';
     process.env.NEUROEVAL_TEST_ENDPOINT_KEY = secret;
