@@ -43,7 +43,8 @@ export interface PathResult {
 }
 
 export interface RealSizeBench {
-  measure(o: { path: BenchPath; model: string; device: BenchDevice; runs: number; maxTokens: number }): Promise<PathResult>;
+  /** `image: false` asks with the question alone (no vision encoder): see the suite's plans. */
+  measure(o: { path: BenchPath; model: string; device: BenchDevice; runs: number; maxTokens: number; image: boolean }): Promise<PathResult>;
 }
 
 declare global {
@@ -56,6 +57,7 @@ declare global {
 installGpuMeter();
 
 const QUESTION = 'Describe this image in one sentence.';
+const TEXT_QUESTION = 'Describe a normal brain MRI in one sentence.';
 
 /** The 64×64 gray test card of the engine-boundary bench: a gradient with a bright disc. */
 function testCard(): Uint8Array {
@@ -85,12 +87,13 @@ function directRuntime(): Promise<TransformersRuntime> {
 }
 
 /** One raw transformers.js generation: decode the PNG, chat template, processor, greedy generate with a streamer. */
-async function directGenerate(rt: TransformersRuntime, processor: Processor, model: PreTrainedModel, maxTokens: number): Promise<{ usage: EngineUsage; text: string }> {
+async function directGenerate(rt: TransformersRuntime, processor: Processor, model: PreTrainedModel, maxTokens: number, withImage: boolean): Promise<{ usage: EngineUsage; text: string }> {
   const { lib } = rt;
   const meter = new GenerationMeter();
-  const image = await lib.RawImage.fromBlob(new Blob([png as BlobPart], { type: 'image/png' }));
-  const prompt = processor.apply_chat_template([{ role: 'user', content: [{ type: 'image' }, { type: 'text', text: QUESTION }] }] as never, { add_generation_prompt: true, tokenize: false }) as string;
-  const inputs = (await processor(prompt, [image])) as { input_ids: { dims: number[] } };
+  const content = withImage ? [{ type: 'image' }, { type: 'text', text: QUESTION }] : [{ type: 'text', text: TEXT_QUESTION }];
+  const prompt = processor.apply_chat_template([{ role: 'user', content }] as never, { add_generation_prompt: true, tokenize: false }) as string;
+  const image = withImage ? await lib.RawImage.fromBlob(new Blob([png as BlobPart], { type: 'image/png' })) : null;
+  const inputs = (await (image ? processor(prompt, [image]) : processor(prompt))) as { input_ids: { dims: number[] } };
   const ids: bigint[] = [];
   const streamer = new lib.TextStreamer(processor.tokenizer!, {
     skip_prompt: true,
@@ -105,7 +108,7 @@ async function directGenerate(rt: TransformersRuntime, processor: Processor, mod
   return { usage: meter.usage(), text: processor.tokenizer!.decode(ids.map(Number), { skip_special_tokens: true }) };
 }
 
-async function measureDirect(model: string, device: BenchDevice, runs: number, maxTokens: number): Promise<PathResult> {
+async function measureDirect(model: string, device: BenchDevice, runs: number, maxTokens: number, withImage: boolean): Promise<PathResult> {
   const rt = await directRuntime();
   const t0 = performance.now();
   const { modelId, revision } = applyModelSource(rt, { kind: 'folder', location: location_(model) });
@@ -114,13 +117,13 @@ async function measureDirect(model: string, device: BenchDevice, runs: number, m
   const loadMs = performance.now() - t0;
   try {
     const f0 = performance.now();
-    const first = await directGenerate(rt, processor, m, maxTokens);
+    const first = await directGenerate(rt, processor, m, maxTokens, withImage);
     const firstMs = performance.now() - f0;
     const usages: EngineUsage[] = runs === 0 ? [first.usage] : [];
     const wallMs: number[] = runs === 0 ? [firstMs] : [];
     for (let i = 0; i < runs; i++) {
       const w0 = performance.now();
-      usages.push((await directGenerate(rt, processor, m, maxTokens)).usage);
+      usages.push((await directGenerate(rt, processor, m, maxTokens, withImage)).usage);
       wallMs.push(performance.now() - w0);
     }
     return { path: 'direct', device, loadMs, runs: usages, first: first.usage, wallMs, gpuPeakBytes: gpuMemory().peakBytes, adapter: device === 'webgpu' ? await adapterName() : null, text: first.text };
@@ -129,14 +132,14 @@ async function measureDirect(model: string, device: BenchDevice, runs: number, m
   }
 }
 
-async function measureApp(model: string, device: BenchDevice, runs: number, maxTokens: number): Promise<PathResult> {
+async function measureApp(model: string, device: BenchDevice, runs: number, maxTokens: number, withImage: boolean): Promise<PathResult> {
   const engine = new WorkerEngine({ source: { kind: 'folder', location: location_(model) }, device, modelId: model });
   const worker = transformersWorker();
   await worker.api.gpuMemory({ resetPeak: true });
   const t0 = performance.now();
   const info = await engine.load();
   const loadMs = performance.now() - t0;
-  const request = { messages: [imagesThenText([{ bytes: png, mime: 'image/png' }], QUESTION)], sampling: { temperature: 0, topP: 1, seed: 0, maxTokens } };
+  const request = { messages: [withImage ? imagesThenText([{ bytes: png, mime: 'image/png' }], QUESTION) : imagesThenText([], TEXT_QUESTION)], sampling: { temperature: 0, topP: 1, seed: 0, maxTokens } };
   try {
     const f0 = performance.now();
     const first = await engine.generate(request, { onToken: () => {} });
@@ -157,12 +160,12 @@ async function measureApp(model: string, device: BenchDevice, runs: number, maxT
 }
 
 const bench: RealSizeBench = {
-  async measure({ path, model, device, runs, maxTokens }) {
+  async measure({ path, model, device, runs, maxTokens, image }) {
     if (path === 'direct') {
       gpuMemory({ resetPeak: true });
-      return measureDirect(model, device, runs, maxTokens);
+      return measureDirect(model, device, runs, maxTokens, image);
     }
-    return measureApp(model, device, runs, maxTokens);
+    return measureApp(model, device, runs, maxTokens, image);
   },
 };
 
