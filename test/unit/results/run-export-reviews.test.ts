@@ -129,7 +129,7 @@ describe('the run export and its reviews', () => {
     const clock = { t: 0 };
     const laptop = await browser(clock);
     await reviewedRun(laptop, clock);
-    const v2 = { ...(JSON.parse(await exportText(laptop, 'lap')) as Record<string, unknown>), version: 2 };
+    const v2: Record<string, unknown> = { ...(JSON.parse(await exportText(laptop, 'lap')) as Record<string, unknown>), version: 2 };
     delete v2.reviews;
     const desk = await browser({ t: 0 });
     const result = await importRunExport(desk, parseRunExport(JSON.stringify(v2), 'v2.json'), 'v2.json');
