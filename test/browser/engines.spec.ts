@@ -132,13 +132,15 @@ test('the judge text model and the similarity encoder run in the worker', async 
   await openApp(page, server.url, '#/models');
   const box = page.getByTestId('try-text-models');
   await box.getByTestId('judge-run').click();
-  await expect(box.getByTestId('judge-usage')).toContainText('completion tokens', { timeout: 45_000 });
+  await expect(box.getByTestId('judge-usage')).toHaveText(/^\d+ tokens(, the model finished on its own|: reached the answer budget, so the answer is cut off) · answered in /, { timeout: 45_000 });
   await expect(box.getByTestId('judge-output')).not.toBeEmpty();
   await box.getByTestId('sim-run').click();
   await expect(box.getByTestId('sim-result')).toContainText('with encoder self-test-embed (32 dimensions', { timeout: 45_000 });
   const value = Number((await box.getByTestId('sim-result').locator('strong').textContent()) ?? 'NaN');
   expect(value).toBeGreaterThan(-1);
   expect(value).toBeLessThan(1);
+  // A random-weight encoder's number carries its caveat beside it.
+  await expect(box.getByTestId('sim-caveat')).toContainText('Random weights: this number says the encoder runs on this machine');
   // The same text twice is identical.
   await box.locator('input[name="sim-b"]').fill(await box.locator('input[name="sim-a"]').inputValue());
   await box.getByTestId('sim-run').click();

@@ -35,7 +35,8 @@ test('a model imported from a folder is hashed, stored, and runs after a reload 
   await openApp(page, server.url, '#/models');
   await waitForOfflineReady(page);
   await page.getByTestId('import-model-folder').setInputFiles(usbCopy('smolvlm-usb'));
-  await expect(page.getByTestId('model-message')).toContainText('Imported smolvlm-usb');
+  // The outcome shows in the card of the action: the import's under the import, the check's beside the stored models.
+  await expect(page.locator('section[aria-labelledby="import-model-title"]').getByTestId('model-message')).toContainText('Imported smolvlm-usb');
   const row = page.getByTestId('stored-models').locator('tr[data-model="imported-smolvlm-usb"]');
   await expect(row).toContainText('imported');
 
@@ -51,7 +52,7 @@ test('a model imported from a folder is hashed, stored, and runs after a reload 
   await expect(tryModel.getByTestId('try-output')).not.toBeEmpty();
   // Verify re-hashes the stored copy.
   await row.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByTestId('model-message')).toContainText('files match their recorded SHA-256');
+  await expect(page.locator('section[aria-labelledby="stored-title"]').getByTestId('model-message')).toContainText('files match their recorded SHA-256');
 });
 
 test('a folder imported as a catalogue model must hold the files the catalogue lists, where the repository keeps them', async ({ page, server }) => {
@@ -98,7 +99,8 @@ test('a catalogue model downloads from an allowed on-prem mirror with progress, 
     await page.locator('input[name="mirror"]').fill(mirror.url);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('catalogue').locator('tr[data-model="smolvlm-256m"]').getByRole('button', { name: 'Download' }).click();
-    await expect(page.getByTestId('model-message')).toContainText('Downloaded SmolVLM 256M Instruct');
+    // The outcome shows in the row whose button started the download.
+    await expect(page.getByTestId('catalogue').locator('tr[data-detail-for="smolvlm-256m"]').getByTestId('row-status')).toContainText('Downloaded SmolVLM 256M Instruct');
     const row = page.getByTestId('stored-models').locator('tr[data-model="smolvlm-256m"]');
     await expect(row).toContainText('catalogue');
     page.once('dialog', (d) => void d.accept());

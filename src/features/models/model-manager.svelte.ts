@@ -28,12 +28,15 @@ class ModelManager {
   #transfers = $state.raw<Transfer[]>([]);
   #message = $state<string | null>(null);
   #error = $state<string | null>(null);
+  /** Which action the message or error is about, so the page shows it in that action's card. */
+  #about = $state<'download' | 'import' | 'verify' | 'delete' | null>(null);
   /** The last outcome of an action on a catalogue row, shown in that row. */
   #rows = $state<Record<string, { readonly ok: boolean; readonly text: string }>>({});
 
   get transfers() { return this.#transfers; }
   get message() { return this.#message; }
   get error() { return this.#error; }
+  get about() { return this.#about; }
   rowStatus(entryId: string): { readonly ok: boolean; readonly text: string } | undefined {
     return this.#rows[entryId];
   }
@@ -41,6 +44,7 @@ class ModelManager {
   async #run<T>(transfer: Transfer, work: (t: Transfer) => Promise<T>, done: (r: T) => string): Promise<T | null> {
     this.#transfers = [...this.#transfers, transfer];
     this.#message = this.#error = null;
+    this.#about = transfer.kind;
     try {
       const result = await work(transfer);
       this.#message = done(result);
@@ -237,6 +241,8 @@ class ModelManager {
     await deleteModelFiles(model.id);
     if (model.runtime === 'webllm') await forgetWebLlmModel(modelLocation(model.id));
     await (await repos()).models.delete(model.id);
+    this.#error = null;
+    this.#about = 'delete';
     this.#message = `Deleted ${model.label} from this device.`;
   }
 }
