@@ -26,6 +26,9 @@ import { scoresCsv } from '../src/core/results/scores-csv.ts';
 import { parseRunExport, serializeRunExport, toRunExport } from '../src/core/scoring/io/run-export.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import type { RunResponse } from '../src/core/runner/types.ts';
+import { loadSafety, type SafetyView } from '../src/core/results/safety-load.ts';
+import { thumbnailDataUrl } from '../src/core/imaging/thumbnail.ts';
+import { decodeToRaw } from './runtime/decode-image.ts';
 import { exposeApi } from './runtime/expose.ts';
 
 let reposPromise: Promise<Repositories> | null = null;
@@ -80,6 +83,29 @@ async function results(benchmarkId: string, revision?: string): Promise<LoadedRe
   return current(fullCache, benchmarkId, revision, async () => loadResults(await database(), benchmarkId), (c) => (fullCache = c));
 }
 
+/** Overview and answer-page calls being served: what the page waits for to show the leaderboard and the table. */
+let foreground = 0;
+
+async function inForeground<T>(work: () => Promise<T>): Promise<T> {
+  foreground++;
+  try {
+    return await work();
+  } finally {
+    foreground--;
+  }
+}
+
+/**
+ * Paired tests and breakdowns are asked in the same breath as the first
+ * page of answers but shown further down (and the leaderboard shows its rows
+ * before their tests), so they wait until no overview or answer page is being
+ * served: first a turn, so calls already queued start, then while any runs.
+ */
+async function afterForeground(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 0));
+  while (foreground > 0) await new Promise((r) => setTimeout(r, 5));
+}
+
 async function detailOf(data: StoredResults): Promise<StoredDetail> {
   if (detailCache?.data !== data) detailCache = { data, detail: loadStoredDetail(await database(), data) };
   return detailCache.detail;
@@ -90,6 +116,7 @@ async function comparisonsFor(benchmarkId: string, metric: string, revision?: st
   const key = `${data.signature}|${metric}|${unit}`;
   let c = comparisons.get(key);
   if (!c) {
+    await afterForeground();
     const detail = await detailOf(data);
     comparisons.set(key, (c = compareRows(detail.itemsFor(metric), metric, { unit, cases: detail.cases })));
   }
@@ -102,6 +129,31 @@ interface Revisioned {
   readonly revision?: string;
 }
 
+let safetyCache: { data: LoadedResults; view: Promise<SafetyView> } | null = null;
+
+/** The safety view of the current scores: every score row with its stored answer, so it is read only when asked. */
+async function safetyOf(benchmarkId: string, revision?: string): Promise<SafetyView> {
+  const data = await results(benchmarkId, revision);
+  if (safetyCache?.data !== data) safetyCache = { data, view: loadSafety(await database(), data) };
+  return safetyCache.view;
+}
+
+/** Downscaled PNG data URLs of the gallery's images; an image that cannot be read is left out. */
+async function galleryThumbnails(view: SafetyView): Promise<Map<string, string>> {
+  const repos = await database();
+  const out = new Map<string, string>();
+  for (const sha of new Set(view.gallery.flatMap((g) => g.arms.flatMap((a) => a.cases.flatMap((c) => (c.image ? [c.image] : [])))))) {
+    const asset = await repos.assets.get(sha);
+    if (!asset) continue;
+    try {
+      out.set(sha, thumbnailDataUrl(await decodeToRaw(new Uint8Array(await asset.blob.arrayBuffer()), asset.mime)));
+    } catch {
+      // The report says nothing it cannot show: the card goes without its image.
+    }
+  }
+  return out;
+}
+
 const HEADLINE_BREAKDOWNS: readonly Dimension[] = ['taskFamily', 'diseaseGroup'];
 
 /** The report's breakdowns: the headline ones, and every technical tag the cases carry (scanner, field strength…). */
@@ -111,7 +163,7 @@ function reportDimensions(data: LoadedResults): Dimension[] {
 
 const resultsApi = {
   async overview(input: Revisioned): Promise<ResultsOverview> {
-    return storedOverview(await database(), await stored(input.benchmarkId, input.revision));
+    return inForeground(async () => storedOverview(await database(), await stored(input.benchmarkId, input.revision)));
   },
 
   /** Every pair of leaderboard rows tested on one metric, per question (default) or per sample. */
@@ -120,12 +172,14 @@ const resultsApi = {
   },
 
   async breakdown(input: Revisioned & { dimension: Dimension; metric: string; unit?: IntervalUnit }): Promise<Breakdown> {
-    const detail = await detailOf(await stored(input.benchmarkId, input.revision));
+    const data = await stored(input.benchmarkId, input.revision);
+    await afterForeground();
+    const detail = await detailOf(data);
     return breakdown(detail.itemsFor(input.metric), detail.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
   },
 
   async answers(input: Revisioned & { query: AnswerQuery }): Promise<AnswerPage> {
-    return storedAnswers(await database(), await stored(input.benchmarkId, input.revision), input.query);
+    return inForeground(async () => storedAnswers(await database(), await stored(input.benchmarkId, input.revision), input.query));
   },
 
   /** Agreement needs only the reviewed answers' rows, which the stored results hold. */
@@ -154,15 +208,24 @@ const resultsApi = {
     return { fileName: `neuroeval-run-${safe}.json`, text: serializeRunExport(exported) };
   },
 
-  async exportHtml(input: { benchmarkId: string; metric?: string; appVersion: string }): Promise<{ fileName: string; text: string }> {
+  /** The safety view and failure gallery (NeuroEval's own figures), per arm and disease group. */
+  async safety(input: Revisioned): Promise<SafetyView> {
+    return safetyOf(input.benchmarkId, input.revision);
+  },
+
+  /** The report; `images: false` leaves the failure gallery's thumbnails out. */
+  async exportHtml(input: { benchmarkId: string; metric?: string; appVersion: string; images?: boolean }): Promise<{ fileName: string; text: string }> {
     const data = await results(input.benchmarkId);
     const overview = overviewOf(data);
     const metric = input.metric ?? overview.leaderboard.defaultMetric ?? 'pass@1';
     const breakdowns = reportDimensions(data).map((d) => breakdown(data.scored, data.cases, d, metric));
     const repos = await database();
     const criteria = (await Promise.all(data.runs.map((r) => loadRunCriteria(repos, r.id)))).filter((v) => v.set !== null || v.deviations.length > 0);
+    const safety = await safetyOf(input.benchmarkId);
+    const thumbnails = input.images === false ? null : await galleryThumbnails(safety);
     const text = buildHtmlReport({
       overview, metric, comparisons: await comparisonsFor(input.benchmarkId, metric), breakdowns, criteria,
+      safety: { report: safety.report, gallery: safety.gallery, thumbnails },
       agreement: agreementReport(data.reviews, data.scored.flatMap((s) => s.items)), generatedAt: new Date(), appVersion: input.appVersion,
     });
     const safe = data.benchmark.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'benchmark';
@@ -196,6 +259,7 @@ const resultsApi = {
     const result = await importRunExport(await database(), e, input.fileName, { ...(input.into ? { into: input.into } : {}), dropUnknown: input.dropUnknown === true });
     storedCache = null;
     fullCache = null;
+    safetyCache = null;
     detailCache = null;
     return result;
   },

@@ -29,7 +29,7 @@ import { degradationCurves, dimensionsFor, rowReliability, type BreakdownCase, t
 import { TECHNICAL_TAGS } from './technical-tags.ts';
 
 /** Bumped whenever what a digest holds or how it is computed changes: older digests are rebuilt. */
-export const DIGEST_FORMAT = 1;
+export const DIGEST_FORMAT = 2;
 
 /** What a digest was computed from; a digest whose source differs from the set's is stale. */
 export interface DigestSource {
@@ -77,8 +77,72 @@ export interface DetailDigest extends DigestSource {
   readonly sample: Uint32Array;
   /** Each metric's value per answer (NaN when the answer has none), aligned with the open part's rows. */
   readonly metrics: Readonly<Record<string, Float64Array>>;
-  /** The answered cases, with only what breakdowns and patient clustering read. */
-  readonly cases: readonly (BreakdownCase & { readonly id: string })[];
+  /** The answered cases, with only what breakdowns and patient clustering read, as columns (no object per case to read back). */
+  readonly cases: CaseColumns;
+}
+
+/** A string field of each case: a dictionary and each case's code in it, {@link ABSENT} where the case has none. */
+interface FieldColumn {
+  readonly values: readonly string[];
+  readonly codes: Uint32Array;
+}
+
+const ABSENT = 0xffffffff;
+const CASE_FIELDS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequence', 'imageSequence', 'plane'] as const;
+type CaseField = (typeof CASE_FIELDS)[number];
+
+export interface CaseColumns {
+  readonly ids: readonly string[];
+  /** Whether the case has a first image (whose sequence and plane breakdowns read). */
+  readonly hasImage: Uint8Array;
+  readonly fields: Readonly<Record<CaseField, FieldColumn>>;
+  /** The kept `meta` keys (technical tags, patient and study keys). */
+  readonly meta: Readonly<Record<string, FieldColumn>>;
+}
+
+function fieldColumn(values: readonly (string | undefined)[]): FieldColumn {
+  const dict = new Dictionary();
+  const codes = new Uint32Array(values.length);
+  values.forEach((v, i) => (codes[i] = v === undefined ? ABSENT : dict.code(v)));
+  return { values: dict.values, codes };
+}
+
+function caseColumns(cases: readonly BenchCase[]): CaseColumns {
+  const first = (c: BenchCase) => c.images[0];
+  const get: Record<CaseField, (c: BenchCase) => string | undefined> = {
+    split: (c) => c.split, taskFamily: (c) => c.taskFamily, diseaseGroup: (c) => c.diseaseGroup, modality: (c) => c.modality,
+    sequence: (c) => c.sequences?.[0], imageSequence: (c) => first(c)?.sequence, plane: (c) => (first(c)?.plane === undefined ? undefined : String(first(c)!.plane)),
+  };
+  return {
+    ids: cases.map((c) => c.id),
+    hasImage: Uint8Array.from(cases, (c) => (first(c) ? 1 : 0)),
+    fields: Object.fromEntries(CASE_FIELDS.map((f) => [f, fieldColumn(cases.map(get[f]))])) as Record<CaseField, FieldColumn>,
+    meta: Object.fromEntries(META_KEPT.map((k) => [k, fieldColumn(cases.map((c) => c.meta?.[k]))])),
+  };
+}
+
+/** The cases back from their columns, with what breakdowns and patient clustering read. */
+export function casesFromColumns(cols: CaseColumns): Map<string, BreakdownCase> {
+  const at = (col: FieldColumn, i: number): string | undefined => (col.codes[i] === ABSENT ? undefined : col.values[col.codes[i]!]);
+  const out = new Map<string, BreakdownCase>();
+  cols.ids.forEach((id, i) => {
+    const f = (name: CaseField) => at(cols.fields[name], i);
+    const meta: Record<string, string> = {};
+    for (const [k, col] of Object.entries(cols.meta)) {
+      const v = at(col, i);
+      if (v !== undefined) meta[k] = v;
+    }
+    const sequence = f('sequence');
+    const imageSequence = f('imageSequence');
+    const plane = f('plane');
+    out.set(id, {
+      taskFamily: f('taskFamily') as BenchCase['taskFamily'], meta,
+      images: cols.hasImage[i] ? [{ ...(imageSequence !== undefined ? { sequence: imageSequence } : {}), ...(plane !== undefined ? { plane } : {}) }] : [],
+      ...(f('split') !== undefined ? { split: f('split')! } : {}), ...(f('diseaseGroup') !== undefined ? { diseaseGroup: f('diseaseGroup')! } : {}),
+      ...(f('modality') !== undefined ? { modality: f('modality')! } : {}), ...(sequence !== undefined ? { sequences: [sequence] } : {}),
+    });
+  });
+  return out;
 }
 
 export type ResultDigestPart = OpenDigest | DetailDigest;
@@ -113,18 +177,6 @@ class Dictionary {
 }
 
 const META_KEPT = [...Object.values(TECHNICAL_TAGS), PATIENT_KEY, STUDY_KEY];
-
-function slimCase(c: BenchCase): BreakdownCase & { id: string } {
-  const meta: Record<string, string> = {};
-  for (const k of META_KEPT) if (c.meta?.[k] !== undefined) meta[k] = c.meta[k];
-  const first = c.images[0];
-  return {
-    id: c.id, taskFamily: c.taskFamily, images: first ? [{ ...(first.sequence !== undefined ? { sequence: first.sequence } : {}), ...(first.plane !== undefined ? { plane: first.plane } : {}) }] : [],
-    ...(c.split !== undefined ? { split: c.split } : {}), ...(c.diseaseGroup !== undefined ? { diseaseGroup: c.diseaseGroup } : {}),
-    ...(c.modality !== undefined ? { modality: c.modality } : {}), ...(c.sequences !== undefined ? { sequences: c.sequences } : {}),
-    ...(c.meta !== undefined ? { meta } : {}),
-  };
-}
 
 /** The answers table's string order (answers.ts sorts with the same collator). */
 export const tableCollator = new Intl.Collator('en', { numeric: true });
@@ -197,7 +249,7 @@ export function buildDigest(set: ScoreSetRecord, rows: readonly ScoreRecord[], c
   };
   const detail: DetailDigest = {
     ...source, part: 'detail', questionIds: dict.question.values, questionCode: col.questionCode, sample: col.sample, metrics,
-    cases: cases.filter((c) => answered.has(c.id)).map(slimCase),
+    cases: caseColumns(cases.filter((c) => answered.has(c.id))),
   };
   return { open, detail };
 }

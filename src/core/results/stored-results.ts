@@ -12,7 +12,7 @@ import type { Repositories } from '../db/index.ts';
 import type { ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import { AnswerIndex } from './answer-index.ts';
 import { answerTableRow, type AnswerPage, type AnswerQuery } from './answers.ts';
-import { lightItems, type DetailDigest, type OpenDigest } from './digest.ts';
+import { casesFromColumns, lightItems, type DetailDigest, type OpenDigest } from './digest.ts';
 import { dimensionsFor, type BreakdownCase, type ScoredItems, type ScoredRun } from './leaderboard.ts';
 import { assembleOverview, readResultsRuns, type ResultsOverview, type ResultsRuns } from './overview.ts';
 
@@ -82,7 +82,7 @@ export interface StoredDetail {
 export async function loadStoredDetail(repos: Repositories, data: StoredResults): Promise<StoredDetail> {
   const details: DetailDigest[] = await Promise.all(data.scored.map(async (s) =>
     (await repos.scores.detailDigest(s.set, data.benchmark.contentHash)) ?? (await repos.scores.rebuildDigest(s.set, data.benchmark)).detail));
-  const cases = new Map<string, BreakdownCase>(details.flatMap((d) => d.cases.map((c) => [c.id, c] as const)));
+  const cases = new Map<string, BreakdownCase>(details.flatMap((d) => [...casesFromColumns(d.cases)]));
   const byMetric = new Map<string, ScoredItems[]>();
   return {
     cases,
