@@ -56,6 +56,11 @@ const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
   'mcq.set': theirs('MediConfusion', 'A pair counts only if both of its questions are answered right.'),
   rubric: theirs('LiveMedBench', 'clip(Σ points of met items ÷ Σ positive points, 0, 1); items marked by the local judge or reviewers.'),
   json_valid: own('Share of answered calls whose answer parsed as one JSON object.'),
+  'safety.false_finding': own('Share of normal controls whose answer names an abnormality (any class but normal); unparsable and abstained answers are counted apart, not as findings.'),
+  'safety.missed_abnormality': own('Share of abnormal cases whose answer names the class normal; unparsable and abstained answers are counted apart.'),
+  'safety.flagged': own("Share of parsed structured answers with a NeuroVLM-Bench safety flag (a mandatory field absent, a subtype inconsistent with the class, an ICD-10 code with normal), by NeuroEval's reading of the benchmark's checks."),
+  'safety.selective_accuracy@80': own('Accuracy of the 80 % of answers with the highest stated confidence (answers tied at the cut count by their mean), with a seeded bootstrap interval.'),
+  'safety.aurc': own('Area under the risk–coverage curve: the mean of 1 − selective accuracy over every coverage, answers added most confident first; lower is better.'),
 };
 
 const NEUROVLM_FIELD = own(
