@@ -274,3 +274,27 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
   children.push(...legend(opts.series.map((s) => s.name), height - legendRows * 16 + 4));
   return svg(opts.title, height, children);
 }
+
+/**
+ * Risk–coverage curves: selective risk (1 − accuracy of the answers kept)
+ * against the share of answers kept, most confident first; a dashed line
+ * marks a coverage of interest (80 %).
+ */
+export function riskCoverageChart(opts: { title: string; series: readonly { name: string; points: readonly { coverage: number; risk: number }[] }[]; mark?: number }): SvgNode {
+  const legendRows = Math.ceil(opts.series.length / legendColumns(opts.series.map((s) => s.name)));
+  const height = 320 + legendRows * 16;
+  const f = frame(height - legendRows * 16);
+  const sx = (v: number) => f.x0 + (f.x1 - f.x0) * v;
+  const sy = (v: number) => f.y0 - (f.y0 - f.y1) * Math.max(0, Math.min(1, v));
+  const children: SvgNode[] = [...yAxis(f, 1, true, 'Risk (1 − selective accuracy)')];
+  for (let i = 0; i <= 5; i++) children.push(txt('text', pctLabel(i / 5), { x: sx(i / 5), y: f.y0 + 16, 'text-anchor': 'middle' }));
+  children.push(txt('text', 'Coverage (answers kept, most confident first)', { x: (f.x0 + f.x1) / 2, y: f.y0 + 34, 'text-anchor': 'middle' }));
+  if (opts.mark !== undefined) children.push(el('line', { x1: sx(opts.mark), y1: f.y0, x2: sx(opts.mark), y2: f.y1, stroke: '#999', 'stroke-dasharray': '4 3' }, [txt('title', `${pctLabel(opts.mark)} coverage`)]));
+  opts.series.forEach((s, i) => {
+    const color = PALETTE[i % PALETTE.length]!;
+    const pts = s.points.filter((p) => Number.isFinite(p.risk));
+    if (pts.length) children.push(el('polyline', { points: pts.map((p) => `${Math.round(sx(p.coverage) * 10) / 10},${Math.round(sy(p.risk) * 10) / 10}`).join(' '), fill: 'none', stroke: color, 'stroke-width': 2 }, [txt('title', s.name)]));
+  });
+  children.push(...legend(opts.series.map((s) => s.name), height - legendRows * 16 + 4));
+  return svg(opts.title, height, children);
+}

@@ -5,9 +5,10 @@
 import { ERROR_CLASSES } from '../scoring/equivalence/taxonomy.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
-import { barChart, confusionHeatmap, lineChart, reliabilityDiagram, scatterChart, type ScatterPoint } from './charts.ts';
+import { barChart, confusionHeatmap, lineChart, reliabilityDiagram, riskCoverageChart, scatterChart, type ScatterPoint } from './charts.ts';
 import type { Breakdown, DegradationCurve, LeaderboardRow } from './leaderboard.ts';
 import { DIMENSION_LABELS } from './leaderboard.ts';
+import { TARGET_COVERAGE, type SafetyReport } from './safety.ts';
 import type { SvgNode } from './svg.ts';
 
 /** Breadth (NeuroVLM-style classification) and depth (Neural-MedBench-style reasoning) metric keys. */
@@ -98,4 +99,13 @@ export function degradationFigures(curves: readonly DegradationCurve[]): SvgNode
     lineChart({ title: 'Accuracy by degradation severity', xLabel: 'Severity (0 = original images)', yLabel: 'Accuracy', series: curves.map((c) => ({ name: c.label, points: c.accuracy })), percent: true, xTicks: [0, 1, 2, 3] }),
     lineChart({ title: 'Calibration shift by severity (confidence − accuracy)', xLabel: 'Severity (0 = original images)', yLabel: 'Shift', series: curves.map((c) => ({ name: c.label, points: c.shift })), yMin: -bound, yMax: bound, xTicks: [0, 1, 2, 3] }),
   ];
+}
+
+/** Each arm's risk–coverage curve (NeuroEval's own figure), with the 80 % coverage marked. */
+export function riskCoverageFigure(report: SafetyReport, labelOf: (key: string) => string = (k) => k): SvgNode {
+  return riskCoverageChart({
+    title: 'Risk–coverage (NeuroEval\'s own figure)',
+    series: report.arms.flatMap((a) => (a.riskCoverage ? [{ name: labelOf(a.key), points: a.riskCoverage.curve.map((p) => ({ coverage: p.coverage, risk: 1 - p.accuracy })) }] : [])),
+    mark: TARGET_COVERAGE,
+  });
 }

@@ -19,6 +19,9 @@ import { describeCriterion, outcomeReason } from '../criteria/evaluate.ts';
 import type { RunCriteriaView } from '../criteria/for-run.ts';
 import { hasRandomWeights, randomWeightsCaveat } from './model-names.ts';
 import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
+import type { GalleryGroup } from './gallery.ts';
+import { failuresSection, SAFETY_CSS, safetySection } from './report-safety.ts';
+import type { SafetyReport } from './safety.ts';
 
 interface ReportInput {
   readonly overview: ResultsOverview;
@@ -31,6 +34,8 @@ interface ReportInput {
   readonly appVersion: string;
   /** Runs with acceptance criteria: go / no-go per criterion and model (criteria/for-run.ts). */
   readonly criteria?: readonly RunCriteriaView[];
+  /** The safety view and failure gallery; `thumbnails` null leaves images out (report-safety.ts). */
+  readonly safety?: { readonly report: SafetyReport; readonly gallery: readonly GalleryGroup[]; readonly thumbnails: ReadonlyMap<string, string> | null };
 }
 
 const STATUS_WORDS = { go: 'GO', 'no-go': 'NO-GO', 'no-data': 'no data' } as const;
@@ -186,6 +191,7 @@ export function buildHtmlReport(input: ReportInput): string {
     const sig = c ? (c.pValue < 0.05 ? `<span title="p=${c.pValue.toPrecision(2)}">${worse ? '▼' : '▲'} p=${esc(c.pValue.toPrecision(2))}</span>` : `≈ p=${esc(c.pValue.toPrecision(2))}`) : r.id === leader?.id ? 'leader' : '–';
     return `<tr><th scope="row">${esc(r.label)}<br><span class="muted">${esc(r.runName)} · v${r.scoreVersion}</span></th>${metrics.map((k) => value(r.metrics[k])).join('')}<td>${sig}</td></tr>`;
   }).join('\n');
+  const armLabel = (key: string) => overview.leaderboard.rows.find((r) => r.id === key)?.label ?? key;
   const twoAxis = twoAxisFigure(overview.leaderboard.rows);
   const figures: string[] = [];
   if (twoAxis.plotted.length) figures.push(figure(toSvgString(twoAxis.figure), `Each model's classification accuracy against its pass@1, with 95 % intervals.${twoAxis.missing.length ? ` Not plotted: ${twoAxis.missing.join('; ')}.` : ''}`));
@@ -221,7 +227,7 @@ export function buildHtmlReport(input: ReportInput): string {
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(`NeuroEval report: ${b.name}`)}</title>
-<style>${CSS}</style>
+<style>${CSS}${input.safety ? SAFETY_CSS : ''}</style>
 </head>
 <body>
 <h1>NeuroEval report: ${esc(b.name)}</h1>
@@ -237,6 +243,8 @@ ${body}
 </tbody></table>
 ${definitionsTable(metrics)}
 ${criteriaSection(input.criteria ?? [], new Map(overview.runs.map((r) => [r.id, r.name])), (id) => overview.leaderboard.rows.find((r) => r.modelId === id)?.label ?? id)}
+${input.safety ? safetySection(input.safety.report, armLabel) : ''}
+${input.safety ? failuresSection(input.safety.gallery, armLabel, input.safety.thumbnails) : ''}
 ${neuroVlmBenchSection(overview.neurovlmBench)}
 <h2>Figures</h2>
 ${figures.join('\n')}

@@ -1,0 +1,27 @@
+/**
+ * The safety view and failure gallery of a benchmark's current scores, read
+ * from its score rows, the stored answers they score (the class an answer
+ * named is not kept in a score row) and the cases. Computed when the page's
+ * Safety section or the report asks, never when the page opens.
+ */
+import type { Repositories } from '../db/index.ts';
+import type { RunResponse } from '../runner/types.ts';
+import { failureGallery, type GalleryGroup } from './gallery.ts';
+import type { LoadedResults } from './overview.ts';
+import { joinAnswers } from './safety-input.ts';
+import { safetyReport, type SafetyReport } from './safety.ts';
+
+export interface SafetyView {
+  readonly report: SafetyReport;
+  readonly gallery: readonly GalleryGroup[];
+  /** Bootstrap seed of the intervals: the first scored run's scoring seed. */
+  readonly seed: number;
+}
+
+export async function loadSafety(repos: Repositories, data: Pick<LoadedResults, 'scored' | 'cases' | 'reviews'>): Promise<SafetyView> {
+  const responses = new Map<string, RunResponse>();
+  for (const s of data.scored) for (const r of await repos.responses.listByRun(s.run.id)) responses.set(r.id, r as RunResponse);
+  const seed = data.scored[0]?.set.config.seed ?? 0;
+  const joined = joinAnswers({ items: data.scored.flatMap((s) => s.items), responses, cases: data.cases, reviews: data.reviews });
+  return { report: safetyReport(joined, { seed, resamples: data.scored[0]?.set.config.resamples ?? 1000 }), gallery: failureGallery(joined), seed };
+}
