@@ -38,7 +38,8 @@ export type NeuroVlmAnswer = Readonly<Record<string, unknown>>;
 
 export const NEUROVLM_CLASSES = ['tumor', 'stroke', 'multiple sclerosis', 'normal', 'other abnormalities'] as const;
 
-const SUBTYPES = [
+/** Subtypes in the prompt's spellings: tumour subtypes first, then the two stroke subtypes. */
+export const NEUROVLM_SUBTYPES = [
   'glioma', 'meningioma', 'pituitary_tumor', 'carcinoma', 'germinoma', 'granuloma', 'medulloblastoma',
   'neurocytoma', 'papilloma', 'schwannoma', 'tuberculoma', 'ischemic', 'hemorrhagic',
 ];
@@ -53,7 +54,7 @@ export const NEUROVLM_SCHEMA: Readonly<Record<string, unknown>> = {
     specialized_sequence: { enum: ['FLAIR', 'T1', 'T2', 'T1C+', null] },
     plane: { enum: ['axial', 'sagittal', 'coronal', null] },
     diagnosis_name: { enum: [...NEUROVLM_CLASSES, null] },
-    diagnosis_detailed: { enum: [...SUBTYPES, null] },
+    diagnosis_detailed: { enum: [...NEUROVLM_SUBTYPES, null] },
     icd10_code: { type: ['string', 'null'] },
     severity_score: { type: ['number', 'null'], minimum: 0, maximum: 1 },
     diagnosis_confidence: unit,
