@@ -57,6 +57,15 @@ test('a tie names no leader; display names, no clipped columns, chart pickers th
   expect(chosen.trim()).not.toBe('');
   await expect(page.getByTestId('reliability-chart')).toContainText(chosen.trim());
 
+  // The run's page: the random-weights caveat, and what the BERTScore options do.
+  await page.goto(`${server.url}#/results/run/${runId}`);
+  await expect(page.getByTestId('random-weights-caveat')).toContainText('Self-test (random weights): its weights are random numbers');
+  const help = page.getByTestId('bertscore-help');
+  await expect(help).toContainText('IDF weights each word by how rare it is');
+  await expect(help).toContainText('Baseline rescales each score as (raw − b) / (1 − b)');
+  await expect(help).toContainText('Which matches the paper? Neural-MedBench does not publish its encoder, IDF or rescaling');
+  await page.goto(`${server.url}#/results/b/${benchmarkId}`);
+
   // A review after the score: the page offers the re-score right there, and says when it is done.
   await putRows(page, { reviews: [{ id: 'seeded-review', responseId: 'x', runId, reviewerId: 'dr-late', verdict: 'incorrect', errorClasses: [], rationaleRating: null, reason: 'late', createdAt: Date.now() + 1000, previous: [] }] });
   await page.reload();
