@@ -17,7 +17,8 @@ import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
 import { describeCriterion, outcomeReason } from '../criteria/evaluate.ts';
 import type { RunCriteriaView } from '../criteria/for-run.ts';
-import { hasRandomWeights, randomWeightsCaveat } from './model-names.ts';
+import { hasRandomWeights, modelDisplayName, randomWeightsCaveat } from './model-names.ts';
+import { count, plural } from '../text/plural.ts';
 import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
 import type { GalleryGroup } from './gallery.ts';
 import { failuresSection, SAFETY_CSS, safetySection } from './report-safety.ts';
@@ -189,7 +190,8 @@ export function buildHtmlReport(input: ReportInput): string {
     const c = leader && r.id !== leader.id ? comparisonOf(input.comparisons, r.id, leader.id) : undefined;
     const worse = c ? (LOWER_IS_BETTER.has(metric) ? c.difference > 0 : c.difference < 0) : false;
     const sig = c ? (c.pValue < 0.05 ? `<span title="p=${c.pValue.toPrecision(2)}">${worse ? '▼' : '▲'} p=${esc(c.pValue.toPrecision(2))}</span>` : `≈ p=${esc(c.pValue.toPrecision(2))}`) : r.id === leader?.id ? 'leader' : '–';
-    return `<tr><th scope="row">${esc(r.label)}<br><span class="muted">${esc(r.runName)} · v${r.scoreVersion}</span></th>${metrics.map((k) => value(r.metrics[k])).join('')}<td>${sig}</td></tr>`;
+    const name = `${modelDisplayName(r.modelId)}${r.variant && r.variant !== 'none' ? ` [${r.variant}]` : ''}`;
+    return `<tr><th scope="row">${esc(name)}<br><span class="muted">${esc(r.modelId)} · ${esc(r.runName)} · v${r.scoreVersion}</span></th>${metrics.map((k) => value(r.metrics[k])).join('')}<td>${sig}</td></tr>`;
   }).join('\n');
   const armLabel = (key: string) => overview.leaderboard.rows.find((r) => r.id === key)?.label ?? key;
   const twoAxis = twoAxisFigure(overview.leaderboard.rows);
@@ -209,7 +211,7 @@ export function buildHtmlReport(input: ReportInput): string {
 
   const a = input.agreement;
   const agreement = a.reviews === 0 ? '<p class="muted">No clinician reviews yet.</p>' : [
-    `<p>${a.reviews} reviews of ${a.reviewedAnswers} answers by ${a.reviewers.length} reviewer(s); ${a.overrides} verdict(s) differ from the machine's.</p>`,
+    `<p>${count(a.reviews, 'review')} of ${count(a.reviewedAnswers, 'answer')} by ${count(a.reviewers.length, 'reviewer')}; ${count(a.overrides, 'verdict')} ${plural(a.overrides, 'differs', 'differ')} from the machine's.</p>`,
     '<table><thead><tr><th>Between</th><th class="num">Answers</th><th class="num">Cohen κ</th><th class="num">Raw agreement</th></tr></thead><tbody>',
     ...a.verdicts.pairs.map((p) => `<tr><td>${esc(p.a)} – ${esc(p.b)} (verdicts)</td><td class="num">${p.n}</td><td class="num">${esc(stat(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),
     ...a.ratings.pairs.map((p) => `<tr><td>${esc(p.a)} – ${esc(p.b)} (rationale ratings, quadratic)</td><td class="num">${p.n}</td><td class="num">${esc(stat(p.kappa))}</td><td class="num">${esc(pct(p.agreement))}</td></tr>`),

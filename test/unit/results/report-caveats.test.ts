@@ -55,6 +55,11 @@ describe('the HTML report', () => {
     expect(caveat(report(await loaded(['my-imported-model'], null)), 'random-weights')).toBeNull();
   });
 
+  it('names models in the leaderboard by their display names, with the id beside', async () => {
+    const html = report(await loaded(['self-test'], null));
+    expect(html).toContain('<th scope="row">Self-test (random weights)<br><span class="muted">self-test · Run one · v1</span></th>');
+  });
+
   it('carries the local-judge caveat whenever a judge scored the answers, even if every verdict came from the rules', async () => {
     // Every answer here matches the reference exactly, so no figure depends on the judge.
     const data = await loaded(['my-imported-model'], 'self-test-text');
