@@ -154,7 +154,7 @@ test('runs, answers, reviews and benchmarks are deleted after a confirmation tha
   await expect(page.getByTestId('data-missing')).toHaveCount(0);
 });
 
-test('Settings shows storage use per benchmark and per stored model, with totals and the browser\'s estimate', async ({ page, server }) => {
+test('Settings shows storage use per benchmark and per stored model; a review is deleted on the review page and a run on its own page', async ({ page, server }) => {
   await openApp(page, server.url, '#/benchmarks');
   await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
   await seed(page);
@@ -181,6 +181,21 @@ test('Settings shows storage use per benchmark and per stored model, with totals
   await expect(page.getByTestId('benchmark-use-total').locator('td').nth(1)).toContainText(formatBytes(assets.reduce((n, a) => n + a.bytes, 0)));
   await expect(page.getByTestId('model-use').getByRole('row', { name: /Tiny VLM/ })).toHaveText(/Tiny VLM\s*2\s*3\.0 KiB/);
   await expect(page.getByTestId('storage-estimate')).toContainText('The browser reports');
+
+  // A reviewer deletes a review from the review page's audit trail.
+  await putRows(page, { settings: [{ key: 'reviewer.name', value: 'dr-del', updatedAt: Date.now() }] });
+  await page.goto(`${server.url}#/review/${KEEP}`);
+  await page.getByTestId('review-filter').selectOption('reviewed');
+  await expect(page.getByTestId('review-position')).toHaveText('1 of 2');
+  const trail = page.getByTestId('audit-trail');
+  await trail.locator('summary').click();
+  await trail.getByTestId('delete-review').click();
+  await expect(page.getByRole('dialog').getByTestId('delete-plan')).toHaveText('1 clinician review');
+  await page.getByRole('dialog').getByTestId('delete-confirm').click();
+  await expect(page.getByTestId('deleted')).toHaveText('Deleted review "dr-del\'s review (correct)": 1 clinician review.');
+  await expect(page.getByTestId('review-unsaved')).toBeVisible();
+  await expect(page.getByTestId('audit-trail')).toHaveCount(0);
+  expect(await count(page, 'reviews', (r) => r.runId === KEEP)).toBe(1);
 
   // Deleting the run from its own page says what went there, and the answers column follows.
   await page.goto(`${server.url}#/runs/${GONE}`);
