@@ -50,9 +50,10 @@ export interface IdbCompareResult {
   /** Time inside the bare `bulkPut`s. */
   bareMs: number;
   /**
-   * App throughput ÷ bare throughput: the median over batches of the bare
-   * write's time ÷ the app's for the same rows, written one after the other,
-   * so a load spike on the machine moves one pair, not the figure.
+   * App throughput ÷ bare throughput: the median, over pairs of batches (one
+   * written app first, the other bare first, so the order evens out), of the
+   * bare writes' time ÷ the app's; a load spike on the machine moves one
+   * pair, not the figure.
    */
   ratio: number;
   /** The same from the summed times (bareMs ÷ appMs). */
@@ -264,6 +265,7 @@ async function compare(): Promise<IdbCompareResult> {
     let appMs = 0;
     let bareMs = 0;
     const pairs: number[] = [];
+    let pending: { a: number; p: number } | null = null;
     let b = 0;
     for (let start = 0; start < rows; start += batchSize, b++) {
       const batch: RunResponse[] = [];
@@ -289,7 +291,10 @@ async function compare(): Promise<IdbCompareResult> {
       }
       appMs += a;
       bareMs += p;
-      pairs.push(p / a);
+      if (pending) {
+        pairs.push((pending.p + p) / (pending.a + a));
+        pending = null;
+      } else pending = { a, p };
     }
     pairs.sort((x, y) => x - y);
     const mid = pairs.length >> 1;

@@ -92,7 +92,7 @@ export const idbWriteSuite: BenchSuite = {
           name: 'Runner answer writes ÷ bare Dexie bulkPut',
           value: cmp.ratio,
           unit: '×',
-          how: `throughput of \`dexieRunStore(repos).saveResponse\` (each batch of ${cmp.batchSize.toLocaleString('en-US')} answers saved together, group commit) ÷ a bare \`bulkPut\` of the same rows into a table with the same indexes, ${cmp.rows.toLocaleString('en-US')} rows each, alternating in one page; median over batch pairs (from summed times: ${cmp.totalRatio.toFixed(2)}); target ≥ 0.9`,
+          how: `throughput of \`dexieRunStore(repos).saveResponse\` (each batch of ${cmp.batchSize.toLocaleString('en-US')} answers saved together, group commit) ÷ a bare \`bulkPut\` of the same rows into a table with the same indexes, ${cmp.rows.toLocaleString('en-US')} rows each, alternating in one page; median over pairs of batches (one app first, one bare first) (from summed times: ${cmp.totalRatio.toFixed(2)}); target ≥ 0.9`,
           digits: 2,
           detail: cmp,
         },
