@@ -10,6 +10,8 @@ export interface StoredFacts {
   readonly benchmarks: readonly Pick<BenchmarkRecord, 'id' | 'name' | 'source' | 'synthetic' | 'caseCount'>[];
   /** Models downloaded or imported into this browser. */
   readonly models: readonly Pick<ModelRecord, 'id' | 'label' | 'source'>[];
+  /** On-prem OpenAI-compatible servers added on the Models page. */
+  readonly endpoints: readonly { readonly model: string; readonly baseUrl: string }[];
   readonly runs: readonly Pick<RunRecord, 'id' | 'benchmarkId' | 'status'>[];
   readonly reviews: number;
   /** Runs with at least one stored score set. */
@@ -32,6 +34,9 @@ export interface PathStep {
 /** The shipped demo and benchmarks drawn by its generator carry this source. */
 const DEMO_SOURCE = 'neuroeval-demo';
 
+/** The host of an endpoint's address, or the address itself when it is not a URL. */
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The six steps, each with its state read from `facts`. */
@@ -42,7 +47,7 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
   const own = facts.benchmarks.filter((b) => b.source !== DEMO_SOURCE && !b.synthetic);
   const finished = facts.runs.filter((r) => r.status === 'done');
   // The random-weight self-test model checks the wiring; it is not a model to evaluate.
-  const models = facts.models.filter((m) => m.source !== 'self-test');
+  const models = [...facts.models.filter((m) => m.source !== 'self-test').map((m) => m.label), ...facts.endpoints.map((e) => `${e.model} on ${hostOf(e.baseUrl)}`)];
   const unfinished = facts.runs.length - finished.length;
 
   return [
@@ -63,7 +68,7 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
       state: models.length > 0 ? 'done' : 'todo',
       detail:
         models.length > 0
-          ? `Stored in this browser: ${models.slice(0, 3).map((m) => m.label).join(', ')}${models.length > 3 ? ` and ${models.length - 3} more` : ''}.`
+          ? `Ready to run: ${models.slice(0, 3).join(', ')}${models.length > 3 ? ` and ${models.length - 3} more` : ''}.`
           : 'Only the bundled self-test and demo models are here; they are not medical models. Download one from the catalogue or import model files.',
       link: { label: models.length > 0 ? 'Models' : 'Get a model', path: '/models' },
     },

@@ -4,9 +4,9 @@
  */
 import { repos } from '../storage/app-db.ts';
 import { ModelHost, type EndpointSecrets } from './model-host.ts';
+import { ENDPOINTS_SETTING } from './endpoint-setting.ts';
 
-/** Where on-prem endpoints (with their API keys) are kept: this browser's database only. */
-export const ENDPOINTS_SETTING = 'engines.endpoints';
+export { ENDPOINTS_SETTING };
 
 export const modelHost = new ModelHost({
   endpointSecrets: async (endpointId) => {

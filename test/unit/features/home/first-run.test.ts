@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { firstRunPath, type StoredFacts } from '../../../../src/features/home/first-run.ts';
 
 const demo = { id: 'neuroeval-demo', name: 'NeuroEval demo (synthetic)', source: 'neuroeval-demo', synthetic: true, caseCount: 24 };
-const fresh: StoredFacts = { benchmarks: [demo], models: [], runs: [], reviews: 0, scoredRuns: 0 };
+const fresh: StoredFacts = { benchmarks: [demo], models: [], endpoints: [], runs: [], reviews: 0, scoredRuns: 0 };
 
 const states = (f: StoredFacts) => Object.fromEntries(firstRunPath(f).map((s) => [s.id, s.state]));
 
@@ -27,6 +27,7 @@ describe('the first-run path on Home', () => {
     const facts: StoredFacts = {
       benchmarks: [demo, { id: 'ward-7', name: 'Ward 7 MRI', source: 'dicom', synthetic: false, caseCount: 12 }],
       models: [{ id: 'smolvlm', label: 'SmolVLM 256M', source: 'catalogue' }],
+      endpoints: [],
       runs: [
         { id: 'r1', benchmarkId: 'neuroeval-demo', status: 'done' },
         { id: 'r2', benchmarkId: 'ward-7', status: 'paused' },
@@ -36,10 +37,16 @@ describe('the first-run path on Home', () => {
     };
     expect(states(facts)).toEqual({ demo: 'done', model: 'done', import: 'done', run: 'done', review: 'done', report: 'ready' });
     const byId = Object.fromEntries(firstRunPath(facts).map((s) => [s.id, s]));
-    expect(byId.model!.detail).toContain('SmolVLM 256M');
+    expect(byId.model!.detail).toBe('Ready to run: SmolVLM 256M.');
     expect(byId.import!.detail).toContain('Ward 7 MRI (12 cases)');
     expect(byId.run!.detail).toBe('1 run finished, 1 not finished.');
     expect(byId.review!.detail).toBe('3 reviews recorded.');
+  });
+
+  it('counts an on-prem endpoint as a real model, named by its model and host', () => {
+    const step = firstRunPath({ ...fresh, endpoints: [{ model: 'qwen2.5-vl-7b', baseUrl: 'http://gpu-01.ward.local:8000/v1' }] })[1]!;
+    expect(step.state).toBe('done');
+    expect(step.detail).toBe('Ready to run: qwen2.5-vl-7b on gpu-01.ward.local:8000.');
   });
 
   it('does not count the demo or other synthetic bundles as your cases, the self-test model as a real model, nor an unfinished run as a run done', () => {
