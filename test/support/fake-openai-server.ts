@@ -44,6 +44,8 @@ export interface FakeOpenAi {
   readonly answered: () => number;
   /** Most chat requests being answered at once. */
   readonly maxInFlight: () => number;
+  /** Total time (ms) spent on chat requests, from arrival to the last byte sent: the engine's share of a run. */
+  readonly serverMs: () => number;
   close(): Promise<void>;
 }
 
@@ -110,12 +112,21 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
   let answered = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  let serverMs = 0;
   const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Content-Type, Authorization', 'Access-Control-Allow-Methods': 'GET, POST' };
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { ...cors, 'Content-Type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const arrived = performance.now();
+    try {
+      await respond(req, res);
+    } finally {
+      if (req.url === '/v1/chat/completions') serverMs += performance.now() - arrived;
+    }
+  };
+  const respond = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'OPTIONS') {
       res.writeHead(204, cors);
       res.end();
@@ -194,6 +205,7 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
     injected,
     answered: () => answered,
     maxInFlight: () => maxInFlight,
+    serverMs: () => serverMs,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
