@@ -103,6 +103,12 @@ async function orphans(db: NeuroEvalDB): Promise<string[]> {
   for (const s of await db.scoreSets.toArray()) if (!runs.has(s.runId)) found.push(`score set ${s.id} of missing run`);
   for (const s of await db.scores.toArray()) if (!responses.has(s.responseId) || !sets.has(s.scoreSetId)) found.push(`score ${s.id} of missing answer or set`);
   for (const r of await db.reviews.toArray()) if (!responses.has(r.responseId)) found.push(`review ${r.id} of missing answer`);
+  // Tables added by later schema versions (results digests…): every row's run and score set still stored.
+  for (const table of db.tables.filter((t) => t.schema.indexes.some((i) => i.keyPath === 'runId') && !['responses', 'scores', 'scoreSets', 'reviews', 'runs'].includes(t.name))) {
+    for (const row of (await table.toArray()) as { runId: string; scoreSetId?: string }[]) {
+      if (!runs.has(row.runId) || (row.scoreSetId !== undefined && !sets.has(row.scoreSetId))) found.push(`${table.name} row of missing run or score set`);
+    }
+  }
   return found;
 }
 
@@ -155,6 +161,8 @@ describe('deleting a run', () => {
     const before = await counts(db);
     const plan = await repos.deletions.planRun('ra1');
     expect(plan).toMatchObject({ kind: 'run', label: 'Run ra1', counts: { runs: 1, answers: 4, scores: 8, scoreSets: 2, reviews: 4, benchmarks: 0, cases: 0, images: 0 } });
+    // Saving a score set also stores its results digest (two parts per set): they go with the run.
+    expect(plan.counts.other).toEqual({ resultDigests: 4 });
     const done = await repos.deletions.deleteRun('ra1');
     expect(done.counts).toEqual(plan.counts);
     expect(await counts(db)).toEqual({ ...before, runs: before.runs - 1, responses: before.responses - 4, scores: before.scores - 8, scoreSets: before.scoreSets - 2, reviews: before.reviews - 4 });
