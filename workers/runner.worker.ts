@@ -13,7 +13,7 @@ import type { Engine } from '../src/core/engines/engine.ts';
 import { runtimeOfSpec, specFiles } from '../src/core/engines/spec.ts';
 import { InvalidInputError, NeuroEvalError } from '../src/core/errors.ts';
 import { sha256Hex } from '../src/core/hash/sha256.ts';
-import { degradeImage, isDegradeVariant } from '../src/core/imaging/degrade/index.ts';
+import { transformsPixels, variantImage } from '../src/core/imaging/variant-image.ts';
 import {
   buildProvenance,
   dexieRunStore,
@@ -167,8 +167,8 @@ async function execute(
     images: async (sha256: string, variant: Variant) => {
       const asset = await repos.assets.require(sha256);
       const bytes = new Uint8Array(await asset.blob.arrayBuffer());
-      if (!isDegradeVariant(variant)) return { bytes, mime: asset.mime, sha256 };
-      const out = degradeImage(await decodeToRaw(bytes, asset.mime), variant, sha256);
+      if (!transformsPixels(variant)) return { bytes, mime: asset.mime, sha256 };
+      const out = variantImage(await decodeToRaw(bytes, asset.mime), variant, sha256);
       return { bytes: out.bytes, mime: out.mime, sha256: sha256Hex(out.bytes) };
     },
     lock: webLocksRunLock(locks),

@@ -8,7 +8,7 @@ import { prepareImport } from '../../core/bundle/import-pipeline.ts';
 import type { Bundle } from '../../core/bundle/types.ts';
 import { formatLocation, InvalidInputError } from '../../core/errors.ts';
 import { sha256Hex } from '../../core/hash/sha256.ts';
-import { degradeImage, isDegradeVariant } from '../../core/imaging/degrade/index.ts';
+import { transformsPixels, variantImage } from '../../core/imaging/variant-image.ts';
 import { decodePng, simplifyChannels } from '../../core/imaging/degrade/pixels.ts';
 import { sniffImageType } from '../../core/imaging/sniff.ts';
 import type { ImageLoader } from '../../core/runner/types.ts';
@@ -48,11 +48,11 @@ export function bundleImageLoader(bundle: Bundle): ImageLoader {
   return async (sha256, variant) => {
     const asset = byHash.get(sha256);
     if (!asset) throw new InvalidInputError(`Image ${sha256.slice(0, 12)}… is not in the benchmark.`);
-    if (!isDegradeVariant(variant)) return { bytes: asset.bytes, mime: asset.mime, sha256 };
+    if (!transformsPixels(variant)) return { bytes: asset.bytes, mime: asset.mime, sha256 };
     if (sniffImageType(asset.bytes) !== 'png') {
-      throw new InvalidInputError(`Variant ${variant} of a ${asset.mime} image needs a browser's image decoder; the command line degrades PNG images only.`);
+      throw new InvalidInputError(`Variant ${variant} of a ${asset.mime} image needs a browser's image decoder; the command line transforms PNG images only.`);
     }
-    const out = degradeImage(simplifyChannels(decodePng(asset.bytes)), variant, sha256);
+    const out = variantImage(simplifyChannels(decodePng(asset.bytes)), variant, sha256);
     return { bytes: out.bytes, mime: out.mime, sha256: sha256Hex(out.bytes) };
   };
 }

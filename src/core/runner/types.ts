@@ -26,11 +26,13 @@ export type DegradeSeverity = 1 | 2 | 3;
  * `degrade:<kind>:<severity>` (images transformed by the injected
  * {@link ImageLoader}).
  */
-export type Variant = 'none' | 'text-only' | `degrade:${DegradeKind}:${DegradeSeverity}`;
+/** `probe:mirror`: the consistency probe's left–right mirrored images (imaging/variant-image.ts). */
+export type Variant = 'none' | 'text-only' | 'probe:mirror' | `degrade:${DegradeKind}:${DegradeSeverity}`;
 
 export type ParsedVariant =
   | { readonly kind: 'none' }
   | { readonly kind: 'text-only' }
+  | { readonly kind: 'mirror' }
   | { readonly kind: 'degrade'; readonly degrade: DegradeKind; readonly severity: DegradeSeverity };
 
 // ── Protocol (local view) ───────────────────────────────────────────────────

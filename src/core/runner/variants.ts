@@ -7,6 +7,7 @@ const SEVERITIES: readonly DegradeSeverity[] = [1, 2, 3];
 /** Parses a variant string; `null` when it is not one. */
 export function parseVariant(value: string): ParsedVariant | null {
   if (value === 'none' || value === 'text-only') return { kind: value };
+  if (value === 'probe:mirror') return { kind: 'mirror' };
   const m = /^degrade:([a-z]+):([1-3])$/.exec(value);
   if (!m || !(DEGRADE_KINDS as readonly string[]).includes(m[1]!)) return null;
   return { kind: 'degrade', degrade: m[1] as DegradeKind, severity: Number(m[2]) as DegradeSeverity };
@@ -25,6 +26,7 @@ export function degradeVariant(kind: DegradeKind, severity: DegradeSeverity): Va
 export const ALL_VARIANTS: readonly Variant[] = [
   'none',
   'text-only',
+  'probe:mirror',
   ...DEGRADE_KINDS.flatMap((kind) => SEVERITIES.map((s) => degradeVariant(kind, s))),
 ];
 
@@ -35,7 +37,7 @@ export function checkVariants(values: readonly string[]): Variant[] {
   for (const v of values) {
     if (!isVariant(v)) {
       throw new InvalidInputError(
-        `Unknown variant "${v}": use none, text-only or degrade:<${DEGRADE_KINDS.join('|')}>:<1-3>.`,
+        `Unknown variant "${v}": use none, text-only, probe:mirror or degrade:<${DEGRADE_KINDS.join('|')}>:<1-3>.`,
         { field: 'variants' },
       );
     }
@@ -60,5 +62,6 @@ export function variantLabel(value: string): string {
   if (!v) return value;
   if (v.kind === 'none') return 'original images';
   if (v.kind === 'text-only') return 'text only (no images)';
+  if (v.kind === 'mirror') return 'mirrored left–right (consistency probe)';
   return `${DEGRADE_WORDS[v.degrade]}, level ${v.severity} of 3`;
 }

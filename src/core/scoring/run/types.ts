@@ -4,6 +4,7 @@
  * summary with 95 % intervals. The result is stored as one *score set*; a
  * re-score writes a new set and keeps the old one as a previous version.
  */
+import type { ConsistencySummary } from './consistency.ts';
 import type { ItemIdentity } from '../../db/types.ts';
 import type { NeuroVlmReport } from '../neurovlm/score.ts';
 import type { NeuroVlmBenchBreakdown } from '../neurovlm/evaluator/index.ts';
@@ -17,8 +18,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * 6: with several samples per question, intervals and n are per question (cluster bootstrap).
  * 7: NeuroVLM-Bench's own figures (its evaluator, exactly) per arm and per source dataset (`summary.neurovlmBench`).
  * 8: when cases share a patient (or study) key, intervals and n are per patient (cluster bootstrap over patients).
+ * 9: the mirror consistency probe's figures per model (`summary.consistency`).
  */
-export const RUN_SCORER_VERSION = '8';
+export const RUN_SCORER_VERSION = '9';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
@@ -190,6 +192,8 @@ export interface RunScoreSummary {
    * report of each arm is NeuroEval's own analysis, not these.
    */
   readonly neurovlmBench?: NeuroVlmBenchBreakdown;
+  /** Consistency probes (mirrored images) per model; absent when the run has none. */
+  readonly consistency?: readonly ConsistencySummary[];
 }
 
 /** What a score set was computed with; shown with the scores and compared across versions. */

@@ -1,0 +1,84 @@
+/**
+ * Consistency probes: the same question asked again with the image mirrored
+ * left to right (variant `probe:mirror`). A consistent model names the same
+ * diagnosis and flips its laterality (left ↔ right; bilateral and midline
+ * stay). NeuroEval's own figure: the share of answer pairs (original,
+ * mirrored) of one model, case, question and sample that are consistent.
+ */
+import { normaliseClass } from '../neurovlm/normalise.ts';
+import type { RunResponse } from '../../runner/types.ts';
+
+export interface ConsistencySummary {
+  readonly modelId: string;
+  readonly probe: 'mirror';
+  /** Pairs where both answers parsed. */
+  readonly pairs: number;
+  /** Pairs whose answers name a diagnosis, and of those the ones naming the same. */
+  readonly diagnosisPairs: number;
+  readonly sameDiagnosis: number;
+  /** Pairs where the original answer is left or right, and of those the ones whose mirrored answer says the other side. */
+  readonly lateralityPairs: number;
+  readonly flippedLaterality: number;
+  /** Pairs consistent on everything both answers state. */
+  readonly consistent: number;
+}
+
+/** The diagnosis an answer names, whatever the protocol: NeuroVLM's class, a free diagnosis, the first hypothesis, an MCQ letter. */
+function diagnosisOf(parsed: unknown): string | null {
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const p = parsed as Record<string, unknown>;
+  if ('diagnosis_name' in p) {
+    const c = normaliseClass(p.diagnosis_name);
+    return c === '' ? null : c;
+  }
+  if (typeof p.diagnosis === 'string' && p.diagnosis.trim()) return p.diagnosis.trim().toLowerCase();
+  if (Array.isArray(p.hypotheses)) {
+    const first = (p.hypotheses as { rank?: number; diagnosis?: unknown }[]).find((h) => h.rank === 1) ?? p.hypotheses[0];
+    const d = (first as { diagnosis?: unknown } | undefined)?.diagnosis;
+    return typeof d === 'string' && d.trim() ? d.trim().toLowerCase() : null;
+  }
+  if (typeof p.choice === 'string') return p.choice;
+  return null;
+}
+
+function lateralityOf(parsed: unknown): string | null {
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const p = parsed as Record<string, unknown>;
+  const raw = p.laterality ?? (typeof p.lesion === 'object' && p.lesion !== null ? (p.lesion as Record<string, unknown>).laterality : undefined);
+  return typeof raw === 'string' && raw.trim() ? raw.trim().toLowerCase() : null;
+}
+
+const MIRRORED: Readonly<Record<string, string>> = { left: 'right', right: 'left', bilateral: 'bilateral', midline: 'midline' };
+
+/** The mirror probe's consistency per model, from the run's answers under `none` and `probe:mirror`; empty without the probe. */
+export function mirrorConsistency(responses: readonly RunResponse[]): ConsistencySummary[] {
+  const key = (r: RunResponse) => `${r.modelId}\u0000${r.caseId}\u0000${r.questionId}\u0000${r.sample}`;
+  const original = new Map<string, RunResponse>();
+  for (const r of responses) if (r.variant === 'none' && !r.error && !r.parseError) original.set(key(r), r);
+  const byModel = new Map<string, { pairs: number; diagnosisPairs: number; sameDiagnosis: number; lateralityPairs: number; flippedLaterality: number; consistent: number }>();
+  for (const m of responses) {
+    if (m.variant !== 'probe:mirror' || m.error || m.parseError) continue;
+    const o = original.get(key(m));
+    if (!o) continue;
+    const s = byModel.get(m.modelId) ?? { pairs: 0, diagnosisPairs: 0, sameDiagnosis: 0, lateralityPairs: 0, flippedLaterality: 0, consistent: 0 };
+    s.pairs++;
+    let ok = true;
+    const [da, db] = [diagnosisOf(o.parsed), diagnosisOf(m.parsed)];
+    if (da !== null && db !== null) {
+      s.diagnosisPairs++;
+      if (da === db) s.sameDiagnosis++;
+      else ok = false;
+    }
+    const [la, lb] = [lateralityOf(o.parsed), lateralityOf(m.parsed)];
+    if (la !== null && MIRRORED[la] !== undefined) {
+      // The original's side decides what the mirror must say; an answer that drops it is not consistent.
+      if (la === 'left' || la === 'right') s.lateralityPairs++;
+      const flipped = lb === MIRRORED[la];
+      if (flipped && (la === 'left' || la === 'right')) s.flippedLaterality++;
+      if (!flipped) ok = false;
+    }
+    if (ok) s.consistent++;
+    byModel.set(m.modelId, s);
+  }
+  return [...byModel].map(([modelId, s]) => ({ modelId, probe: 'mirror' as const, ...s }));
+}
