@@ -29,7 +29,7 @@ import { degradationCurves, dimensionsFor, rowReliability, type BreakdownCase, t
 import { TECHNICAL_TAGS } from './technical-tags.ts';
 
 /** Bumped whenever what a digest holds or how it is computed changes: older digests are rebuilt. */
-export const DIGEST_FORMAT = 2;
+export const DIGEST_FORMAT = 3;
 
 /** What a digest was computed from; a digest whose source differs from the set's is stale. */
 export interface DigestSource {
@@ -38,6 +38,8 @@ export interface DigestSource {
   readonly runId: string;
   readonly scorerVersion: string;
   readonly benchmarkHash: string;
+  /** When the set was marked outdated (an answer or review it counted deleted), if it was when the digest was built. */
+  readonly outdatedAt: number | null;
   /** Score rows of the set when the digest was built. */
   readonly items: number;
 }
@@ -153,12 +155,20 @@ export type ResultDigestRecord = ResultDigestPart & { readonly id: string };
 export const digestId = (scoreSetId: string, part: ResultDigestPart['part']): string => `${scoreSetId}|${part}`;
 
 /** The source a digest of this set must carry to be current. */
-export function digestSource(set: Pick<ScoreSetRecord, 'id' | 'runId' | 'config'>, benchmarkHash: string, items: number): DigestSource {
-  return { format: DIGEST_FORMAT, scoreSetId: set.id, runId: set.runId, scorerVersion: set.config.scorerVersion, benchmarkHash, items };
+export function digestSource(set: Pick<ScoreSetRecord, 'id' | 'runId' | 'config' | 'outdated'>, benchmarkHash: string, items: number): DigestSource {
+  return { format: DIGEST_FORMAT, scoreSetId: set.id, runId: set.runId, scorerVersion: set.config.scorerVersion, benchmarkHash, outdatedAt: set.outdated?.at ?? null, items };
 }
 
-export function sameSource(a: DigestSource, b: DigestSource): boolean {
-  return a.format === b.format && a.scoreSetId === b.scoreSetId && a.runId === b.runId && a.scorerVersion === b.scorerVersion && a.benchmarkHash === b.benchmarkHash && a.items === b.items;
+/**
+ * Whether a stored digest was built from this set as it is now. A set's rows
+ * change only when an answer it counted is deleted, which marks the set
+ * outdated (db/repos/deletions.repo.ts, which also deletes its digests), so
+ * the mark stands for the rows and opening need not count them.
+ */
+export function currentFor(stored: DigestSource, set: Pick<ScoreSetRecord, 'id' | 'runId' | 'config' | 'outdated'>, benchmarkHash: string): boolean {
+  const now = digestSource(set, benchmarkHash, stored.items);
+  return stored.format === now.format && stored.scoreSetId === now.scoreSetId && stored.runId === now.runId && stored.scorerVersion === now.scorerVersion
+    && stored.benchmarkHash === now.benchmarkHash && stored.outdatedAt === now.outdatedAt;
 }
 
 /** Dictionary encoding: each distinct string once, in first-seen order. */

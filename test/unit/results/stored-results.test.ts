@@ -175,7 +175,7 @@ describe('results opened from stored digests', () => {
   });
 
   it('are rebuilt when missing or when the set\'s rows changed, and stored again', async () => {
-    const { db, repos } = await seeded();
+    const { db, repos, responses } = await seeded();
     const set = (await repos.scores.latestSet('r2'))!;
     const rows = await repos.scores.listBySet(set.id);
     // Sets stored before digests existed have none: opening builds and stores it.
@@ -183,18 +183,20 @@ describe('results opened from stored digests', () => {
     expect(await repos.scores.openDigest(set, 'h'.repeat(64))).toBeUndefined();
     await expectAgreement(repos);
     expect(await repos.scores.openDigest(set, 'h'.repeat(64))).toMatchObject({ items: rows.length });
-    // A score row gone (an answer deleted): the stored digest no longer counts the same rows and is not used.
-    await deleteScoreRow(db, rows[3]!.id);
-    expect(await repos.scores.openDigest(set, 'h'.repeat(64))).toBeUndefined();
+    // An answer deleted: its score row goes and the set is marked outdated; a digest built before that is never read.
+    const before = (await db.resultDigests.get(`${set.id}|open`))!;
+    await repos.deletions.deleteAnswer(responses.r2[3]!.id);
+    const outdated = (await repos.scores.latestSet('r2'))!;
+    expect(outdated.outdated).toBeTruthy();
+    await db.resultDigests.put(before); // as if left behind
+    expect(await repos.scores.openDigest(outdated, 'h'.repeat(64))).toBeUndefined();
     await expectAgreement(repos);
-    expect(await repos.scores.openDigest(set, 'h'.repeat(64))).toMatchObject({ items: rows.length - 1 });
+    expect(await repos.scores.openDigest(outdated, 'h'.repeat(64))).toMatchObject({ items: rows.length - 1 });
   });
 });
 
-/** Test-only writes below the repositories (what an older app version, or a deletion, leaves behind). */
+/** Test-only write below the repositories: what an app version before digests leaves. */
 async function deleteDigests(db: NeuroEvalDB, scoreSetId: string): Promise<void> {
   await db.resultDigests.where('scoreSetId').equals(scoreSetId).delete();
 }
-async function deleteScoreRow(db: NeuroEvalDB, id: string): Promise<void> {
-  await db.scores.delete(id);
-}
+

@@ -6,7 +6,7 @@
  * digest the results page opens with.
  */
 import type { BenchCase } from '../../bundle/types.ts';
-import { buildDigest, digestId, digestSource, sameSource, type DetailDigest, type OpenDigest } from '../../results/digest.ts';
+import { buildDigest, currentFor, digestId, type DetailDigest, type OpenDigest } from '../../results/digest.ts';
 import { guard } from '../storage-errors.ts';
 import { approxBytes } from '../write-meter.ts';
 import type { ScoreRecord, ScoreSetRecord } from '../types.ts';
@@ -36,8 +36,8 @@ export interface ScoresRepo {
   saveVersion(runId: string, draft: ScoreSetDraft, items: readonly ItemScore[], cases?: readonly BenchCase[]): Promise<ScoreSetRecord>;
   /**
    * One part of a set's results digest, if stored and still current: built
-   * by this digest format from this set, scorer and benchmark content, over
-   * as many rows as the set holds now. Undefined otherwise.
+   * by this digest format from this set, scorer and benchmark content, and
+   * not before the set was marked outdated. Undefined otherwise.
    */
   openDigest(set: ScoreSetRecord, benchmarkHash: string): Promise<OpenDigest | undefined>;
   /** The other part, as {@link openDigest}: what paired tests and breakdowns read. */
@@ -52,8 +52,8 @@ export function createScoresRepo({ db, meter, now }: RepoContext): ScoresRepo {
   const listSets = (runId: string) => sets.where('[runId+version]').between([runId, -Infinity], [runId, Infinity]).reverse().toArray();
   const currentDigest = (set: ScoreSetRecord, part: 'open' | 'detail', benchmarkHash: string) =>
     guard('read the results digest', async () => {
-      const [stored, rows] = await Promise.all([db.resultDigests.get(digestId(set.id, part)), t.where('scoreSetId').equals(set.id).count()]);
-      return stored && sameSource(stored, digestSource(set, benchmarkHash, rows)) ? stored : undefined;
+      const stored = await db.resultDigests.get(digestId(set.id, part));
+      return stored && currentFor(stored, set, benchmarkHash) ? stored : undefined;
     });
   return {
     count: () => guard('count scores', () => t.count()),
