@@ -41,7 +41,7 @@ export function failuresSection(gallery: readonly GalleryGroup[], labelOf: (key:
   const card = (c: GalleryGroup['arms'][number]['cases'][number]) => {
     const url = thumbnails && c.image ? thumbnails.get(c.image) : undefined;
     const img = url ? `<img src="${esc(url)}" alt="${esc(`Case ${c.caseId}, first image`)}">` : '';
-    const fields = c.fields.length ? `<table class="fields"><tbody>${c.fields.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</tbody></table>` : '<p class="muted">The answer did not parse.</p>';
+    const fields = c.fields.length ? `<p class="fields">${c.fields.map(([k, v]) => `<span class="muted">${esc(k)}:</span> ${esc(v)}`).join(' · ')}</p>` : '<p class="muted">The answer did not parse.</p>';
     const classes = c.errorClasses.length ? esc(c.errorClasses.map(errorClassLabel).join(', ')) : '–';
     return `<div class="failure" data-case="${esc(c.caseId)}">${img}<div><p><strong>${esc(c.caseId)}</strong> · ${esc(confidenceText(c.confidence))}</p>${fields}<pre>${esc(c.rawText)}</pre><p>Reference: ${esc(c.reference)}</p><p>Error classes: ${classes} <span class="muted">(${esc(errorSourceText(c))})</span></p></div></div>`;
   };
@@ -50,4 +50,4 @@ export function failuresSection(gallery: readonly GalleryGroup[], labelOf: (key:
 }
 
 /** Styles of the two sections, added to the report's stylesheet. */
-export const SAFETY_CSS = '.failure{display:flex;gap:.75rem;border-bottom:1px solid #dde;padding:.5rem 0;break-inside:avoid}.failure img{width:160px;height:auto;max-height:160px;object-fit:contain;flex:none;background:#000}.failure pre{white-space:pre-wrap;word-break:break-word;font-size:.8rem;background:#f3f5f8;padding:.3rem;margin:.3rem 0}.failure table.fields{width:auto;margin:.2rem 0}';
+export const SAFETY_CSS = '.failure{display:flex;gap:.75rem;border-bottom:1px solid #dde;padding:.5rem 0;break-inside:avoid}.failure img{width:160px;height:auto;max-height:160px;object-fit:contain;flex:none;background:#000}.failure pre{white-space:pre-wrap;word-break:break-word;font-size:.8rem;background:#f3f5f8;padding:.3rem;margin:.3rem 0}.failure p{margin:.2rem 0}';
