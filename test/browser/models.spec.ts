@@ -46,6 +46,8 @@ test('a model imported from a folder is hashed, stored, and runs after a reload 
   await page.waitForSelector('html[data-ready="true"]');
   await row.getByRole('button', { name: 'Test' }).click();
   const tryModel = page.getByTestId('try-model');
+  // The test runs in the check card at the top: the click brings it into view.
+  await expect(tryModel).toBeInViewport();
   await tryModel.getByTestId('try-device').selectOption('wasm');
   await tryModel.getByTestId('try-run').click();
   await expect(tryModel.getByTestId('try-usage')).toContainText(/completion tokens/i, { timeout: 45_000 });
