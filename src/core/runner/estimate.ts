@@ -5,18 +5,21 @@
  * A speed record belongs to one model on one device (WASM, WebGPU, an
  * endpoint) and is built from that model's stored answers there
  * ({@link AnswerSample}). It holds:
- * - the decode rate: the median over single-turn answers of (answer tokens
- *   − 1) ÷ (answer time − time to first token);
+ * - the decode rate: over single-turn answers, Σ (answer tokens − 1) ÷
+ *   Σ (answer time − time to first token);
  * - per protocol (and per text-only or few-shot: they change the prompt),
- *   the median time of an item that is not decoding (image preparation,
+ *   the mean time of an item that is not decoding (image preparation,
  *   vision encoder, prefill of every turn: latency − answer tokens ÷ decode rate),
  *   the prompt tokens, and how long the answers were and how many reached
  *   their budget;
  * - the prefill rate over all protocols (prompt tokens ÷ that non-decode
  *   time), used only for a protocol not measured yet;
  * - the runner's time between answers beyond the engine call (storing,
- *   progress), and the time from a run's start to its first request (model
- *   load).
+ *   progress), and the cost of a cold start: the time from a run's start to
+ *   its first request (model load) plus how much longer than usual its first
+ *   answers took (WASM compilation, runtime warm-up), from runs that loaded
+ *   the model cold, and the same for runs that found it warm in the page.
+ *   Those first answers are left out of the figures above.
  *
  * Per item: seconds = non-decode time + expected answer tokens ÷ decode rate
  * + between-answer time, where the expected answer tokens are the measured
@@ -24,7 +27,8 @@
  * budget count as reaching this one). A protocol without measured answers
  * takes its prompt from the text (characters ÷ 4 + a token budget per image)
  * at the measured prefill rate and a full answer budget per turn: the figure
- * is then an upper bound, and says so. A run adds each model's load once.
+ * is then an upper bound, and says so. A run adds each model's cold start
+ * once, or the short reload of a model already warm in this page.
  * Multi-turn items are measured whole (their stored usage sums the turns).
  */
 import { turnImages, turnText } from '../chat/turn.ts';
@@ -51,6 +55,8 @@ export function protocolKey(protocolId: string, variant: string, fewShot = false
 
 /** One stored answer, as a speed record reads it. */
 export interface AnswerSample {
+  /** The run it was stored in; a run's samples come in the order they were asked. */
+  readonly run: string;
   readonly protocolKey: string;
   readonly promptTokens: number | null;
   /** Tokens generated over all turns of the item. */
@@ -91,47 +97,79 @@ export interface SpeedRecord {
   readonly prefillTokensPerS: number | null;
   /** Median seconds between answers beyond the engine call. */
   readonly betweenS: number;
-  /** Median seconds from a run's start to its first request (model load); null when none was seen. */
+  /** Median seconds a cold start adds (load, then slow first answers); null when no run loaded the model cold. */
   readonly loadS: number | null;
+  /** Median seconds a warm start adds (runs that found the model warm in the same page: a reload); null when none did. */
+  readonly warmLoadS: number | null;
   readonly protocols: Readonly<Record<string, ProtocolSpeed>>;
 }
 
-/** A speed record from a model's answers on one device and its runs' load times; null without a usable answer. */
-export function speedRecord(samples: readonly AnswerSample[], loadsMs: readonly number[] = []): SpeedRecord | null {
+/** Answers after a load whose extra time counts as warm-up. */
+export const WARMUP_ANSWERS = 10;
+/**
+ * A run whose first request waited less than this found its model loaded
+ * (a warm run's setup takes well under a second): it says nothing of a cold start.
+ */
+export const COLD_WAIT_MS = 2000;
+
+/**
+ * A speed record from a model's answers on one device; `waitsMs` is, per run
+ * that began with this model, the time from its start to its first request.
+ * Null without a usable answer.
+ */
+export function speedRecord(samples: readonly AnswerSample[], waitsMs: Readonly<Record<string, number>> = {}): SpeedRecord | null {
+  const usable = samples.filter((s) => s.answerTokens !== null);
+  // The first answers after a load run several times slower (WASM compilation, runtime warm-up): they are
+  // priced once per load (below), so the steady figures leave them out where other answers remain.
+  const warmup = new Set<AnswerSample>();
+  for (const run of Object.keys(waitsMs)) for (const s of usable.filter((x) => x.run === run).slice(0, WARMUP_ANSWERS)) warmup.add(s);
+  const steadyAll = usable.filter((s) => !warmup.has(s));
+  const steady = steadyAll.length ? steadyAll : usable;
   // Only single-turn answers time decoding: a later turn's prefill falls between the first token and the end.
-  const timed = samples.filter((s) => s.turns === 1 && s.ttftMs !== null && s.answerTokens !== null && s.answerTokens > 1 && s.latencyMs > s.ttftMs);
-  if (timed.length === 0) return null;
-  // Medians, not means: the first answers after a model loads run several times slower (WASM compilation,
-  // runtime warm-up) and would otherwise pull every later estimate up.
-  const decodeTokensPerS = median(timed.map((s) => ((s.answerTokens! - 1) / (s.latencyMs - s.ttftMs!)) * 1000));
+  const timed = steady.filter((s) => s.turns === 1 && s.ttftMs !== null && s.answerTokens! > 1 && s.latencyMs > s.ttftMs);
+  const decodeTokens = timed.reduce((n, s) => n + s.answerTokens! - 1, 0);
+  const decodeMs = timed.reduce((n, s) => n + s.latencyMs - s.ttftMs!, 0);
+  if (!(decodeTokens > 0 && decodeMs > 0)) return null;
+  // Sums over answers, not medians: a run's time is a sum, and answer times are skewed.
+  const decodeTokensPerS = (decodeTokens / decodeMs) * 1000;
   // Each turn's first token is counted in its prefill, as the meter does.
   const nonDecodeS = (s: AnswerSample) => Math.max(0, s.latencyMs / 1000 - Math.max(0, (s.answerTokens ?? 0) - s.turns) / decodeTokensPerS);
-  const usable = samples.filter((s) => s.answerTokens !== null);
-  const prompted = usable.filter((s) => s.promptTokens !== null && s.promptTokens > 0);
+  const prompted = steady.filter((s) => s.promptTokens !== null && s.promptTokens > 0);
   const prefillS = prompted.reduce((n, s) => n + nonDecodeS(s), 0);
   const byProtocol = new Map<string, AnswerSample[]>();
   for (const s of usable) byProtocol.set(s.protocolKey, [...(byProtocol.get(s.protocolKey) ?? []), s]);
   const protocols: Record<string, ProtocolSpeed> = {};
-  for (const [key, list] of byProtocol) {
+  for (const [key, all] of byProtocol) {
+    const list = all.some((s) => !warmup.has(s)) ? all.filter((s) => !warmup.has(s)) : all;
     const stopped = list.filter((s) => !s.truncated);
     const withPrompt = list.filter((s) => s.promptTokens !== null);
     const truncated = list.filter((s) => s.truncated);
     protocols[key] = {
       answers: list.length,
-      nonDecodeS: median(list.map(nonDecodeS)),
+      nonDecodeS: mean(list.map(nonDecodeS)),
       promptTokens: withPrompt.length ? mean(withPrompt.map((s) => s.promptTokens!)) : null,
       stoppedTokens: stopped.length ? mean(stopped.map((s) => s.answerTokens! / s.turns)) : null,
       truncatedShare: truncated.length / list.length,
       truncatedBudgetShare: truncated.length ? Math.min(1, mean(truncated.map((s) => (s.budget > 0 ? s.answerTokens! / (s.turns * s.budget) : 1)))) : 1,
     };
   }
-  const gaps = samples.flatMap((s) => (s.gapMs === null ? [] : [Math.max(0, s.gapMs) / 1000]));
+  // The median: a pause or a model switch makes a few gaps very long.
+  const gaps = steady.flatMap((s) => (s.gapMs === null ? [] : [Math.max(0, s.gapMs) / 1000]));
+  // A start: the wait for the load, then what the first answers took beyond their protocol's usual time.
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (const [run, waitMs] of Object.entries(waitsMs)) {
+    const first = usable.filter((s) => s.run === run).slice(0, WARMUP_ANSWERS);
+    const cost = Math.max(0, waitMs) / 1000 + first.reduce((n, s) => n + Math.max(0, nonDecodeS(s) - protocols[s.protocolKey]!.nonDecodeS), 0);
+    (waitMs < COLD_WAIT_MS ? warm : cold).push(cost);
+  }
   return {
     answers: usable.length,
     decodeTokensPerS,
     prefillTokensPerS: prefillS > 0 ? prompted.reduce((n, s) => n + s.promptTokens!, 0) / prefillS : null,
     betweenS: gaps.length ? median(gaps) : 0,
-    loadS: loadsMs.length ? median(loadsMs.map((ms) => Math.max(0, ms) / 1000)) : null,
+    loadS: cold.length ? median(cold) : null,
+    warmLoadS: warm.length ? median(warm) : null,
     protocols,
   };
 }
@@ -165,6 +203,8 @@ export interface ModelEstimate {
   readonly perItemS: number | null;
   /** The load counted (0 when not measured or not asked for). */
   readonly loadS: number;
+  /** The model is warm in this page (only its reload was counted). */
+  readonly warm: boolean;
   /** Answers the record comes from (0 without one). */
   readonly answers: number;
   /** Items whose protocol had no measured answers (priced at a full answer budget). */
@@ -184,22 +224,33 @@ export interface RunEstimate {
  */
 export function estimateRun(
   workloads: readonly ItemWorkload[],
-  options: { budget: number; records: Readonly<Record<string, SpeedRecord | null | undefined>>; imageTokens?: number; withLoad?: boolean },
+  options: {
+    budget: number;
+    records: Readonly<Record<string, SpeedRecord | null | undefined>>;
+    imageTokens?: number;
+    withLoad?: boolean;
+    /**
+     * Models that answered earlier in this page: their runtime is compiled and
+     * warm, so a run reloads them in about a second instead of a cold start.
+     */
+    warm?: ReadonlySet<string>;
+  },
 ): RunEstimate {
   const byModel = new Map<string, ItemWorkload[]>();
   for (const w of workloads) byModel.set(w.modelId, [...(byModel.get(w.modelId) ?? []), w]);
   const perModel = [...byModel].map(([modelId, list]): ModelEstimate => {
     const record = options.records[modelId];
     const priced = record ? list.map((w) => itemSeconds(record, w, options.budget, options.imageTokens)) : [];
-    if (!record || priced.some((p) => p === null)) return { modelId, items: list.length, seconds: null, perItemS: null, loadS: 0, answers: record?.answers ?? 0, unmeasuredItems: list.length };
+    if (!record || priced.some((p) => p === null)) return { modelId, items: list.length, seconds: null, perItemS: null, loadS: 0, warm: false, answers: record?.answers ?? 0, unmeasuredItems: list.length };
     const itemsS = priced.reduce((n, p) => n + p!.seconds, 0);
-    const loadS = options.withLoad === false ? 0 : (record.loadS ?? 0);
+    const loadS = options.withLoad === false ? 0 : options.warm?.has(modelId) ? (record.warmLoadS ?? 0) : (record.loadS ?? record.warmLoadS ?? 0);
     return {
       modelId,
       items: list.length,
       seconds: itemsS + loadS,
       perItemS: list.length ? itemsS / list.length : null,
       loadS,
+      warm: options.warm?.has(modelId) === true,
       answers: record.answers,
       unmeasuredItems: priced.filter((p) => !p!.measuredProtocol).length,
     };

@@ -37,7 +37,7 @@ export function estimateBasis(estimate: RunEstimate, records: Readonly<Record<st
           : m.unmeasuredItems === m.items
             ? 'with other protocols (this one not measured yet: each answer counted at the full answer budget, so the figure is an upper bound)'
             : `(${m.unmeasuredItems} of ${m.items} requests use a protocol not measured yet, counted at the full answer budget)`;
-      const load = m.loadS >= 1 ? `, ${Math.round(m.loadS)} s of it loading the model` : '';
+      const load = m.loadS >= 1 ? `, ${Math.round(m.loadS)} s of it loading the model${m.warm ? '' : ' and its first, slower answers'}` : '';
       return `from ${r.answers} answer${r.answers === 1 ? '' : 's'} of ${labelOf(m.modelId)} on ${deviceName(r.device)} ${protocol} on this machine${load}`;
     })
     .join('; ');

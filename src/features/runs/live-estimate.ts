@@ -13,12 +13,14 @@ import { speedRecords } from './speed-records.ts';
 
 /** Per model of a run: the items left when it started here, and their measured seconds. */
 export interface RunPrior {
+  /** The device its in-browser models run on. */
+  readonly device: 'webgpu' | 'wasm';
   /** Models in plan order. */
   readonly models: readonly { readonly modelId: string; readonly items: number; readonly perItemS: number | null; readonly loadS: number }[];
 }
 
 /** The measured estimate for what is left of a run; null for a run without a configuration. */
-export async function runPrior(repos: Repositories, runId: string): Promise<RunPrior | null> {
+export async function runPrior(repos: Repositories, runId: string, warmOn: (device: 'webgpu' | 'wasm') => ReadonlySet<string>): Promise<RunPrior | null> {
   const run = await repos.runs.get(runId);
   const config = run?.config;
   if (!run || !config) return null;
@@ -30,8 +32,8 @@ export async function runPrior(repos: Repositories, runId: string): Promise<RunP
   const workloads = planWorkloads(plan, { protocol, done, protocolIdOf, fewShot: config.fewShot });
   const device = config.engines.find((e) => e.kind === 'transformers')?.device === 'webgpu' ? 'webgpu' : 'wasm';
   const records = await speedRecords(repos, plan.models.map((m) => m.id), device);
-  const est = estimateRun(workloads, { budget: plan.sampling.maxTokens, records });
-  return { models: est.perModel.map((m) => ({ modelId: m.modelId, items: m.items, perItemS: m.perItemS, loadS: m.loadS })) };
+  const est = estimateRun(workloads, { budget: plan.sampling.maxTokens, records, warm: warmOn(device) });
+  return { device, models: est.perModel.map((m) => ({ modelId: m.modelId, items: m.items, perItemS: m.perItemS, loadS: m.loadS })) };
 }
 
 /** What the live view knows of the model now answering. */

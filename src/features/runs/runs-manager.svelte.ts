@@ -34,6 +34,13 @@ class RunsManager {
   #live = $state<Record<string, LiveRun>>({});
   #errors = $state<Record<string, string>>({});
   #outcomes = $state<Record<string, RunOutcome>>({});
+  /** `modelId|device` of the models that answered in this page: their runtime is warm (see estimateRun's `warm`). */
+  #warm = $state.raw<ReadonlySet<string>>(new Set());
+
+  /** Models that answered on `device` in this page. */
+  warmOn(device: string): ReadonlySet<string> {
+    return new Set([...this.#warm].filter((k) => k.endsWith(`|${device}`)).map((k) => k.slice(0, -device.length - 1)));
+  }
 
   live(runId: string): LiveRun | undefined {
     return this.#live[runId];
@@ -63,7 +70,7 @@ class RunsManager {
     this.#errors = errors;
     this.#live = { ...this.#live, [runId]: { done: 0, total: 0, startedAt: performance.now(), startDone: -1, message: null, latest: [], prior: null, timing: null } };
     void repos()
-      .then((r) => runPrior(r, runId))
+      .then((r) => runPrior(r, runId, (device) => this.warmOn(device)))
       .then((prior) => {
         const now = this.#live[runId];
         if (now) this.#live[runId] = { ...now, prior };
@@ -98,6 +105,8 @@ class RunsManager {
     } catch (e) {
       if (!isAbortLike(e)) this.#errors = { ...this.#errors, [runId]: e instanceof Error ? e.message : String(e) };
     } finally {
+      const ended = this.#live[runId];
+      if (ended?.prior && ended.done > Math.max(0, ended.startDone)) this.#warm = new Set([...this.#warm, ...ended.prior.models.map((m) => `${m.modelId}|${ended.prior!.device}`)]);
       const { [runId]: _gone, ...rest } = this.#live;
       this.#live = rest;
       void repos().then((r) => storedMarker.update(r)).catch(() => undefined);

@@ -31,7 +31,7 @@ export interface SpeedBasis extends SpeedRecord {
  */
 export async function speedRecords(repos: Repositories, modelIds: readonly string[], device: 'webgpu' | 'wasm'): Promise<Record<string, SpeedBasis>> {
   const samples = new Map<string, AnswerSample[]>();
-  const loads = new Map<string, number[]>();
+  const waits = new Map<string, Record<string, number>>();
   const ranOnDevice = new Map<string, string>();
   for (const run of await repos.runs.list({ limit: RUNS_READ })) {
     const ranOn = new Map<string, string>();
@@ -53,6 +53,7 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
       ranOnDevice.set(r.modelId, on);
       const list = samples.get(r.modelId) ?? [];
       list.push({
+        run: run.id,
         protocolKey: protocolKey(protocolOf(r.caseId), r.variant, run.config?.fewShot === true),
         promptTokens: r.usage.promptTokens,
         answerTokens: r.usage.completionTokens,
@@ -65,16 +66,16 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
       });
       samples.set(r.modelId, list);
     }
-    // The first request of a run waits for its model to load: that wait is the load time (one per run, its first model's).
+    // The first request of a run waits for its model to load (one per run, its first model's).
     const first = responses[0];
     const startedAt = run.provenance?.startedAt;
     if (first && typeof startedAt === 'number' && ranOn.has(first.modelId)) {
-      loads.set(first.modelId, [...(loads.get(first.modelId) ?? []), first.createdAt - first.latencyMs - startedAt]);
+      waits.set(first.modelId, { ...waits.get(first.modelId), [run.id]: first.createdAt - first.latencyMs - startedAt });
     }
   }
   const out: Record<string, SpeedBasis> = {};
   for (const [id, list] of samples) {
-    const record = speedRecord(list, loads.get(id) ?? []);
+    const record = speedRecord(list, waits.get(id) ?? {});
     if (record) out[id] = { ...record, device: ranOnDevice.get(id) ?? device };
   }
   return out;

@@ -4,6 +4,7 @@ import {
   type AnswerSample,
   DEFAULT_IMAGE_TOKENS,
   LIVE_HALF_WEIGHT,
+  WARMUP_ANSWERS,
   estimateRun,
   itemSeconds,
   planWorkloads,
@@ -17,7 +18,7 @@ import { CASES, SPEC, protocol } from './fixtures.ts';
 /** An answer of `tokens` tokens: `nonDecodeMs` before decoding, then 100 tokens/s. */
 function answer(key: string, tokens: number, nonDecodeMs: number, extra: Partial<AnswerSample> = {}): AnswerSample {
   const decodeMs = ((tokens - 1) / 100) * 1000;
-  return { protocolKey: key, promptTokens: 200, answerTokens: tokens, ttftMs: nonDecodeMs, latencyMs: nonDecodeMs + decodeMs, turns: 1, truncated: false, budget: 64, gapMs: 50, ...extra };
+  return { run: 'r1', protocolKey: key, promptTokens: 200, answerTokens: tokens, ttftMs: nonDecodeMs, latencyMs: nonDecodeMs + decodeMs, turns: 1, truncated: false, budget: 64, gapMs: 50, ...extra };
 }
 
 describe('speed records', () => {
@@ -29,7 +30,7 @@ describe('speed records', () => {
         answer('json', 64, 400, { truncated: true }),
         answer('mcq', 3, 200, { gapMs: null }),
       ],
-      [4000, 9000, 5000],
+      { r1: 300 },
     )!;
     expect(r.answers).toBe(4);
     expect(r.decodeTokensPerS).toBeCloseTo(100);
@@ -40,15 +41,30 @@ describe('speed records', () => {
     // 800 prompt tokens over 1.4 s of non-decode time.
     expect(r.prefillTokensPerS).toBeCloseTo(800 / 1.4);
     expect(r.betweenS).toBeCloseTo(0.05);
-    expect(r.loadS).toBe(5);
+    // The only run found its model warm (a wait under COLD_WAIT_MS): 0.3 s, and its first answer's 0.1 s over the usual.
+    expect(r.warmLoadS).toBeCloseTo(0.4);
+    expect(r.loadS).toBeNull();
   });
 
-  it('are not pulled up by the slow first answers after a model loads', () => {
-    const warm = [answer('json', 41, 400), answer('json', 41, 400), answer('json', 41, 400)];
-    const cold = { ...answer('json', 41, 4000), latencyMs: 4000 + 4000 };
-    const r = speedRecord([cold, ...warm])!;
-    expect(r.decodeTokensPerS).toBeCloseTo(100);
+  it('price a start as the wait for the load plus the extra time of the first answers, which the steady figures leave out', () => {
+    // Each run: WARMUP_ANSWERS answers, the first slower by `extraMs`, then two steady ones.
+    const run = (id: string, extraMs: number) => [
+      answer('json', 41, 400 + extraMs, { run: id }),
+      ...Array.from({ length: WARMUP_ANSWERS - 1 + 2 }, () => answer('json', 41, 400, { run: id })),
+    ];
+    // c1 loaded for 5 s and its first answer took 3 s more; c2 7 s and 1 s more; w1 found the model warm.
+    const r = speedRecord([...run('c1', 3000), ...run('c2', 1000), ...run('w1', 200)], { c1: 5000, c2: 7000, w1: 800 })!;
     expect(r.protocols.json!.nonDecodeS).toBeCloseTo(0.4);
+    expect(r.protocols.json!.answers).toBe(6);
+    expect(r.decodeTokensPerS).toBeCloseTo(100);
+    expect(r.loadS).toBeCloseTo((5 + 3 + (7 + 1)) / 2);
+    expect(r.warmLoadS).toBeCloseTo(0.8 + 0.2);
+    const work = [{ modelId: 'a', protocolKey: 'json', textChars: 10, images: 0, turns: 1 }];
+    const cold = estimateRun(work, { budget: 64, records: { a: r } });
+    const warm = estimateRun(work, { budget: 64, records: { a: r }, warm: new Set(['a']) });
+    expect(cold.seconds! - warm.seconds!).toBeCloseTo(8 - 1);
+    expect(warm.perModel[0]).toMatchObject({ warm: true });
+    expect(warm.perModel[0]!.loadS).toBeCloseTo(1);
   });
 
   it('are absent without a timed answer', () => {
@@ -59,7 +75,7 @@ describe('speed records', () => {
 });
 
 describe('item and run estimates', () => {
-  const record = speedRecord([answer('json', 41, 500), answer('json', 21, 300), answer('json', 64, 400, { truncated: true })], [6000])!;
+  const record = speedRecord([answer('json', 41, 500), answer('json', 21, 300), answer('json', 64, 400, { truncated: true })], { r1: 6000 })!;
   const work = { protocolKey: 'json', textChars: 800, images: 1, turns: 1 };
 
   it('price a measured protocol at its answer lengths, bounded by the budget', () => {
@@ -85,8 +101,10 @@ describe('item and run estimates', () => {
     const per = itemSeconds(record, work, 64)!.seconds;
     const items = [1, 2, 3].map(() => ({ modelId: 'a', ...work }));
     const est = estimateRun(items, { budget: 64, records: { a: record } });
-    expect(est.seconds).toBeCloseTo(3 * per + 6);
-    expect(est.perModel[0]).toMatchObject({ modelId: 'a', items: 3, loadS: 6, answers: 3, unmeasuredItems: 0 });
+    // The cold start: 6 s of load, and the first answer's 0.1 s over the usual 0.4 s.
+    expect(est.seconds).toBeCloseTo(3 * per + 6.1);
+    expect(est.perModel[0]).toMatchObject({ modelId: 'a', items: 3, answers: 3, unmeasuredItems: 0, warm: false });
+    expect(est.perModel[0]!.loadS).toBeCloseTo(6.1);
     expect(est.perModel[0]!.perItemS).toBeCloseTo(per);
     expect(estimateRun(items, { budget: 64, records: { a: record }, withLoad: false }).seconds).toBeCloseTo(3 * per);
     const two = estimateRun([...items, { modelId: 'b', ...work }], { budget: 64, records: { a: record } });
