@@ -52,7 +52,7 @@ async function runOnce(page: Page, url: string, c: Config): Promise<Measured> {
   await form.getByTestId('estimate-basis').filter({ hasText: /from \d+ answers|no measured speed yet/ }).waitFor({ timeout: 30_000 });
   const requests = Number((await form.getByTestId('run-plan').locator('strong').first().textContent())?.trim());
   const seconds = await form.getByTestId('estimate').getAttribute('data-seconds');
-  const basis = ((await form.getByTestId('estimate-basis').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  const basis = ((await form.getByTestId('estimate-basis').textContent()) ?? '').replace(/\s+/g, ' ').replace(/^\s*—\s*/, '').trim();
   const t0 = performance.now();
   await form.getByRole('button', { name: 'Start the run' }).click();
   await page.getByTestId('run-status').filter({ hasText: /^done$/ }).waitFor({ timeout: 540_000 });
