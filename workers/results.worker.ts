@@ -29,6 +29,8 @@ import type { RunResponse } from '../src/core/runner/types.ts';
 import { loadSafety, type SafetyView } from '../src/core/results/safety-load.ts';
 import { thumbnailDataUrl } from '../src/core/imaging/thumbnail.ts';
 import { decodeToRaw } from './runtime/decode-image.ts';
+import { loadReaderStudy } from '../src/core/readers/load.ts';
+import type { ReaderStudyResult } from '../src/core/readers/compare.ts';
 import { exposeApi } from './runtime/expose.ts';
 
 let reposPromise: Promise<Repositories> | null = null;
@@ -180,6 +182,14 @@ const resultsApi = {
 
   async answers(input: Revisioned & { query: AnswerQuery }): Promise<AnswerPage> {
     return inForeground(async () => storedAnswers(await database(), await stored(input.benchmarkId, input.revision), input.query));
+  },
+
+  /** Each reader and the readers' consensus against each model arm on one metric; null without a scored reader run. */
+  async readers(input: Revisioned & { metric: string }): Promise<ReaderStudyResult | null> {
+    const data = await stored(input.benchmarkId, input.revision);
+    await afterForeground();
+    const detail = await detailOf(data);
+    return loadReaderStudy(await database(), data.scored, detail.itemsFor(input.metric), input.metric);
   },
 
   /** Agreement needs only the reviewed answers' rows, which the stored results hold. */

@@ -6,6 +6,7 @@ export const ROUTES = [
   { id: 'runs', path: '/runs', label: 'Runs', hint: 'Plan, start and resume evaluation runs' },
   { id: 'results', path: '/results', label: 'Results', hint: 'Scores, breakdowns and reports' },
   { id: 'review', path: '/review', label: 'Review', hint: 'Clinician review of model answers' },
+  { id: 'readers', path: '/readers', label: 'Reader study', hint: 'Clinicians answer the same cases blind' },
   { id: 'settings', path: '/settings', label: 'Settings', hint: 'Storage, network policy and about' },
 ] as const;
 

@@ -15,6 +15,7 @@ const PAGES = [
   ['Runs', 'Runs'],
   ['Results', 'Results'],
   ['Review', 'Review'],
+  ['Reader study', 'Reader study'],
   ['Settings', 'Settings'],
 ] as const;
 
