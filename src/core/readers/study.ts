@@ -78,9 +78,10 @@ export function readerOrder<T extends ReaderItem>(items: readonly T[], pseudonym
   return sorted;
 }
 
-/** Every question of the given cases (all of the benchmark's, or those a run answered). */
-export function readerItems(cases: readonly BenchCase[], onlyCases?: ReadonlySet<string>): ReaderItem[] {
-  return cases.filter((c) => !onlyCases || onlyCases.has(c.id)).flatMap((c) => c.questions.map((q) => ({ caseId: c.id, questionId: q.id })));
+/** Every question of the given cases (all of the benchmark's, or those a run answered: `caseIds`). */
+export function readerItems(cases: readonly BenchCase[], caseIds?: readonly string[] | null): ReaderItem[] {
+  const only = caseIds ? new Set(caseIds) : null;
+  return cases.filter((c) => !only || only.has(c.id)).flatMap((c) => c.questions.map((q) => ({ caseId: c.id, questionId: q.id })));
 }
 
 /** The protocol a reader answers a case in: the study's fixed one, or the case's default (`auto`). */
@@ -128,7 +129,8 @@ export function readerRunRecord(input: ReaderRunInputs): RunRecord {
       samples: 1,
       variants: ['none'],
       benchmark: { id: benchmark.id, contentHash: benchmark.contentHash, name: benchmark.name, version: benchmark.version },
-      selection: null,
+      // The case set readers answer (a run's cases) is kept as the run's selection, so a revisit shows the same ones.
+      selection: sourceRun ? { caseIds: [...new Set(input.items.map((i) => i.caseId))] } : null,
       startedAt: now,
       endedAt: null,
     },
