@@ -71,11 +71,16 @@ let storedCache: Cached<StoredResults> | null = null;
 let fullCache: Cached<LoadedResults> | null = null;
 let detailCache: { data: StoredResults; detail: Promise<StoredDetail> } | null = null;
 const comparisons = new Map<string, Comparison[]>();
+/** Breakdowns asked for, by signature, dimension, metric and unit: their bootstrap is the dearest thing the page asks. */
+const breakdowns = new Map<string, Breakdown>();
 
 /** What the page reads: the stored digests and the reviewed rows. */
 async function stored(benchmarkId: string, revision?: string): Promise<StoredResults> {
   return current(storedCache, benchmarkId, revision, async () => loadStoredResults(await database(), benchmarkId), (c) => {
-    if (c?.data !== storedCache?.data) comparisons.clear();
+    if (c?.data !== storedCache?.data) {
+      comparisons.clear();
+      breakdowns.clear();
+    }
     storedCache = c;
   });
 }
@@ -175,9 +180,14 @@ const resultsApi = {
 
   async breakdown(input: Revisioned & { dimension: Dimension; metric: string; unit?: IntervalUnit }): Promise<Breakdown> {
     const data = await stored(input.benchmarkId, input.revision);
+    const key = `${data.signature}|${input.dimension}|${input.metric}|${input.unit ?? ''}`;
+    const known = breakdowns.get(key);
+    if (known) return known;
     await afterForeground();
     const detail = await detailOf(data);
-    return breakdown(detail.itemsFor(input.metric), detail.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
+    const b = breakdown(detail.itemsFor(input.metric), detail.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
+    breakdowns.set(key, b);
+    return b;
   },
 
   async answers(input: Revisioned & { query: AnswerQuery }): Promise<AnswerPage> {
