@@ -36,6 +36,8 @@ test('the safety view counts what the stored answers say; the gallery shows conf
 
   await page.getByRole('link', { name: '← Benchmark results' }).click();
   const safety = page.getByTestId('safety');
+  // The section reads the answers when it comes near the screen.
+  await safety.scrollIntoViewIfNeeded();
   await expect(safety.getByTestId('safety-arms')).toBeVisible({ timeout: 60_000 });
 
   // What the stored answers say, computed here from IndexedDB.
@@ -93,7 +95,12 @@ test('the safety view counts what the stored answers say; the gallery shows conf
   expect(html).toContain("img-src data:");
   const images = [...html.matchAll(/<img src="([^"]*)"/g)].map((m) => m[1]!);
   expect(images.length).toBeGreaterThan(0);
-  for (const src of images) expect(src.startsWith('data:image/png;base64,')).toBe(true);
+  for (const src of images) {
+    expect(src.startsWith('data:image/png;base64,')).toBe(true);
+    // Downscaled: the PNG's IHDR width and height fit 160 px.
+    const png = Buffer.from(src.slice('data:image/png;base64,'.length), 'base64');
+    expect(Math.max(png.readUInt32BE(16), png.readUInt32BE(20))).toBeLessThanOrEqual(160);
+  }
 
   await page.getByTestId('report-no-images').check();
   const [without] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-html').click()]);
