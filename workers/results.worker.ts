@@ -70,9 +70,9 @@ async function current<T extends { signature: string }>(cached: Cached<T> | null
 let storedCache: Cached<StoredResults> | null = null;
 let fullCache: Cached<LoadedResults> | null = null;
 let detailCache: { data: StoredResults; detail: Promise<StoredDetail> } | null = null;
-const comparisons = new Map<string, Comparison[]>();
+const comparisons = new Map<string, Promise<Comparison[]>>();
 /** Breakdowns asked for, by signature, dimension, metric and unit: their bootstrap is the dearest thing the page asks. */
-const breakdowns = new Map<string, Breakdown>();
+const breakdowns = new Map<string, Promise<Breakdown>>();
 
 /** What the page reads: the stored digests and the reviewed rows. */
 async function stored(benchmarkId: string, revision?: string): Promise<StoredResults> {
@@ -123,9 +123,12 @@ async function comparisonsFor(benchmarkId: string, metric: string, revision?: st
   const key = `${data.signature}|${metric}|${unit}`;
   let c = comparisons.get(key);
   if (!c) {
-    await afterForeground();
-    const detail = await detailOf(data);
-    comparisons.set(key, (c = compareRows(detail.itemsFor(metric), metric, { unit, cases: detail.cases })));
+    comparisons.set(key, (c = (async () => {
+      await afterForeground();
+      const detail = await detailOf(data);
+      return compareRows(detail.itemsFor(metric), metric, { unit, cases: detail.cases });
+    })()));
+    c.catch(() => comparisons.delete(key));
   }
   return c;
 }
@@ -181,12 +184,16 @@ const resultsApi = {
   async breakdown(input: Revisioned & { dimension: Dimension; metric: string; unit?: IntervalUnit }): Promise<Breakdown> {
     const data = await stored(input.benchmarkId, input.revision);
     const key = `${data.signature}|${input.dimension}|${input.metric}|${input.unit ?? ''}`;
-    const known = breakdowns.get(key);
-    if (known) return known;
-    await afterForeground();
-    const detail = await detailOf(data);
-    const b = breakdown(detail.itemsFor(input.metric), detail.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
-    breakdowns.set(key, b);
+    let b = breakdowns.get(key);
+    // The promise is kept at once, so a second open while the first is still computing waits for it instead of computing again.
+    if (!b) {
+      breakdowns.set(key, (b = (async () => {
+        await afterForeground();
+        const detail = await detailOf(data);
+        return breakdown(detail.itemsFor(input.metric), detail.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
+      })()));
+      b.catch(() => breakdowns.delete(key));
+    }
     return b;
   },
 
