@@ -7,5 +7,7 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
+    // Some suites build their fixtures once (the demo benchmark's images, a model folder): on a busy 2-core machine that can pass 10 s.
+    hookTimeout: 60_000,
   },
 });

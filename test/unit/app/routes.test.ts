@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { NOT_FOUND, ROUTES, hashPath, isRouteHash, parseHash, routeFromHash } from '../../../src/app/routes.ts';
 
 describe('routes', () => {
-  it('has the seven pages in navigation order', () => {
-    expect(ROUTES.map((r) => r.label)).toEqual(['Home', 'Benchmarks', 'Models', 'Runs', 'Results', 'Review', 'Settings']);
+  it('has the eight pages in navigation order', () => {
+    expect(ROUTES.map((r) => r.label)).toEqual(['Home', 'Benchmarks', 'Models', 'Runs', 'Results', 'Review', 'Reader study', 'Settings']);
   });
   it('maps hashes to pages and unknown ones to the not-found page, naming the path', () => {
     expect(routeFromHash('').id).toBe('home');

@@ -87,7 +87,10 @@ describe('keys and seeds', () => {
   });
 
   it('knows every variant', () => {
-    expect(ALL_VARIANTS).toHaveLength(17);
+    // The original images, no images, the consistency probes, then 5 degradations at 3 severities.
+    expect(ALL_VARIANTS.slice(0, 3)).toEqual(['none', 'text-only', 'probe:mirror']);
+    expect(ALL_VARIANTS.filter((v) => v.startsWith('degrade:'))).toHaveLength(15);
+    expect(new Set(ALL_VARIANTS).size).toBe(ALL_VARIANTS.length);
     expect(parseVariant('degrade:downsample:3')).toEqual({ kind: 'degrade', degrade: 'downsample', severity: 3 });
     expect(parseVariant('text-only')).toEqual({ kind: 'text-only' });
     for (const v of ['degrade:noise:0', 'degrade:noise:4', 'degrade:noise', 'blur', '']) expect(isVariant(v)).toBe(false);
