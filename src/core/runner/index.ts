@@ -5,7 +5,7 @@
  * lock.
  */
 export * from './types.ts';
-export { ALL_VARIANTS, checkVariants, degradeVariant, isVariant, parseVariant, variantLabel } from './variants.ts';
+export { ALL_VARIANTS, PARAPHRASE_VARIANT, checkVariants, degradeVariant, isVariant, parseVariant, variantLabel } from './variants.ts';
 export { itemKeyOf, planRun, planSummary, responseIdOf, sampleSeed, selectCases } from './plan.ts';
 export { CACHE_KEY_VERSION, cacheKey, isReusable, modelFilesHash, promptHash } from './cache-key.ts';
 export type { CacheKeyInput } from './cache-key.ts';

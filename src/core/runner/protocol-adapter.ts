@@ -9,6 +9,8 @@ import { canonicalJson } from '../bundle/canonical.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 import { getProtocol, isMultiTurn, protocolFor, PROTOCOLS, templateHash } from '../protocols/index.ts';
 import type { PromptTemplate, Protocol } from '../protocols/index.ts';
+import { paraphraseOf } from '../protocols/paraphrase/index.ts';
+import { PARAPHRASE_VARIANT } from './variants.ts';
 import type { ParseResult, ProtocolContext, ProtocolFollowUp, ProtocolTurn, RunProtocol } from './types.ts';
 
 export const AUTO_PROTOCOL = 'auto';
@@ -40,11 +42,16 @@ export function runProtocol(id: string, options: AdapterOptions = {}): RunProtoc
   const fixed = id === AUTO_PROTOCOL ? null : getProtocol(id);
   if (id !== AUTO_PROTOCOL && !fixed) throw new Error(`Unknown protocol "${id}".`);
   const pick = (c: BenchCase): Protocol => fixed ?? protocolFor(c, options.defaults);
-  const ctxFor = (p: Protocol, ctx: ProtocolContext) => ({
-    textOnly: ctx.variant === 'text-only',
-    ...(options.templates?.[p.id] ? { template: options.templates[p.id] } : {}),
-    ...(options.fewShot?.length ? { fewShot: options.fewShot } : {}),
-  });
+  // The paraphrase probe swaps in the protocol's hand-written paraphrase; an edited template has none (see paraphraseRefusal).
+  const templateFor = (p: Protocol, ctx: ProtocolContext) => options.templates?.[p.id] ?? (ctx.variant === PARAPHRASE_VARIANT ? paraphraseOf(p.id) : undefined);
+  const ctxFor = (p: Protocol, ctx: ProtocolContext) => {
+    const template = templateFor(p, ctx);
+    return {
+      textOnly: ctx.variant === 'text-only',
+      ...(template ? { template } : {}),
+      ...(options.fewShot?.length ? { fewShot: options.fewShot } : {}),
+    };
+  };
   const ids = fixed ? [fixed.id] : Object.keys(PROTOCOLS);
   const hashes = templateHashes(ids, options);
   return {
@@ -71,4 +78,15 @@ export function runProtocol(id: string, options: AdapterOptions = {}): RunProtoc
 
 function toParse(r: ReturnType<Protocol['parse']>): ParseResult {
   return r.ok ? { ok: true, value: r.value } : { ok: false, error: r.error };
+}
+
+/**
+ * Why a run may not combine the paraphrase probe with an edited template, or
+ * null when it may. The paraphrases are hand-written rewordings of the
+ * built-in templates; an edited template has none, so the probe would ask
+ * the same words twice and report a consistency it never tested.
+ */
+export function paraphraseRefusal(variants: readonly string[], templates: Readonly<Record<string, PromptTemplate>> | undefined): string | null {
+  if (!variants.includes(PARAPHRASE_VARIANT) || !templates || Object.keys(templates).length === 0) return null;
+  return 'The paraphrased-prompt probe rewords the built-in prompt template only, and this run edits the template: undo the edit or leave the probe out.';
 }

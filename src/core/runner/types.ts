@@ -26,13 +26,17 @@ export type DegradeSeverity = 1 | 2 | 3;
  * `degrade:<kind>:<severity>` (images transformed by the injected
  * {@link ImageLoader}).
  */
-/** `probe:mirror`: the consistency probe's left–right mirrored images (imaging/variant-image.ts). */
-export type Variant = 'none' | 'text-only' | 'probe:mirror' | `degrade:${DegradeKind}:${DegradeSeverity}`;
+/**
+ * `probe:mirror`: the consistency probe's left–right mirrored images (imaging/variant-image.ts).
+ * `probe:paraphrase`: the stored images with each protocol's prompt reworded (protocols/paraphrase).
+ */
+export type Variant = 'none' | 'text-only' | 'probe:mirror' | 'probe:paraphrase' | `degrade:${DegradeKind}:${DegradeSeverity}`;
 
 export type ParsedVariant =
   | { readonly kind: 'none' }
   | { readonly kind: 'text-only' }
   | { readonly kind: 'mirror' }
+  | { readonly kind: 'paraphrase' }
   | { readonly kind: 'degrade'; readonly degrade: DegradeKind; readonly severity: DegradeSeverity };
 
 // ── Protocol (local view) ───────────────────────────────────────────────────

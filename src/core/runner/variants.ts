@@ -2,12 +2,16 @@
 import { InvalidInputError } from '../errors.ts';
 import { DEGRADE_KINDS, type DegradeKind, type DegradeSeverity, type ParsedVariant, type Variant } from './types.ts';
 
+/** The paraphrase probe: the same question with the protocol's prompt reworded (src/core/protocols/paraphrase). */
+export const PARAPHRASE_VARIANT = 'probe:paraphrase';
+
 const SEVERITIES: readonly DegradeSeverity[] = [1, 2, 3];
 
 /** Parses a variant string; `null` when it is not one. */
 export function parseVariant(value: string): ParsedVariant | null {
   if (value === 'none' || value === 'text-only') return { kind: value };
   if (value === 'probe:mirror') return { kind: 'mirror' };
+  if (value === PARAPHRASE_VARIANT) return { kind: 'paraphrase' };
   const m = /^degrade:([a-z]+):([1-3])$/.exec(value);
   if (!m || !(DEGRADE_KINDS as readonly string[]).includes(m[1]!)) return null;
   return { kind: 'degrade', degrade: m[1] as DegradeKind, severity: Number(m[2]) as DegradeSeverity };
@@ -22,11 +26,12 @@ export function degradeVariant(kind: DegradeKind, severity: DegradeSeverity): Va
   return `degrade:${kind}:${severity}`;
 }
 
-/** Every variant, for pickers: `none`, `text-only`, then each kind at severities 1–3. */
+/** Every variant, for pickers: `none`, `text-only`, the two consistency probes, then each kind at severities 1–3. */
 export const ALL_VARIANTS: readonly Variant[] = [
   'none',
   'text-only',
   'probe:mirror',
+  PARAPHRASE_VARIANT,
   ...DEGRADE_KINDS.flatMap((kind) => SEVERITIES.map((s) => degradeVariant(kind, s))),
 ];
 
@@ -37,7 +42,7 @@ export function checkVariants(values: readonly string[]): Variant[] {
   for (const v of values) {
     if (!isVariant(v)) {
       throw new InvalidInputError(
-        `Unknown variant "${v}": use none, text-only, probe:mirror or degrade:<${DEGRADE_KINDS.join('|')}>:<1-3>.`,
+        `Unknown variant "${v}": use none, text-only, probe:mirror, probe:paraphrase or degrade:<${DEGRADE_KINDS.join('|')}>:<1-3>.`,
         { field: 'variants' },
       );
     }
@@ -63,5 +68,6 @@ export function variantLabel(value: string): string {
   if (v.kind === 'none') return 'original images';
   if (v.kind === 'text-only') return 'text only (no images)';
   if (v.kind === 'mirror') return 'mirrored left–right (consistency probe)';
+  if (v.kind === 'paraphrase') return 'paraphrased prompt (consistency probe)';
   return `${DEGRADE_WORDS[v.degrade]}, level ${v.severity} of 3`;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mirrorImage, transformsPixels, variantImage } from '../../../src/core/imaging/variant-image.ts';
 import { decodePng } from '../../../src/core/imaging/degrade/pixels.ts';
 import { checkVariants, variantLabel } from '../../../src/core/runner/variants.ts';
-import { mirrorConsistency } from '../../../src/core/scoring/run/consistency.ts';
+import { mirrorConsistency, paraphraseConsistency, runConsistency } from '../../../src/core/scoring/run/consistency.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';
 
 function answer(modelId: string, caseId: string, variant: string, parsed: unknown, parseError: string | null = null): RunResponse {
@@ -49,5 +49,41 @@ describe('the mirror probe', () => {
     expect(a).toEqual({ modelId: 'a', probe: 'mirror', pairs: 3, diagnosisPairs: 0, sameDiagnosis: 0, lateralityPairs: 2, flippedLaterality: 1, consistent: 2 });
     expect(b).toEqual({ modelId: 'b', probe: 'mirror', pairs: 2, diagnosisPairs: 2, sameDiagnosis: 1, lateralityPairs: 0, flippedLaterality: 0, consistent: 1 });
     expect(mirrorConsistency(responses.filter((r) => r.variant === 'none'))).toEqual([]);
+  });
+});
+
+describe('the paraphrase probe', () => {
+  it('is a variant in words that sends the stored images', () => {
+    expect(checkVariants(['none', 'probe:paraphrase'])).toEqual(['none', 'probe:paraphrase']);
+    expect(variantLabel('probe:paraphrase')).toBe('paraphrased prompt (consistency probe)');
+    expect(transformsPixels('probe:paraphrase')).toBe(false);
+  });
+
+  it('counts an answer pair consistent when the reworded prompt gets the same diagnosis, whatever the side', () => {
+    const responses = [
+      // NeuroVLM: same class after normalisation (consistent), another class (not).
+      answer('a', 'c1', 'none', { diagnosis_name: 'stroke' }),
+      answer('a', 'c1', 'probe:paraphrase', { diagnosis_name: ' Stroke' }),
+      answer('a', 'c2', 'none', { diagnosis_name: 'tumor' }),
+      answer('a', 'c2', 'probe:paraphrase', { diagnosis_name: 'normal' }),
+      // A side that changes is not what this probe asks: only the diagnosis counts.
+      answer('a', 'c3', 'none', { diagnosis: 'Glioma', laterality: 'left' }),
+      answer('a', 'c3', 'probe:paraphrase', { diagnosis: 'glioma', laterality: 'right' }),
+      // First-ranked hypotheses differ; MCQ letters agree.
+      answer('b', 'c1', 'none', { hypotheses: [{ rank: 1, diagnosis: 'Multiple sclerosis' }, { rank: 2, diagnosis: 'ADEM' }] }),
+      answer('b', 'c1', 'probe:paraphrase', { hypotheses: [{ rank: 1, diagnosis: 'ADEM' }] }),
+      answer('b', 'c2', 'none', { choice: 'C' }),
+      answer('b', 'c2', 'probe:paraphrase', { choice: 'C' }),
+      // No pair: the original did not parse; the mirror's answers belong to the other probe.
+      answer('b', 'c3', 'none', null, 'no JSON object found'),
+      answer('b', 'c3', 'probe:paraphrase', { choice: 'A' }),
+      answer('b', 'c2', 'probe:mirror', { choice: 'D' }),
+    ];
+    const [a, b] = paraphraseConsistency(responses);
+    expect(a).toEqual({ modelId: 'a', probe: 'paraphrase', pairs: 3, diagnosisPairs: 3, sameDiagnosis: 2, lateralityPairs: 0, flippedLaterality: 0, consistent: 2 });
+    expect(b).toEqual({ modelId: 'b', probe: 'paraphrase', pairs: 2, diagnosisPairs: 2, sameDiagnosis: 1, lateralityPairs: 0, flippedLaterality: 0, consistent: 1 });
+    // The run's summary holds both probes' rows, the mirror's first.
+    expect(runConsistency(responses).map((r) => [r.probe, r.modelId, r.pairs])).toEqual([['mirror', 'b', 1], ['paraphrase', 'a', 3], ['paraphrase', 'b', 2]]);
+    expect(paraphraseConsistency(responses.filter((r) => r.variant !== 'probe:paraphrase'))).toEqual([]);
   });
 });

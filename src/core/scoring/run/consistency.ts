@@ -1,22 +1,29 @@
 /**
  * Consistency probes: the same question asked again with the image mirrored
- * left to right (variant `probe:mirror`). A consistent model names the same
- * diagnosis and flips its laterality (left ↔ right; bilateral and midline
- * stay). NeuroEval's own figure: the share of answer pairs (original,
- * mirrored) of one model, case, question and sample that are consistent.
+ * left to right (variant `probe:mirror`), or with the prompt reworded
+ * (variant `probe:paraphrase`). Under the mirror a consistent model names the
+ * same diagnosis and flips its laterality (left ↔ right; bilateral and
+ * midline stay); under the paraphrase it names the same diagnosis.
+ * NeuroEval's own figure: the share of answer pairs (original, probed) of one
+ * model, case, question and sample that are consistent.
  */
 import { normaliseClass } from '../neurovlm/normalise.ts';
 import type { RunResponse } from '../../runner/types.ts';
 
+export type ConsistencyProbe = 'mirror' | 'paraphrase';
+
+/** The variant each probe asks under. */
+const PROBE_VARIANT: Readonly<Record<ConsistencyProbe, string>> = { mirror: 'probe:mirror', paraphrase: 'probe:paraphrase' };
+
 export interface ConsistencySummary {
   readonly modelId: string;
-  readonly probe: 'mirror';
+  readonly probe: ConsistencyProbe;
   /** Pairs where both answers parsed. */
   readonly pairs: number;
   /** Pairs whose answers name a diagnosis, and of those the ones naming the same. */
   readonly diagnosisPairs: number;
   readonly sameDiagnosis: number;
-  /** Pairs where the original answer is left or right, and of those the ones whose mirrored answer says the other side. */
+  /** Mirror only (0 for the paraphrase): pairs where the original answer is left or right, and of those the ones whose mirrored answer says the other side. */
   readonly lateralityPairs: number;
   readonly flippedLaterality: number;
   /** Pairs consistent on everything both answers state. */
@@ -52,12 +59,26 @@ const MIRRORED: Readonly<Record<string, string>> = { left: 'right', right: 'left
 
 /** The mirror probe's consistency per model, from the run's answers under `none` and `probe:mirror`; empty without the probe. */
 export function mirrorConsistency(responses: readonly RunResponse[]): ConsistencySummary[] {
+  return probeConsistency(responses, 'mirror');
+}
+
+/** The paraphrase probe's consistency per model (same diagnosis), from the answers under `none` and `probe:paraphrase`; empty without the probe. */
+export function paraphraseConsistency(responses: readonly RunResponse[]): ConsistencySummary[] {
+  return probeConsistency(responses, 'paraphrase');
+}
+
+/** Every probe's rows: the mirror's models, then the paraphrase's. */
+export function runConsistency(responses: readonly RunResponse[]): ConsistencySummary[] {
+  return [...mirrorConsistency(responses), ...paraphraseConsistency(responses)];
+}
+
+function probeConsistency(responses: readonly RunResponse[], probe: ConsistencyProbe): ConsistencySummary[] {
   const key = (r: RunResponse) => `${r.modelId}\u0000${r.caseId}\u0000${r.questionId}\u0000${r.sample}`;
   const original = new Map<string, RunResponse>();
   for (const r of responses) if (r.variant === 'none' && !r.error && !r.parseError) original.set(key(r), r);
   const byModel = new Map<string, { pairs: number; diagnosisPairs: number; sameDiagnosis: number; lateralityPairs: number; flippedLaterality: number; consistent: number }>();
   for (const m of responses) {
-    if (m.variant !== 'probe:mirror' || m.error || m.parseError) continue;
+    if (m.variant !== PROBE_VARIANT[probe] || m.error || m.parseError) continue;
     const o = original.get(key(m));
     if (!o) continue;
     const s = byModel.get(m.modelId) ?? { pairs: 0, diagnosisPairs: 0, sameDiagnosis: 0, lateralityPairs: 0, flippedLaterality: 0, consistent: 0 };
@@ -69,7 +90,8 @@ export function mirrorConsistency(responses: readonly RunResponse[]): Consistenc
       if (da === db) s.sameDiagnosis++;
       else ok = false;
     }
-    const [la, lb] = [lateralityOf(o.parsed), lateralityOf(m.parsed)];
+    // A reworded prompt asks the same of the same image: only the diagnosis is compared.
+    const [la, lb] = probe === 'mirror' ? [lateralityOf(o.parsed), lateralityOf(m.parsed)] : [null, null];
     if (la !== null && MIRRORED[la] !== undefined) {
       // The original's side decides what the mirror must say; an answer that drops it is not consistent.
       if (la === 'left' || la === 'right') s.lateralityPairs++;
@@ -80,5 +102,5 @@ export function mirrorConsistency(responses: readonly RunResponse[]): Consistenc
     if (ok) s.consistent++;
     byModel.set(m.modelId, s);
   }
-  return [...byModel].map(([modelId, s]) => ({ modelId, probe: 'mirror' as const, ...s }));
+  return [...byModel].map(([modelId, s]) => ({ modelId, probe, ...s }));
 }

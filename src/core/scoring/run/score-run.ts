@@ -5,7 +5,7 @@
  * from the injected judge and encoder, so the worker, the CLI and the tests
  * share it.
  */
-import { mirrorConsistency } from './consistency.ts';
+import { runConsistency } from './consistency.ts';
 import type { BenchCase, ProtocolDefaults } from '../../bundle/types.ts';
 import type { ReviewRecord } from '../../db/types.ts';
 import { InvalidInputError, throwIfAborted } from '../../errors.ts';
@@ -174,7 +174,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
   }
 
   const { arms, calibrationShift, neurovlmBench } = summariseArms(items, responses, input.cases, { seed, resamples });
-  const consistency = mirrorConsistency(responses);
+  const consistency = runConsistency(responses);
   const latestReview = (input.reviews ?? []).reduce<number | null>((a, r) => (a === null || r.createdAt > a ? r.createdAt : a), null);
   return {
     items,

@@ -19,8 +19,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * 7: NeuroVLM-Bench's own figures (its evaluator, exactly) per arm and per source dataset (`summary.neurovlmBench`).
  * 8: when cases share a patient (or study) key, intervals and n are per patient (cluster bootstrap over patients).
  * 9: the mirror consistency probe's figures per model (`summary.consistency`).
+ * 10: the paraphrase consistency probe's rows in `summary.consistency` (`probe: 'paraphrase'`).
  */
-export const RUN_SCORER_VERSION = '9';
+export const RUN_SCORER_VERSION = '10';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
@@ -192,7 +193,7 @@ export interface RunScoreSummary {
    * report of each arm is NeuroEval's own analysis, not these.
    */
   readonly neurovlmBench?: NeuroVlmBenchBreakdown;
-  /** Consistency probes (mirrored images) per model; absent when the run has none. */
+  /** Consistency probes (mirrored images, paraphrased prompts) per probe and model; absent when the run has none. */
   readonly consistency?: readonly ConsistencySummary[];
 }
 
