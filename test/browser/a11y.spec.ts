@@ -46,7 +46,15 @@ test('the main pages have no serious or critical accessibility violations', asyn
       { hash: '#/models', ready: (p) => expect(p.getByTestId('catalogue')).toBeVisible() },
       { hash: '#/runs', ready: (p) => expect(p.getByTestId('run-plan')).toContainText('requests') },
       { hash: '#/results', ready: (p) => expect(p.getByTestId('results-runs')).toBeVisible() },
-      { hash: `#/results/b/${benchmarkId}`, ready: (p) => expect(p.getByTestId('leaderboard')).toBeVisible() },
+      {
+        hash: `#/results/b/${benchmarkId}`,
+        ready: async (p) => {
+          await expect(p.getByTestId('leaderboard')).toBeVisible();
+          // The Safety and Failures sections fill in once scrolled near.
+          await p.getByTestId('safety').scrollIntoViewIfNeeded();
+          await expect(p.getByTestId('safety-arms')).toBeVisible();
+        },
+      },
       { hash: `#/results/run/${runId}`, ready: (p) => expect(p.getByTestId('score-summary')).toBeVisible() },
       { hash: `#/results/case/${runId}/${caseId}`, ready: (p) => expect(p.getByTestId('side-by-side').first()).toBeVisible() },
       { hash: `#/review/${runId}`, ready: (p) => expect(p.getByTestId('review-form')).toBeVisible() },
