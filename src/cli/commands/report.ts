@@ -100,7 +100,7 @@ export const reportCommand: CliCommand = {
       return 2;
     }
     const { version } = readBuildInfo(new URL('../../../', import.meta.url).pathname);
-    const html = buildHtmlReport(reportInputOf(data, { ...(a.metric ? { metric: a.metric } : {}), generatedAt: when, appVersion: version }));
+    const html = buildHtmlReport(reportInputOf(data, { ...(a.metric ? { metric: a.metric } : {}), generatedAt: when, appVersion: version, responses: e.responses }));
     writeFileAtomic(a.out!, html);
     const arms = data.scored[0]!.set.summary.arms;
     io.err.write(`Wrote ${a.out}: ${arms.length} model(s) × variant(s), ${e.responses.length} answer(s)${e.cases?.length ? '' : '; the export holds no cases, so there is no ground truth'}\n`);

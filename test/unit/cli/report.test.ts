@@ -44,9 +44,12 @@ describe('neuroeval report', () => {
     const e = parseRunExport(text, 'run.json');
     const scores = await scoreRun({ protocolId: 'auto', responses: e.responses, cases: e.cases ?? [] }, { seed: 0, resamples: 200 });
     const when = new Date(EPOCH * 1000);
-    const expected = buildHtmlReport(reportInputOf(resultsOfRunExport(e, scores, when.getTime()), { generatedAt: when, appVersion: readBuildInfo(process.cwd()).version }));
+    const expected = buildHtmlReport(reportInputOf(resultsOfRunExport(e, scores, when.getTime()), { generatedAt: when, appVersion: readBuildInfo(process.cwd()).version, responses: e.responses }));
     const html = readFileSync(out, 'utf8');
     expect(html).toBe(expected);
+    expect(html).toContain('<h2>Safety</h2>');
+    expect(html).toContain('<h2>Failures</h2>');
+    expect(html).not.toContain('<img');
   });
 
   it('names the run\'s models and shows their figures', async () => {
