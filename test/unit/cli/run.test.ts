@@ -150,15 +150,21 @@ describe('neuroeval run', () => {
   it(
     'resumes after SIGKILL at random points, several times: exactly one answer per planned item, equal to the uninterrupted run',
     async () => {
+      // Four samples of each case (16 items): a run long enough that kills land between answers even on a fast machine.
+      const args = [...RUN_ARGS, '--samples', '4'];
+      const items = CASES * 4;
+      const whole = join(dir, 'kill-whole.json');
+      expect((await runToEnd([...args, '--out', whole])).code).toBe(0);
+      const uninterrupted = readExport(whole);
       const out = join(dir, 'killed.json');
       const journal = `${out}.journal.jsonl`;
       const random = seeded(20261124);
       let kills = 0;
       for (let round = 0; round < 12 && kills < 4; round++) {
         const before = journalAnswers(journal).length;
-        if (before >= CASES) break;
-        const { child, done } = cli([...RUN_ARGS, '--out', out]);
-        if (before >= CASES - 1) {
+        if (before >= items) break;
+        const { child, done } = cli([...args, '--out', out]);
+        if (before >= items - 1) {
           // One item left: kill while the process starts (a busy machine may answer more between two checks than the test can count on).
           await Promise.race([sleep(random() * 400), done]);
         } else if (random() < 0.3) {
@@ -166,9 +172,9 @@ describe('neuroeval run', () => {
           await Promise.race([sleep(random() * 1500), done]);
         } else {
           // Once one or two more answers are on disk, then a little later (mid-generation), but never so late that the run ends.
-          const target = Math.min(CASES - 1, before + 1 + Math.floor(random() * 2));
+          const target = Math.min(items - 1, before + 1 + Math.floor(random() * 2));
           await until(() => journalAnswers(journal).length >= target, done);
-          if (target < CASES - 1) await Promise.race([sleep(random() * 300), done]);
+          if (target < items - 1) await Promise.race([sleep(random() * 300), done]);
         }
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGKILL');
@@ -182,17 +188,17 @@ describe('neuroeval run', () => {
       const answeredBefore = journalAnswers(journal).length;
       expect(answeredBefore).toBeGreaterThan(0);
 
-      const last = await runToEnd([...RUN_ARGS, '--out', out, '--json']);
+      const last = await runToEnd([...args, '--out', out, '--json']);
       expect(last.code, last.stderr).toBe(0);
       const summary = JSON.parse(last.stdout) as { generated: number; answered: number };
-      expect(summary.answered).toBe(CASES);
-      expect(summary.generated).toBe(CASES - answeredBefore);
+      expect(summary.answered).toBe(items);
+      expect(summary.generated).toBe(items - answeredBefore);
 
       const keys = journalAnswers(journal);
-      expect(keys.sort()).toEqual(baseline.responses.map((r) => r.itemKey).sort());
+      expect(keys.sort()).toEqual(uninterrupted.responses.map((r) => r.itemKey).sort());
       const resumed = readExport(out);
       expect(resumed.run.status).toBe('done');
-      expect(answersOf(resumed)).toEqual(answersOf(baseline));
+      expect(answersOf(resumed)).toEqual(answersOf(uninterrupted));
     },
     LONG,
   );
