@@ -1,9 +1,12 @@
 /**
- * The mirror consistency probe through the app: the demo-trained model
- * answers a held-out benchmark with its images as stored and mirrored left
- * to right; the mirrored requests carry other image bytes, and the run's
- * scores page reports, per model, how many answer pairs name the same class
- * — the count the stored answers give.
+ * The consistency probes through the app: the demo-trained model answers a
+ * held-out benchmark with its images as stored, mirrored left to right, and
+ * with the prompt reworded. The probed requests are other requests (other
+ * image bytes, other words), and the run's scores page reports, per probe
+ * and model, how many answer pairs name the same class — the counts the
+ * stored answers give. The model was trained on NeuroVLM-Bench's wording
+ * only, so how often it keeps its class under the paraphrase is a finding,
+ * not something this test fixes.
  */
 import { heldOutZip, importBundle } from '../support/demo-trained-run.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
@@ -11,8 +14,8 @@ import { removeTempDirs } from '../support/temp-dir.ts';
 
 test.afterAll(() => removeTempDirs());
 
-test('mirrored images as a consistency probe: pairs and same-class counts as the stored answers give them', async ({ page, server }) => {
-  test.setTimeout(480_000);
+test('mirrored images and paraphrased prompts as consistency probes: pairs and same-class counts as the stored answers give them', async ({ page, server }) => {
+  test.setTimeout(600_000);
   await openApp(page, server.url, '#/benchmarks');
   await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
   await importBundle(page, heldOutZip(6), 6);
@@ -26,11 +29,13 @@ test('mirrored images as a consistency probe: pairs and same-class counts as the
   await form.locator('input[name="model"][value="demo-trained"]').check();
   await form.locator('select[name="device"]').selectOption('wasm');
   await form.locator('input[name="variant"][value="probe:mirror"]').check();
+  await form.locator('input[name="variant"][value="probe:paraphrase"]').check();
   await expect(form.getByText('mirrored left–right (consistency probe)')).toBeVisible();
+  await expect(form.getByText('paraphrased prompt (consistency probe)')).toBeVisible();
   await form.getByRole('button', { name: 'Start the run' }).click();
-  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 300_000 });
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 420_000 });
 
-  // What the model said with and without the mirror, from the stored answers.
+  // What the model said under each variant, from the stored answers.
   type Stored = { caseId: string; variant: string; parsed: { diagnosis_name?: string } | null; parseError: string | null; cacheKey: string };
   const answers = await page.evaluate(
     () =>
@@ -44,21 +49,56 @@ test('mirrored images as a consistency probe: pairs and same-class counts as the
         };
       }),
   );
-  const byVariant = (v: string) => new Map(answers.filter((r) => r.variant === v && !r.parseError).map((r) => [r.caseId, r]));
-  const [plain, mirrored] = [byVariant('none'), byVariant('probe:mirror')];
-  const pairs = [...plain.keys()].filter((c) => mirrored.has(c));
-  const same = pairs.filter((c) => plain.get(c)!.parsed?.diagnosis_name?.trim().toLowerCase() === mirrored.get(c)!.parsed?.diagnosis_name?.trim().toLowerCase()).length;
-  expect(pairs.length).toBeGreaterThan(0);
-  // The mirrored request is another request (other image bytes): its answer is not the original's reused.
-  for (const c of pairs) expect(mirrored.get(c)!.cacheKey).not.toBe(plain.get(c)!.cacheKey);
+  const under = (v: string) => answers.filter((r) => r.variant === v);
+  const readable = (v: string) => new Map(under(v).filter((r) => !r.parseError).map((r) => [r.caseId, r]));
+  const plain = readable('none');
+  const cls = (r: Stored) => r.parsed?.diagnosis_name?.trim().toLowerCase();
+  const expected = (variant: string) => {
+    // The probed request is another request (other image bytes, or other words): its answer is not the original's reused.
+    const plainKeys = new Map(under('none').map((r) => [r.caseId, r.cacheKey]));
+    expect(under(variant).length, variant).toBe(plainKeys.size);
+    for (const r of under(variant)) expect(r.cacheKey, variant).not.toBe(plainKeys.get(r.caseId));
+    const probed = readable(variant);
+    const pairs = [...plain.keys()].filter((c) => probed.has(c));
+    const same = pairs.filter((c) => cls(plain.get(c)!) === cls(probed.get(c)!)).length;
+    return { pairs: pairs.length, same: pairs.length ? `${same} of ${pairs.length}` : '–', unreadable: `${under(variant).length - probed.size} of ${under(variant).length}` };
+  };
+  const mirror = expected('probe:mirror');
+  // The mirror keeps the benchmark's wording, which the model was trained on: it answers in format.
+  expect(mirror.pairs).toBeGreaterThan(0);
+  const paraphrase = expected('probe:paraphrase');
 
   await page.getByTestId('run-scores-link').click();
   await page.getByTestId('score-run').click();
   await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
-  const row = page.getByTestId('consistency').locator('tbody tr');
-  await expect(row).toHaveCount(1);
-  await expect(row.locator('td').nth(0)).toHaveText(String(pairs.length));
-  await expect(row.locator('td').nth(1)).toHaveText(`${same} of ${pairs.length}`);
+  const rows = page.getByTestId('consistency').locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  const mirrorRow = rows.filter({ has: page.locator('td[data-probe="mirror"]') });
+  await expect(mirrorRow.locator('td').nth(0)).toHaveText('mirrored images');
+  await expect(mirrorRow.locator('td').nth(1)).toHaveText(String(mirror.pairs));
+  await expect(mirrorRow.locator('td').nth(2)).toHaveText(mirror.same);
   // The demo-trained model answers NeuroVLM-Bench's fields, which have no side: nothing to flip.
-  await expect(row.locator('td').nth(2)).toHaveText('no side stated');
+  await expect(mirrorRow.locator('td').nth(3)).toHaveText('no side stated');
+  const paraphraseRow = rows.filter({ has: page.locator('td[data-probe="paraphrase"]') });
+  await expect(paraphraseRow.locator('td').nth(0)).toHaveText('paraphrased prompt');
+  await expect(paraphraseRow.locator('td').nth(1)).toHaveText(String(paraphrase.pairs));
+  await expect(paraphraseRow.locator('td').nth(2)).toHaveText(paraphrase.same);
+  await expect(paraphraseRow.locator('td').nth(3)).toHaveText('not compared');
+  await expect(mirrorRow.getByTestId('probe-unreadable')).toHaveText(mirror.unreadable);
+  await expect(paraphraseRow.getByTestId('probe-unreadable')).toHaveText(paraphrase.unreadable);
+});
+
+test('the paraphrase probe is refused with an edited prompt template', async ({ page, server }) => {
+  await openApp(page, server.url, '#/runs');
+  const form = page.getByTestId('new-run');
+  await expect(form.getByTestId('run-plan')).toBeVisible({ timeout: 30_000 });
+  await form.locator('select[name="protocol"]').selectOption('neurovlm-structured');
+  await form.getByText(/^Prompt template/).click();
+  await form.locator('textarea[name="template-system"]').fill('Classify the scan. Answer in JSON.');
+  await form.locator('input[name="variant"][value="probe:paraphrase"]').check();
+  await expect(form.getByTestId('paraphrase-refused')).toContainText('edits the template');
+  await form.getByRole('button', { name: 'Start the run' }).click();
+  await expect(form.getByRole('alert')).toContainText('leave the probe out');
+  // Nothing was started: the form is still there.
+  await expect(form.getByTestId('run-plan')).toBeVisible();
 });

@@ -46,8 +46,8 @@ describe('the mirror probe', () => {
       answer('b', 'c3', 'probe:mirror', null, 'no JSON object found'),
     ];
     const [a, b] = mirrorConsistency(responses);
-    expect(a).toEqual({ modelId: 'a', probe: 'mirror', pairs: 3, diagnosisPairs: 0, sameDiagnosis: 0, lateralityPairs: 2, flippedLaterality: 1, consistent: 2 });
-    expect(b).toEqual({ modelId: 'b', probe: 'mirror', pairs: 2, diagnosisPairs: 2, sameDiagnosis: 1, lateralityPairs: 0, flippedLaterality: 0, consistent: 1 });
+    expect(a).toEqual({ modelId: 'a', probe: 'mirror', probed: 3, probedUnreadable: 0, pairs: 3, diagnosisPairs: 0, sameDiagnosis: 0, lateralityPairs: 2, flippedLaterality: 1, consistent: 2 });
+    expect(b).toEqual({ modelId: 'b', probe: 'mirror', probed: 3, probedUnreadable: 1, pairs: 2, diagnosisPairs: 2, sameDiagnosis: 1, lateralityPairs: 0, flippedLaterality: 0, consistent: 1 });
     expect(mirrorConsistency(responses.filter((r) => r.variant === 'none'))).toEqual([]);
   });
 });
@@ -80,10 +80,13 @@ describe('the paraphrase probe', () => {
       answer('b', 'c2', 'probe:mirror', { choice: 'D' }),
     ];
     const [a, b] = paraphraseConsistency(responses);
-    expect(a).toEqual({ modelId: 'a', probe: 'paraphrase', pairs: 3, diagnosisPairs: 3, sameDiagnosis: 2, lateralityPairs: 0, flippedLaterality: 0, consistent: 2 });
-    expect(b).toEqual({ modelId: 'b', probe: 'paraphrase', pairs: 2, diagnosisPairs: 2, sameDiagnosis: 1, lateralityPairs: 0, flippedLaterality: 0, consistent: 1 });
+    expect(a).toEqual({ modelId: 'a', probe: 'paraphrase', probed: 3, probedUnreadable: 0, pairs: 3, diagnosisPairs: 3, sameDiagnosis: 2, lateralityPairs: 0, flippedLaterality: 0, consistent: 2 });
+    expect(b).toEqual({ modelId: 'b', probe: 'paraphrase', probed: 3, probedUnreadable: 0, pairs: 2, diagnosisPairs: 2, sameDiagnosis: 1, lateralityPairs: 0, flippedLaterality: 0, consistent: 1 });
     // The run's summary holds both probes' rows, the mirror's first.
     expect(runConsistency(responses).map((r) => [r.probe, r.modelId, r.pairs])).toEqual([['mirror', 'b', 1], ['paraphrase', 'a', 3], ['paraphrase', 'b', 2]]);
     expect(paraphraseConsistency(responses.filter((r) => r.variant !== 'probe:paraphrase'))).toEqual([]);
+    // A model that loses the answer format under the reworded prompt has no pairs, and a row that says so.
+    const lost = [answer('c', 'c1', 'none', { diagnosis_name: 'tumor' }), answer('c', 'c1', 'probe:paraphrase', null, 'no JSON object found')];
+    expect(paraphraseConsistency(lost)).toEqual([{ modelId: 'c', probe: 'paraphrase', probed: 1, probedUnreadable: 1, pairs: 0, diagnosisPairs: 0, sameDiagnosis: 0, lateralityPairs: 0, flippedLaterality: 0, consistent: 0 }]);
   });
 });

@@ -18,6 +18,13 @@ const PROBE_VARIANT: Readonly<Record<ConsistencyProbe, string>> = { mirror: 'pro
 export interface ConsistencySummary {
   readonly modelId: string;
   readonly probe: ConsistencyProbe;
+  /**
+   * Answers the model gave under the probe, and of those the ones that did not
+   * parse: a model that loses the answer format under the probe has no pairs,
+   * and this is where that shows.
+   */
+  readonly probed: number;
+  readonly probedUnreadable: number;
   /** Pairs where both answers parsed. */
   readonly pairs: number;
   /** Pairs whose answers name a diagnosis, and of those the ones naming the same. */
@@ -76,12 +83,20 @@ function probeConsistency(responses: readonly RunResponse[], probe: ConsistencyP
   const key = (r: RunResponse) => `${r.modelId}\u0000${r.caseId}\u0000${r.questionId}\u0000${r.sample}`;
   const original = new Map<string, RunResponse>();
   for (const r of responses) if (r.variant === 'none' && !r.error && !r.parseError) original.set(key(r), r);
-  const byModel = new Map<string, { pairs: number; diagnosisPairs: number; sameDiagnosis: number; lateralityPairs: number; flippedLaterality: number; consistent: number }>();
+  type Counts = Omit<ConsistencySummary, 'modelId' | 'probe'>;
+  const byModel = new Map<string, { -readonly [K in keyof Counts]: number }>();
   for (const m of responses) {
-    if (m.variant !== PROBE_VARIANT[probe] || m.error || m.parseError) continue;
+    // An engine error is no answer; an unreadable one is counted, as it is the probe's finding too.
+    if (m.variant !== PROBE_VARIANT[probe] || m.error) continue;
+    const s = byModel.get(m.modelId) ?? { probed: 0, probedUnreadable: 0, pairs: 0, diagnosisPairs: 0, sameDiagnosis: 0, lateralityPairs: 0, flippedLaterality: 0, consistent: 0 };
+    byModel.set(m.modelId, s);
+    s.probed++;
+    if (m.parseError) {
+      s.probedUnreadable++;
+      continue;
+    }
     const o = original.get(key(m));
     if (!o) continue;
-    const s = byModel.get(m.modelId) ?? { pairs: 0, diagnosisPairs: 0, sameDiagnosis: 0, lateralityPairs: 0, flippedLaterality: 0, consistent: 0 };
     s.pairs++;
     let ok = true;
     const [da, db] = [diagnosisOf(o.parsed), diagnosisOf(m.parsed)];
@@ -100,7 +115,6 @@ function probeConsistency(responses: readonly RunResponse[], probe: ConsistencyP
       if (!flipped) ok = false;
     }
     if (ok) s.consistent++;
-    byModel.set(m.modelId, s);
   }
   return [...byModel].map(([modelId, s]) => ({ modelId, probe, ...s }));
 }
