@@ -253,6 +253,7 @@ const resultsApi = {
     const text = buildHtmlReport({
       overview, metric, comparisons: await comparisonsFor(input.benchmarkId, metric), breakdowns, criteria,
       safety: { report: safety.report, gallery: safety.gallery, thumbnails },
+      readers: await loadReaderStudy(repos, data.scored, data.scored, metric),
       agreement: agreementReport(data.reviews, data.scored.flatMap((s) => s.items)), generatedAt: new Date(), appVersion: input.appVersion,
     });
     const safe = data.benchmark.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'benchmark';

@@ -7,6 +7,7 @@
  * whose counts and p-values are worked out here from the answers given and
  * the model's stored scores.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { heldOutZip, importBundle, runDemoTrained } from '../support/demo-trained-run.ts';
@@ -117,4 +118,11 @@ test('a reader study with two readers produces reader-vs-model paired tests on t
   const ties = Object.values(consensus).filter((v) => v === null).length;
   await expect(page.getByTestId('consensus-rule')).toContainText(`${CASES - ties} questions have a consensus, ${ties} are ties.`);
   await expect(page.getByTestId('reader-agreement')).toContainText(`${(100 * (CASES - ties) / CASES).toFixed(0)}%`);
+
+  // The HTML report carries the same comparisons.
+  const [report] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-html').click()]);
+  const html = readFileSync(await report.path(), 'utf8');
+  expect(html).toContain('<h2>Readers vs models</h2>');
+  for (const label of ['Reader: AB (neurologist)', 'Reader: CD (medical student)']) expect(html).toMatch(new RegExp(`<tr><td>${label.replace(/[()]/g, '\\$&')}</td><td>demo-trained</td><td class="num">\\d+</td>`));
+  expect(html).toContain(`Consensus ties: ${ties}.`);
 });

@@ -17,6 +17,7 @@ import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
 import { describeCriterion, outcomeReason } from '../criteria/evaluate.ts';
 import type { RunCriteriaView } from '../criteria/for-run.ts';
+import type { ReaderStudyResult } from '../readers/compare.ts';
 import { hasRandomWeights, modelDisplayName, randomWeightsCaveat } from './model-names.ts';
 import { count, plural } from '../text/plural.ts';
 import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
@@ -37,6 +38,25 @@ interface ReportInput {
   readonly criteria?: readonly RunCriteriaView[];
   /** The safety view and failure gallery; `thumbnails` null leaves images out (report-safety.ts). */
   readonly safety?: { readonly report: SafetyReport; readonly gallery: readonly GalleryGroup[]; readonly thumbnails: ReadonlyMap<string, string> | null };
+  /** A reader study on this benchmark: readers and their consensus against each model (readers/compare.ts). */
+  readonly readers?: ReaderStudyResult | null;
+}
+
+/** Readers and their consensus against each model on the questions both answered, with the paired tests, and agreement between readers. */
+function readersSection(r: ReaderStudyResult | null | undefined): string {
+  if (!r) return '';
+  const num = (x: number) => (isContinuousMetric(r.metric) ? x.toFixed(3) : pct(x));
+  const method = { 'mcnemar-exact': "McNemar's exact test", 'mcnemar-chi2': "McNemar's χ² test", 'paired-bootstrap': 'paired bootstrap' } as const;
+  const rows = r.tests.map((t) => `<tr><td>${esc(t.readerLabel)}</td><td>${esc(t.modelLabel)}</td><td class="num">${t.n}</td><td class="num">${esc(num(t.readerMean))}</td><td class="num">${esc(num(t.modelMean))}</td><td class="num">${esc(num(t.difference))} (${esc(num(t.ci.lower))} to ${esc(num(t.ci.upper))})</td><td class="num">${t.readerOnly ?? '–'} / ${t.modelOnly ?? '–'}</td><td class="num">${esc(t.pValue.toPrecision(2))} <span class="muted">${esc(method[t.method])}</span></td></tr>`);
+  const agreement = r.agreement.map((a) => `<tr><td>${esc(r.readers.find((x) => x.id === a.a)?.label ?? a.a)} – ${esc(r.readers.find((x) => x.id === a.b)?.label ?? a.b)}</td><td class="num">${a.n}</td><td class="num">${esc(stat(a.kappa))}</td><td class="num">${esc(pct(a.observed))}</td></tr>`);
+  return [
+    '<h2>Readers vs models</h2>',
+    `<p class="muted">Clinicians answered the same cases blind; their answers were scored by the same scorer as the models' (${esc(metricLabel(r.metric))}). Each row pairs a reader (or the readers' consensus) with a model on the questions both answered. ${esc(r.consensus.rule)} Consensus ties: ${r.consensus.ties}.</p>`,
+    '<table><thead><tr><th>Reader</th><th>Model</th><th class="num">n</th><th class="num">Reader</th><th class="num">Model</th><th class="num">Difference (95 % CI)</th><th class="num">Only reader / only model right</th><th class="num">p</th></tr></thead><tbody>',
+    ...rows,
+    '</tbody></table>',
+    ...(agreement.length ? ['<table><thead><tr><th>Between readers</th><th class="num">Questions</th><th class="num">Cohen κ</th><th class="num">Same answer</th></tr></thead><tbody>', ...agreement, '</tbody></table>'] : []),
+  ].join('\n');
 }
 
 const STATUS_WORDS = { go: 'GO', 'no-go': 'NO-GO', 'no-data': 'no data' } as const;
@@ -247,6 +267,7 @@ ${definitionsTable(metrics)}
 ${criteriaSection(input.criteria ?? [], new Map(overview.runs.map((r) => [r.id, r.name])), (id) => overview.leaderboard.rows.find((r) => r.modelId === id)?.label ?? id)}
 ${input.safety ? safetySection(input.safety.report, armLabel) : ''}
 ${input.safety ? failuresSection(input.safety.gallery, armLabel, input.safety.thumbnails) : ''}
+${readersSection(input.readers)}
 ${neuroVlmBenchSection(overview.neurovlmBench)}
 <h2>Figures</h2>
 ${figures.join('\n')}
