@@ -26,6 +26,8 @@ export interface FakeOpenAiOptions {
   /** Fail this share (0–1) of chat requests, half 429 (with Retry-After: 0) and half 500, drawn from `failureSeed`. */
   readonly failureRate?: number;
   readonly failureSeed?: number;
+  /** Fail with this status only (a 500 carries no Retry-After, so a client waits its own back-off). */
+  readonly failureStatus?: 429 | 500;
   /** Wait this long before answering each chat request (ms). */
   readonly latencyMs?: number;
 }
@@ -159,7 +161,7 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
       return;
     }
     if (options.failureRate && failureDraw() < options.failureRate) {
-      const status = failureDraw() < 0.5 ? 429 : 500;
+      const status = options.failureStatus ?? (failureDraw() < 0.5 ? 429 : 500);
       injected.push(status);
       if (status === 429) json(res, 429, vllmError(429, 'The server is busy: too many requests in the queue.'), { 'Retry-After': '0' });
       else json(res, 500, vllmError(500, 'Internal server error (injected by the test server).'));

@@ -94,7 +94,8 @@ describe('endpoint retries', () => {
   });
 
   it('ends as an abort when the caller aborts during a back-off, without asking again', async () => {
-    const down = await serve({ failureRate: 1 });
+    // 500s only: a 429's Retry-After: 0 would let the client ask again at once, before the test aborts.
+    const down = await serve({ failureRate: 1, failureStatus: 500 });
     // Jitter fixed at its ceiling: the first back-off is a full minute.
     const engine = new OpenAiCompatibleEngine({ baseUrl: down.baseUrl, model: MODEL, retry: { retries: 5, baseDelayMs: 60_000, maxDelayMs: 60_000 }, random: () => 1 });
     await engine.load();
