@@ -29,7 +29,7 @@ test('after the first visit the app works with the network off', async ({ page, 
   // Every page still works, including the database-backed ones.
   await page.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
-  await expect(page.getByRole('row', { name: /Answers/ })).toContainText('0');
+  await expect(page.getByRole('row', { name: /^Answers/ })).toContainText('0');
   await page.getByRole('button', { name: 'Test the worker boundary' }).click();
   await expect(page.getByTestId('ping')).toContainText('Round trip');
 });

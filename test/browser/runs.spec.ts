@@ -50,7 +50,7 @@ test('a run of the demo benchmark survives a closed tab and finishes with exactl
   await form.locator('input[name="variant"][value="text-only"]').check();
   await form.locator('input[name="max-tokens"]').fill('12');
   await expect(form.getByTestId('run-plan')).toContainText('× 2 variants');
-  const planned = Number((await form.getByTestId('run-plan').locator('strong').textContent()) ?? '0');
+  const planned = Number((await form.getByTestId('run-plan').locator('strong').first().textContent()) ?? '0');
   await form.getByRole('button', { name: 'Start the run' }).click();
 
   const detail = page.getByTestId('run-detail');
@@ -105,7 +105,7 @@ test('every protocol runs end to end on a slice of the demo benchmark', async ({
     await form.locator('input[name="max-tokens"]').fill('8');
     await form.locator('input[name="name"]').fill(`protocol ${protocol}`);
     await expect(form.getByTestId('prompt-preview')).toBeVisible();
-    await expect(form.getByTestId('run-plan').locator('strong')).toHaveText('6');
+    await expect(form.getByTestId('run-plan').locator('strong').first()).toHaveText('6');
     await form.getByRole('button', { name: 'Start the run' }).click();
     await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 60_000 });
     await expect(page.getByTestId('run-count')).toHaveText('6 of 6');

@@ -292,7 +292,7 @@ async function measureUiRun(ctx: BenchContext): Promise<BenchResult[]> {
     await form.locator('input[name="max-tokens"]').fill(String(UI_RUN.maxTokens));
     await form.getByTestId('run-plan').getByText(`× ${UI_RUN.variants.length} variants × ${UI_RUN.samples} samples`).waitFor({ timeout: 10_000 });
     const planText = (await form.getByTestId('run-plan').textContent())?.replace(/\s+/g, ' ').trim() ?? '';
-    const planned = Number(await form.getByTestId('run-plan').locator('strong').textContent());
+    const planned = Number(await form.getByTestId('run-plan').locator('strong').first().textContent());
     if (planned < UI_RUN.minItems) throw new Error(`the form plans ${planned} items, fewer than ${UI_RUN.minItems}`);
     if ((await form.locator('select[name="device"]').inputValue()) !== 'wasm') throw new Error('the device select does not read wasm');
 
