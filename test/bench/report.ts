@@ -23,6 +23,8 @@ export interface SuiteReport {
   title: string;
   description: string;
   results: BenchResult[];
+  /** Set when this suite was measured apart from the rest (`--only … --update`): when, and with which command. */
+  measured?: { date: string; command: string };
 }
 
 export interface BenchReport {
@@ -94,6 +96,7 @@ export function renderMarkdown(report: BenchReport): string {
       '',
       `## ${suite.title}`,
       '',
+      ...(suite.measured ? [`*Measured on ${suite.measured.date} with \`${suite.measured.command}\`, on the machine above; the other suites are from the date at the top.*`, ''] : []),
       suite.description,
       '',
       table(

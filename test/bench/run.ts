@@ -6,6 +6,8 @@
  *   npm run bench                          all suites, writes the report
  *   npx tsx test/bench/run.ts --only idb-write,navigation
  *                                          some suites, prints the report, writes nothing
+ *   npx tsx test/bench/run.ts --only idb-write --update
+ *                                          some suites, their figures replace theirs in the report
  *
  * Every browser, server and temporary profile is closed at the end, also on
  * failure; a failure exits 1 with the suite that failed.
@@ -44,8 +46,14 @@ class BenchFailure extends Error {}
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
+/**
+ * `--only a,b` runs some suites and leaves docs/ alone; with `--update` their
+ * figures replace those suites' in docs/ (each marked with its own date and
+ * command), the other suites' figures are kept as they were measured.
+ */
 function selectedSuites(argv: readonly string[]): { suites: readonly BenchSuite[]; partial: boolean } {
   const i = argv.indexOf('--only');
+  if (argv.includes('--update') && i < 0) throw new BenchFailure('--update goes with --only: it replaces the figures of the suites run');
   if (i < 0) return { suites: SUITES, partial: false };
   const ids = (argv[i + 1] ?? '').split(',').filter(Boolean);
   const unknown = ids.filter((id) => !SUITES.some((s) => s.id === id));
@@ -170,6 +178,18 @@ async function main(): Promise<number> {
     machine,
     suites: reports,
   };
+  const update = partial && process.argv.includes('--update');
+  if (update) {
+    const previous = JSON.parse(readFileSync(join(DOCS_DIR, 'benchmarks.json'), 'utf8')) as BenchReport;
+    const fresh = new Map(reports.map((r) => [r.id, { ...r, measured: { date, command: `npx tsx test/bench/run.ts ${process.argv.slice(2).join(' ')}` } }]));
+    // The stored order, then suites new since (in SUITES order).
+    const ids = [...previous.suites.map((s) => s.id), ...SUITES.map((s) => s.id).filter((id) => fresh.has(id) && !previous.suites.some((s) => s.id === id))];
+    const merged: BenchReport = { ...previous, suites: ids.map((id) => fresh.get(id) ?? previous.suites.find((s) => s.id === id)!).filter(Boolean) };
+    writeFileSync(join(DOCS_DIR, 'BENCHMARKS.md'), renderMarkdown(merged));
+    writeFileSync(join(DOCS_DIR, 'benchmarks.json'), renderJson(merged));
+    log(`\nUpdated ${reports.map((r) => r.id).join(', ')} in docs/BENCHMARKS.md and docs/benchmarks.json; other suites kept from ${previous.date}.`);
+    return 0;
+  }
   const markdown = renderMarkdown(report);
   if (partial) {
     process.stdout.write(markdown);
