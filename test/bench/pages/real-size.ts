@@ -93,7 +93,8 @@ async function directGenerate(rt: TransformersRuntime, processor: Processor, mod
   const content = withImage ? [{ type: 'image' }, { type: 'text', text: QUESTION }] : [{ type: 'text', text: TEXT_QUESTION }];
   const prompt = processor.apply_chat_template([{ role: 'user', content }] as never, { add_generation_prompt: true, tokenize: false }) as string;
   const image = withImage ? await lib.RawImage.fromBlob(new Blob([png as BlobPart], { type: 'image/png' })) : null;
-  const inputs = (await (image ? processor(prompt, [image]) : processor(prompt))) as { input_ids: { dims: number[] } };
+  // Without an image the processor has nothing to tile: the tokenizer alone makes the inputs, as the app's engine does.
+  const inputs = (await (image ? processor(prompt, [image]) : processor.tokenizer!(prompt))) as { input_ids: { dims: number[] } };
   const ids: bigint[] = [];
   const streamer = new lib.TextStreamer(processor.tokenizer!, {
     skip_prompt: true,
