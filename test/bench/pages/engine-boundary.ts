@@ -11,7 +11,7 @@ import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url
 import { imagesThenText } from '../../../src/core/chat/turn.ts';
 import type { Engine, EngineUsage, GenerateRequest, GenerateResult } from '../../../src/core/engines/engine.ts';
 import { TransformersEngine } from '../../../src/core/engines/transformers/transformers-engine.ts';
-import { encodePng } from '../../../src/core/imaging/png-encode.ts';
+import { testCardPng } from '../../../src/core/imaging/test-card.ts';
 import { WorkerEngine, type TransformersInfo } from '../../../src/lib/engines/transformers-client.ts';
 
 export type BenchDevice = 'wasm' | 'webgpu';
@@ -55,17 +55,7 @@ declare global {
 
 const MODEL_LOCATION = new URL('/models/self-test/', location.href).href;
 
-/** The 64×64 gray test card TryModel uses: a gradient with a bright disc. */
-function testCard(): Uint8Array {
-  const size = 64;
-  const px = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) px[y * size + x] = (x - 40) ** 2 + (y - 24) ** 2 < 110 ? 240 : 40 + y * 2;
-  }
-  return encodePng(px, size, size, 'gray');
-}
-
-const png = testCard();
+const png = testCardPng();
 const request = (maxTokens: number): GenerateRequest => ({
   messages: [imagesThenText([{ bytes: png, mime: 'image/png' }], 'Describe this image in one sentence.')],
   sampling: { temperature: 0, topP: 1, seed: 0, maxTokens },

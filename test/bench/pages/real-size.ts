@@ -19,7 +19,7 @@ import { imagesThenText } from '../../../src/core/chat/turn.ts';
 import type { EngineUsage } from '../../../src/core/engines/engine.ts';
 import { GenerationMeter } from '../../../src/core/engines/transformers/generation-meter.ts';
 import { applyModelSource, loadTransformers, type TransformersRuntime } from '../../../src/core/engines/transformers/runtime.ts';
-import { encodePng } from '../../../src/core/imaging/png-encode.ts';
+import { testCardPng } from '../../../src/core/imaging/test-card.ts';
 import { WorkerEngine, transformersWorker } from '../../../src/lib/engines/transformers-client.ts';
 import { gpuMemory, installGpuMeter } from '../../../workers/runtime/gpu-meter.ts';
 
@@ -59,16 +59,7 @@ installGpuMeter();
 const QUESTION = 'Describe this image in one sentence.';
 const TEXT_QUESTION = 'Describe a normal brain MRI in one sentence.';
 
-/** The 64×64 gray test card of the engine-boundary bench: a gradient with a bright disc. */
-function testCard(): Uint8Array {
-  const size = 64;
-  const px = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) px[y * size + x] = (x - 40) ** 2 + (y - 24) ** 2 < 110 ? 240 : 40 + y * 2;
-  }
-  return encodePng(px, size, size, 'gray');
-}
-const png = testCard();
+const png = testCardPng();
 const location_ = (model: string) => new URL(`/.cache/real-size-models/${model}/`, location.href).href;
 
 async function adapterName(): Promise<string | null> {
