@@ -24,6 +24,7 @@ import { parseRunExport, type RunExport } from '../../../src/core/scoring/io/run
 import { inputFilesFrom } from '../../../src/cli/files.ts';
 import { main } from '../../../src/cli/main.ts';
 import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
+import { mulberry32 } from '../../../src/core/random/mulberry32.ts';
 
 const BIN = fileURLToPath(new URL('../../../bin/neuroeval.js', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../../public/demo/neuroeval-demo.zip', import.meta.url));
@@ -79,18 +80,6 @@ const readExport = (file: string): RunExport => parseRunExport(readFileSync(file
 /** What must be equal between two runs of the same plan: everything the model said, keyed the same way. */
 const answersOf = (e: RunExport) =>
   e.responses.map((r) => ({ id: r.id, itemKey: r.itemKey, cacheKey: r.cacheKey, rawText: r.rawText, parsed: r.parsed, parseError: r.parseError, finishReason: r.finishReason, error: r.error ?? null }));
-
-/** A small seeded generator (mulberry32), so the kill points are random but the same on every run of the test. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function until(cond: () => boolean, stop: Promise<unknown>, timeoutMs = 60_000): Promise<boolean> {
   let stopped = false;
@@ -158,7 +147,8 @@ describe('neuroeval run', () => {
       const uninterrupted = readExport(whole);
       const out = join(dir, 'killed.json');
       const journal = `${out}.journal.jsonl`;
-      const random = seeded(20261124);
+      // Seeded, so the kill points are random but the same on every run of the test.
+      const random = mulberry32(20261124);
       let kills = 0;
       for (let round = 0; round < 12 && kills < 4; round++) {
         const before = journalAnswers(journal).length;
