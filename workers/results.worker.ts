@@ -9,7 +9,7 @@
  * row once. Both are kept until a score set, run or review changes. Also
  * run imports.
  */
-import { loadRunCriteria, type RunCriteriaView } from '../src/core/criteria/index.ts';
+import { loadRunCriteria, runCriteriaView, type RunCriteriaView } from '../src/core/criteria/index.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import { NeuroEvalError } from '../src/core/errors.ts';
 import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
@@ -247,7 +247,15 @@ const resultsApi = {
     const metric = input.metric ?? overview.leaderboard.defaultMetric ?? 'pass@1';
     const breakdowns = reportDimensions(data).map((d) => breakdown(data.scored, data.cases, d, metric));
     const repos = await database();
-    const criteria = (await Promise.all(data.runs.map((r) => loadRunCriteria(repos, r.id)))).filter((v) => v.set !== null || v.deviations.length > 0);
+    // Decided on the score rows and cases already read for the report: only each run's record (its criteria) is read.
+    const criteria = (
+      await Promise.all(
+        data.runs.map(async (r) => {
+          const scored = data.scored.find((s) => s.run.id === r.id);
+          return runCriteriaView(await repos.runs.require(r.id), scored?.set, scored?.items ?? [], data.cases);
+        }),
+      )
+    ).filter((v) => v.set !== null || v.deviations.length > 0);
     const safety = await safetyOf(input.benchmarkId);
     const thumbnails = input.images === false ? null : await galleryThumbnails(safety);
     const text = buildHtmlReport({
