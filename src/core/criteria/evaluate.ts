@@ -60,22 +60,18 @@ export function evaluateCriteria(set: CriteriaSet, input: CriteriaInput): Criter
   for (const c of set.criteria) {
     const groups = c.subgroup === 'all' ? null : breakdown(input.scored, input.cases, c.subgroup as Dimension, c.metric);
     for (const arm of input.arms) {
-      let evidence: CriterionEvidence[];
+      const cells: Omit<CriterionEvidence, 'figure' | 'passes'>[] = [];
       if (!groups) {
         const m = arm.metrics.find((x) => x.metric === c.metric);
-        evidence = m && m.n > 0 ? [{ group: null, value: m.mean, lower: m.ci.lower, upper: m.ci.upper, n: m.n, byPatient: m.ciMethod === 'patient-bootstrap', figure: 0, passes: false }] : [];
+        if (m && m.n > 0) cells.push({ group: null, value: m.mean, lower: m.ci.lower, upper: m.ci.upper, n: m.n, byPatient: m.ciMethod === 'patient-bootstrap' });
       } else {
         const series = groups.series.findIndex((s) => s.id === rowId(input.runId, arm));
-        evidence = [];
-        if (series >= 0) {
-          groups.groups.forEach((g, gi) => {
-            if (c.group !== undefined && g !== c.group) return;
-            const cell = groups.cells[gi]![series];
-            if (cell) evidence.push({ group: g, value: cell.value, lower: cell.lower, upper: cell.upper, n: cell.n, byPatient: cell.by === 'patient', figure: 0, passes: false });
-          });
-        }
+        groups.groups.forEach((g, gi) => {
+          const cell = series >= 0 && (c.group === undefined || g === c.group) ? groups.cells[gi]![series] : null;
+          if (cell) cells.push({ group: g, value: cell.value, lower: cell.lower, upper: cell.upper, n: cell.n, byPatient: cell.by === 'patient' });
+        });
       }
-      evidence = evidence.map((e) => {
+      const evidence = cells.map((e): CriterionEvidence => {
         const figure = pick(c, e);
         return { ...e, figure, passes: compare(figure, c) };
       });
