@@ -19,6 +19,7 @@ import { describeCriterion, outcomeReason } from '../criteria/evaluate.ts';
 import type { RunCriteriaView } from '../criteria/for-run.ts';
 import type { ReaderStudyResult } from '../readers/compare.ts';
 import { hasRandomWeights, modelDisplayName, randomWeightsCaveat } from './model-names.ts';
+import { variantLabel } from '../runner/variants.ts';
 import { count, plural } from '../text/plural.ts';
 import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
 import type { GalleryGroup } from './gallery.ts';
@@ -62,7 +63,7 @@ function readersSection(r: ReaderStudyResult | null | undefined): string {
 const STATUS_WORDS = { go: 'GO', 'no-go': 'NO-GO', 'no-data': 'no data' } as const;
 
 /** Go / no-go per criterion and model for each run that has criteria, with how they were locked and every later change. */
-function criteriaSection(views: readonly RunCriteriaView[], runNames: ReadonlyMap<string, string>, labelOf: (modelId: string) => string): string {
+function criteriaSection(views: readonly RunCriteriaView[], runNames: ReadonlyMap<string, string>): string {
   if (!views.length) return '';
   const parts = ['<h2>Acceptance criteria</h2>', '<p class="muted">Each criterion is decided per model on the figures above: the whole-run value and 95 % interval, or every group of its subgroup; GO when every figure it covers passes.</p>'];
   for (const v of views) {
@@ -76,7 +77,7 @@ function criteriaSection(views: readonly RunCriteriaView[], runNames: ReadonlyMa
     if (v.outcomes.length) {
       parts.push('<table><thead><tr><th>Criterion</th><th>Model</th><th>Decision</th><th>Evidence</th></tr></thead><tbody>');
       for (const o of v.outcomes) {
-        parts.push(`<tr><td>${esc(describeCriterion(o.criterion))}</td><td>${esc(labelOf(o.modelId))}${o.variant !== 'none' ? ` [${esc(o.variant)}]` : ''}</td><td><strong>${STATUS_WORDS[o.status]}</strong></td><td>${esc(outcomeReason(o))}</td></tr>`);
+        parts.push(`<tr><td>${esc(describeCriterion(o.criterion))}</td><td>${esc(modelDisplayName(o.modelId))}${o.variant !== 'none' ? ` (${esc(variantLabel(o.variant))})` : ''}</td><td><strong>${STATUS_WORDS[o.status]}</strong></td><td>${esc(outcomeReason(o))}</td></tr>`);
       }
       parts.push('</tbody></table>');
     }
@@ -264,7 +265,7 @@ ${samplesNote(rows, input.comparisons)}
 ${body}
 </tbody></table>
 ${definitionsTable(metrics)}
-${criteriaSection(input.criteria ?? [], new Map(overview.runs.map((r) => [r.id, r.name])), (id) => overview.leaderboard.rows.find((r) => r.modelId === id)?.label ?? id)}
+${criteriaSection(input.criteria ?? [], new Map(overview.runs.map((r) => [r.id, r.name])))}
 ${input.safety ? safetySection(input.safety.report, armLabel) : ''}
 ${input.safety ? failuresSection(input.safety.gallery, armLabel, input.safety.thumbnails) : ''}
 ${readersSection(input.readers)}
