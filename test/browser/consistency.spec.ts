@@ -8,7 +8,7 @@
  * only, so how often it keeps its class under the paraphrase is a finding,
  * not something this test fixes.
  */
-import { heldOutZip, importBundle } from '../support/demo-trained-run.ts';
+import { demoTrainedRunForm, heldOutZip, importBundle } from '../support/demo-trained-run.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
 
@@ -20,14 +20,7 @@ test('mirrored images and paraphrased prompts as consistency probes: pairs and s
   await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
   await importBundle(page, heldOutZip(6), 6);
 
-  await page.goto(`${server.url}#/runs`);
-  const form = page.getByTestId('new-run');
-  await expect(form.getByTestId('run-plan')).toBeVisible({ timeout: 30_000 });
-  const benchmark = await form.locator('select[name="benchmark"] option', { hasText: 'seed 7' }).getAttribute('value');
-  await form.locator('select[name="benchmark"]').selectOption(benchmark!);
-  await form.locator('input[name="model"][value="self-test"]').uncheck();
-  await form.locator('input[name="model"][value="demo-trained"]').check();
-  await form.locator('select[name="device"]').selectOption('wasm');
+  const form = await demoTrainedRunForm(page, server.url, 'wasm');
   await form.locator('input[name="variant"][value="probe:mirror"]').check();
   await form.locator('input[name="variant"][value="probe:paraphrase"]').check();
   await expect(form.getByText('mirrored left–right (consistency probe)')).toBeVisible();

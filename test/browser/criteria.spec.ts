@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dumpDatabase } from '../support/app-db.ts';
-import { heldOutZip, importBundle } from '../support/demo-trained-run.ts';
+import { demoTrainedRunForm, heldOutZip, importBundle } from '../support/demo-trained-run.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
 
@@ -20,14 +20,7 @@ test('criteria locked with a run: go and no-go with the evidence, in the page an
   await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
   await importBundle(page, heldOutZip(10), 10);
 
-  await page.goto(`${server.url}#/runs`);
-  const form = page.getByTestId('new-run');
-  await expect(form.getByTestId('run-plan')).toBeVisible({ timeout: 30_000 });
-  const benchmark = await form.locator('select[name="benchmark"] option', { hasText: 'seed 7' }).getAttribute('value');
-  await form.locator('select[name="benchmark"]').selectOption(benchmark!);
-  await form.locator('input[name="model"][value="self-test"]').uncheck();
-  await form.locator('input[name="model"][value="demo-trained"]').check();
-  await form.locator('select[name="device"]').selectOption('wasm');
+  const form = await demoTrainedRunForm(page, server.url, 'wasm');
 
   // Criterion 1: JSON valid at least 90 % on the whole run. Criterion 2: class accuracy's lower bound at least 99 % in every disease group,
   // which two answers per group cannot reach (Wilson's lower bound for 2 of 2 is 34 %).

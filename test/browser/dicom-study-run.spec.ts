@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { demoStudyFolder } from '../support/dicom-demo-study.ts';
+import { demoTrainedRunForm } from '../support/demo-trained-run.ts';
 import { dumpDatabase } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
@@ -36,15 +37,8 @@ test('a study folder with an answer key: pick slices, run, break down by field s
   await expect(page.getByTestId('import-done')).toBeVisible({ timeout: 30_000 });
 
   // Run the demo-trained model with the structured protocol the answer key's labels are for.
-  await page.goto(`${server.url}#/runs`);
-  const form = page.getByTestId('new-run');
-  await expect(form.getByTestId('run-plan')).toBeVisible({ timeout: 30_000 });
-  const value = await form.locator('select[name="benchmark"] option', { hasText: 'DICOM import (6 series, 2 patients)' }).getAttribute('value');
-  await form.locator('select[name="benchmark"]').selectOption(value!);
+  const form = await demoTrainedRunForm(page, server.url, 'wasm', 'DICOM import (6 series, 2 patients)');
   await form.locator('select[name="protocol"]').selectOption('neurovlm-structured');
-  await form.locator('input[name="model"][value="self-test"]').uncheck();
-  await form.locator('input[name="model"][value="demo-trained"]').check();
-  await form.locator('select[name="device"]').selectOption('wasm');
   await form.getByRole('button', { name: 'Start the run' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 300_000 });
   await page.getByTestId('run-scores-link').click();

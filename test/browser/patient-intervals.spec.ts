@@ -9,20 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { importBundle } from '../support/demo-trained-run.ts';
+import { demoTrainedRunForm, importBundle } from '../support/demo-trained-run.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { patientSlicesZip } from '../support/patient-bundles.ts';
 
 /** Runs the demo-trained model on one benchmark from the Runs page, scores it, and opens the benchmark's results. */
 async function runAndScore(page: Page, url: string, benchmark: string, byPatient: boolean): Promise<void> {
-  await page.goto(`${url}#/runs`);
-  const form = page.getByTestId('new-run');
-  await expect(form.getByTestId('run-plan')).toBeVisible({ timeout: 30_000 });
-  const value = await form.locator('select[name="benchmark"] option', { hasText: benchmark }).getAttribute('value');
-  await form.locator('select[name="benchmark"]').selectOption(value!);
-  await form.locator('input[name="model"][value="self-test"]').uncheck();
-  await form.locator('input[name="model"][value="demo-trained"]').check();
-  await form.locator('select[name="device"]').selectOption('wasm');
+  const form = await demoTrainedRunForm(page, url, 'wasm', benchmark);
   await form.getByRole('button', { name: 'Start the run' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 240_000 });
   await page.getByTestId('run-scores-link').click();

@@ -5,7 +5,7 @@
  * answers from IndexedDB. Shared by the browser test
  * (test/browser/demo-trained.spec.ts) and the bench (test/bench/suites/demo-trained.ts).
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finalizeBundle } from '../../src/core/bundle/finalize.ts';
@@ -61,16 +61,25 @@ export interface DemoRunOptions {
 }
 
 /** A run of the demo-trained model (only) on the held-out benchmark, scored; its figures. */
-export async function runDemoTrained(page: Page, url: string, options: DemoRunOptions): Promise<RunFigures> {
-  const seed = options.seed ?? HELD_OUT_SEED;
+/**
+ * Opens the Runs page's form with the benchmark whose name holds `benchmark`
+ * (by default the held-out set of seed 7) and the demo-trained model (only)
+ * on `device` chosen; the caller adds what its run needs and starts it.
+ */
+export async function demoTrainedRunForm(page: Page, url: string, device: 'wasm' | 'webgpu', benchmark = `seed ${HELD_OUT_SEED}`): Promise<Locator> {
   await page.goto(`${url}#/runs`);
   const form = page.getByTestId('new-run');
   await form.getByTestId('run-plan').waitFor({ timeout: 30_000 });
-  const benchmark = await form.locator('select[name="benchmark"] option', { hasText: `seed ${seed}` }).getAttribute('value');
-  await form.locator('select[name="benchmark"]').selectOption(benchmark!);
+  const value = await form.locator('select[name="benchmark"] option', { hasText: benchmark }).getAttribute('value');
+  await form.locator('select[name="benchmark"]').selectOption(value!);
   await form.locator('input[name="model"][value="self-test"]').uncheck();
   await form.locator('input[name="model"][value="demo-trained"]').check();
-  await form.locator('select[name="device"]').selectOption(options.device);
+  await form.locator('select[name="device"]').selectOption(device);
+  return form;
+}
+
+export async function runDemoTrained(page: Page, url: string, options: DemoRunOptions): Promise<RunFigures> {
+  const form = await demoTrainedRunForm(page, url, options.device, `seed ${options.seed ?? HELD_OUT_SEED}`);
   for (const v of options.variants ?? []) await form.locator(`input[name="variant"][value="${v}"]`).check();
   if (options.force) await form.locator('input[name="force"]').check();
   await form.getByRole('button', { name: 'Start the run' }).click();
