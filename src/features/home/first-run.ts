@@ -6,6 +6,11 @@
 import type { BenchmarkRecord, ModelRecord, RunRecord } from '../../core/db/types.ts';
 
 /** What the path reads from the database. */
+
+/** The first three names, and how many more: "a, b, c and 2 more". */
+function firstFew(names: readonly string[]): string {
+  return `${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''}`;
+}
 export interface StoredFacts {
   readonly benchmarks: readonly Pick<BenchmarkRecord, 'id' | 'name' | 'source' | 'synthetic' | 'caseCount'>[];
   /** Models downloaded or imported into this browser. */
@@ -68,7 +73,7 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
       state: models.length > 0 ? 'done' : 'todo',
       detail:
         models.length > 0
-          ? `Ready to run: ${models.slice(0, 3).join(', ')}${models.length > 3 ? ` and ${models.length - 3} more` : ''}.`
+          ? `Ready to run: ${firstFew(models)}.`
           : 'Only the bundled self-test and demo models are here; they are not medical models. Download one from the catalogue or import model files.',
       link: { label: models.length > 0 ? 'Models' : 'Get a model', path: '/models' },
     },
@@ -78,7 +83,7 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
       state: own.length > 0 ? 'done' : 'todo',
       detail:
         own.length > 0
-          ? `Imported: ${own.slice(0, 3).map((b) => `${b.name} (${plural(b.caseCount, 'case')})`).join(', ')}${own.length > 3 ? ` and ${own.length - 3} more` : ''}.`
+          ? `Imported: ${firstFew(own.map((b) => `${b.name} (${plural(b.caseCount, 'case')})`))}.`
           : 'Import DICOM, NIfTI or PNG cases with notes, or a Neural-MedBench, NeuroVLM-Bench or VLMEvalKit file. Everything stays in this browser.',
       link: { label: own.length > 0 ? 'Benchmarks' : 'Import cases', path: '/benchmarks' },
     },
