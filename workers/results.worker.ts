@@ -9,7 +9,7 @@
  * row once. Both are kept until a score set, run or review changes. Also
  * run imports.
  */
-import { loadRunCriteria, runCriteriaView, type RunCriteriaView } from '../src/core/criteria/index.ts';
+import { loadRunCriteria, needsSafety, runCriteriaView, runSafety, type RunCriteriaView } from '../src/core/criteria/index.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import { NeuroEvalError } from '../src/core/errors.ts';
 import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
@@ -247,12 +247,14 @@ const resultsApi = {
     const metric = input.metric ?? overview.leaderboard.defaultMetric ?? 'pass@1';
     const breakdowns = reportDimensions(data).map((d) => breakdown(data.scored, data.cases, d, metric));
     const repos = await database();
-    // Decided on the score rows and cases already read for the report: only each run's record (its criteria) is read.
+    // Decided on the score rows and cases already read for the report: each run's record (its criteria) is read, and its answers where a criterion names a safety figure.
     const criteria = (
       await Promise.all(
         data.runs.map(async (r) => {
           const scored = data.scored.find((s) => s.run.id === r.id);
-          return runCriteriaView(await repos.runs.require(r.id), scored?.set, scored?.items ?? [], data.cases);
+          const run = await repos.runs.require(r.id);
+          const safety = scored && needsSafety(run) ? runSafety(scored.set, scored.items, (await repos.responses.listByRun(run.id)) as RunResponse[], data.cases) : undefined;
+          return runCriteriaView(run, scored?.set, scored?.items ?? [], data.cases, safety);
         }),
       )
     ).filter((v) => v.set !== null || v.deviations.length > 0);

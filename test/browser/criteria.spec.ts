@@ -1,13 +1,14 @@
 /**
- * Pre-registered acceptance criteria through the app: two criteria written in
- * the new-run form are locked with the run (their hash in its provenance);
+ * Pre-registered acceptance criteria through the app: three criteria written
+ * in the new-run form are locked with the run (their hash in its provenance);
  * after scoring, the run's page says GO for the one the demo-trained model
  * meets and NO-GO for the one it fails, each with the figures behind it, and
- * so does the HTML report. Changing them afterwards needs a reason and is
+ * decides the third, on the safety view's false-finding rate, as the stored
+ * answers say; so does the HTML report. Changing them afterwards needs a reason and is
  * shown as a deviation from the pre-registered set, in the page and the report.
  */
 import { readFileSync } from 'node:fs';
-import { dumpDatabase } from '../support/app-db.ts';
+import { dumpDatabase, readStore } from '../support/app-db.ts';
 import { demoTrainedRunForm, heldOutZip, importBundle } from '../support/demo-trained-run.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
@@ -27,17 +28,33 @@ test('criteria locked with a run: go and no-go with the evidence, in the page an
   const criteria = form.getByTestId('run-criteria');
   await criteria.getByTestId('add-criterion').click();
   await criteria.getByTestId('add-criterion').click();
+  await criteria.getByTestId('add-criterion').click();
   const rows = criteria.getByTestId('criterion-row');
   await rows.nth(0).locator('select[name="criterion-metric"]').selectOption('json_valid');
   await rows.nth(0).locator('select[name="criterion-statistic"]').selectOption('mean');
   await rows.nth(0).locator('input[name="criterion-threshold"]').fill('90');
   await rows.nth(0).locator('select[name="criterion-subgroup"]').selectOption('all');
   await rows.nth(1).locator('input[name="criterion-threshold"]').fill('99');
+  // Criterion 3: the safety view's false-finding rate on normal controls at most 50 % on the whole run.
+  await rows.nth(2).locator('select[name="criterion-metric"]').selectOption('safety.false_finding');
+  // A safety figure has no modality breakdown: the form offers the whole run and disease groups only.
+  await expect(rows.nth(2).locator('select[name="criterion-subgroup"] option')).toHaveText(['Whole run', 'every disease group']);
+  await rows.nth(2).locator('select[name="criterion-subgroup"]').selectOption('all');
+  await rows.nth(2).locator('select[name="criterion-statistic"]').selectOption('mean');
+  await rows.nth(2).locator('select[name="criterion-comparator"]').selectOption('<=');
+  await rows.nth(2).locator('input[name="criterion-threshold"]').fill('50');
   await form.getByRole('button', { name: 'Start the run' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 300_000 });
 
   const database = await dumpDatabase(page);
-  expect(database).toMatch(/"criteria":\{"sha256":"[0-9a-f]{64}","count":2\}/);
+  expect(database).toMatch(/"criteria":\{"sha256":"[0-9a-f]{64}","count":3\}/);
+  // The false-finding rate the stored answers give: normal controls whose answer names another class.
+  type Stored = { caseId: string; parsed: { diagnosis_name?: string } | null; parseError: string | null; error: unknown };
+  const normals = new Set((await readStore<{ id: string; diseaseGroup: string }>(page, 'cases')).filter((c) => c.diseaseGroup === 'normal').map((c) => c.id));
+  const onNormals = (await readStore<Stored>(page, 'responses')).filter((r) => normals.has(r.caseId) && !r.error && !r.parseError && r.parsed?.diagnosis_name);
+  const findings = onNormals.filter((r) => r.parsed!.diagnosis_name!.trim().toLowerCase() !== 'normal').length;
+  expect(onNormals.length).toBeGreaterThan(0);
+  const ffPercent = `${(Math.round((findings / onNormals.length) * 1000) / 10).toLocaleString('en')} %`;
 
   await page.getByTestId('run-scores-link').click();
   const panel = page.getByTestId('criteria-panel');
@@ -46,14 +63,16 @@ test('criteria locked with a run: go and no-go with the evidence, in the page an
   await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
   await expect(panel.getByTestId('criteria-lock')).toContainText('Pre-registered with the run and unchanged');
   const table = panel.getByTestId('criteria-table');
-  const go = table.locator('tr[data-status="go"]');
-  const noGo = table.locator('tr[data-status="no-go"]');
-  await expect(go).toHaveCount(1);
-  await expect(go).toContainText('JSON valid: value ≥ 90 % on the whole run');
+  const go = table.locator('tr', { hasText: 'JSON valid: value ≥ 90 % on the whole run' });
+  const noGo = table.locator('tr', { hasText: 'Class (diagnosis_name): 95 % lower bound ≥ 99 % in every disease group' });
+  await expect(go).toHaveAttribute('data-status', 'go');
   await expect(go).toContainText(/Met: 100 % \(100 %, 95 % CI [\d.]+ %–100 %, n=10\)/);
-  await expect(noGo).toHaveCount(1);
-  await expect(noGo).toContainText('Class (diagnosis_name): 95 % lower bound ≥ 99 % in every disease group');
+  await expect(noGo).toHaveAttribute('data-status', 'no-go');
   await expect(noGo).toContainText(/Not met in 5 of 5 groups/);
+  const ff = table.locator('tr', { hasText: 'False-finding rate (normal controls): value ≤ 50 % on the whole run' });
+  await expect(ff).toHaveAttribute('data-status', findings / onNormals.length <= 0.5 ? 'go' : 'no-go');
+  await expect(ff).toContainText(`${findings / onNormals.length <= 0.5 ? 'Met' : 'Not met'}: ${ffPercent} (${ffPercent}, 95 % CI`);
+  await expect(ff).toContainText(`n=${onNormals.length})`);
 
   // The report says the same.
   await page.getByRole('link', { name: '← Benchmark results' }).click();
@@ -63,6 +82,8 @@ test('criteria locked with a run: go and no-go with the evidence, in the page an
   expect(html).toContain('Pre-registered with the run and unchanged');
   expect(html).toMatch(/JSON valid: value ≥ 90 % on the whole run<\/td><td>[^<]+<\/td><td><strong>GO<\/strong>/);
   expect(html).toMatch(/in every disease group<\/td><td>[^<]+<\/td><td><strong>NO-GO<\/strong>/);
+  expect(html).toContain(`False-finding rate (normal controls): value ≤ 50 % on the whole run</td>`);
+  expect(html).toContain(`${findings / onNormals.length <= 0.5 ? 'Met' : 'Not met'}: ${ffPercent} (${ffPercent}, 95 % CI`);
 
   // A change afterwards needs a reason and is kept as a deviation.
   await page.goBack();

@@ -4,9 +4,13 @@
  * summary (the leaderboard's figure); a subgroup's is the breakdown's cell
  * (the results page's), so a verdict can always be traced to a figure the
  * user can see. Intervals are what those figures carry: Wilson or bootstrap,
- * resampled by patient where cases share one.
+ * resampled by patient where cases share one. The safety view's figures
+ * (false-finding and missed-abnormality rates, flagged answers, selective
+ * accuracy at 80 % coverage) are decided on the run's safety report: for the
+ * whole run or per disease group, the only subgroup that report has.
  */
 import { breakdown, DIMENSION_LABELS, rowId, type BreakdownCase, type Dimension, type ScoredItems } from '../results/leaderboard.ts';
+import { armKeyOf, SAFETY_METRIC_LABELS, SAFETY_METRICS, type SafetyRate, type SafetyReport } from '../results/safety.ts';
 import { isContinuousMetric, metricLabel } from '../scoring/run/summary.ts';
 import type { ArmSummary } from '../scoring/run/types.ts';
 import type { AcceptanceCriterion, CriteriaSet } from './criteria.ts';
@@ -42,6 +46,57 @@ export interface CriteriaInput {
   /** The run's scored answers and their cases: what subgroup figures are computed from. */
   readonly scored: readonly ScoredItems[];
   readonly cases: ReadonlyMap<string, BreakdownCase>;
+  /** The run's safety report; needed only by criteria on a safety metric (no data without it). */
+  readonly safety?: SafetyReport;
+}
+
+/** Safety-view figures a criterion may name, whole run or per disease group (the area under the curve has no interval, so it is not one). */
+export const SAFETY_CRITERION_METRICS: readonly string[] = [SAFETY_METRICS.falseFinding, SAFETY_METRICS.missedAbnormality, SAFETY_METRICS.flagged, SAFETY_METRICS.selectiveAccuracy80];
+
+export const isSafetyMetric = (metric: string): boolean => SAFETY_CRITERION_METRICS.includes(metric);
+
+/** Where a safety figure exists: the whole run, and per disease group except for flagged answers. */
+export function safetySubgroups(metric: string): readonly string[] {
+  return metric === SAFETY_METRICS.flagged ? ['all'] : ['all', 'diseaseGroup'];
+}
+
+/** A metric's name, the safety view's figures included. */
+export function criterionMetricLabel(metric: string): string {
+  return SAFETY_METRIC_LABELS[metric] ?? metricLabel(metric);
+}
+
+type Cell = Omit<CriterionEvidence, 'figure' | 'passes'>;
+
+const rateCell = (group: string | null, r: SafetyRate | null | undefined): Cell | null =>
+  r && r.n > 0 ? { group, value: r.value, lower: r.ci.lower, upper: r.ci.upper, n: r.n, byPatient: false } : null;
+
+/** The safety report's cells for one criterion and arm: the arm's figure, or each disease group's. */
+function safetyCells(c: AcceptanceCriterion, safety: SafetyReport | undefined, key: string): Cell[] {
+  if (!safety) return [];
+  const selective = (group: string | null, rc: { n: number; at80: { value: number; ci: { lower: number; upper: number } } } | null): Cell | null =>
+    rc ? { group, value: rc.at80.value, lower: rc.at80.ci.lower, upper: rc.at80.ci.upper, n: rc.n, byPatient: false } : null;
+  if (c.subgroup === 'all') {
+    const arm = safety.arms.find((a) => a.key === key);
+    if (!arm) return [];
+    const cell =
+      c.metric === SAFETY_METRICS.falseFinding ? rateCell(null, arm.falseFinding)
+      : c.metric === SAFETY_METRICS.missedAbnormality ? rateCell(null, arm.missedAbnormality)
+      : c.metric === SAFETY_METRICS.flagged ? rateCell(null, arm.flags.any)
+      : selective(null, arm.riskCoverage);
+    return cell ? [cell] : [];
+  }
+  if (!safetySubgroups(c.metric).includes(c.subgroup)) return [];
+  return safety.groups.flatMap((g) => {
+    if (c.group !== undefined && g.group !== c.group) return [];
+    const arm = g.arms.find((a) => a.key === key);
+    if (!arm) return [];
+    const cell =
+      c.metric === SAFETY_METRICS.falseFinding ? rateCell(g.group, arm.falseFinding)
+      : c.metric === SAFETY_METRICS.missedAbnormality ? rateCell(g.group, arm.missedAbnormality)
+      : c.metric === SAFETY_METRICS.selectiveAccuracy80 ? selective(g.group, arm.riskCoverage)
+      : null;
+    return cell ? [cell] : [];
+  });
 }
 
 function compare(figure: number, c: AcceptanceCriterion): boolean {
@@ -58,10 +113,13 @@ function pick(c: AcceptanceCriterion, cell: { value: number; lower: number; uppe
 export function evaluateCriteria(set: CriteriaSet, input: CriteriaInput): CriterionOutcome[] {
   const out: CriterionOutcome[] = [];
   for (const c of set.criteria) {
-    const groups = c.subgroup === 'all' ? null : breakdown(input.scored, input.cases, c.subgroup as Dimension, c.metric);
+    const safety = isSafetyMetric(c.metric);
+    const groups = c.subgroup === 'all' || safety ? null : breakdown(input.scored, input.cases, c.subgroup as Dimension, c.metric);
     for (const arm of input.arms) {
-      const cells: Omit<CriterionEvidence, 'figure' | 'passes'>[] = [];
-      if (!groups) {
+      const cells: Cell[] = [];
+      if (safety) {
+        cells.push(...safetyCells(c, input.safety, armKeyOf({ runId: input.runId, modelId: arm.modelId, variant: arm.variant })));
+      } else if (!groups) {
         const m = arm.metrics.find((x) => x.metric === c.metric);
         if (m && m.n > 0) cells.push({ group: null, value: m.mean, lower: m.ci.lower, upper: m.ci.upper, n: m.n, byPatient: m.ciMethod === 'patient-bootstrap' });
       } else {
@@ -92,7 +150,7 @@ const STATISTIC_WORDS = { lower: '95 % lower bound', mean: 'value', upper: '95 %
 /** "Class (diagnosis_name): 95 % lower bound ≥ 70 % in every disease group". */
 export function describeCriterion(c: AcceptanceCriterion): string {
   const where = c.subgroup === 'all' ? 'on the whole run' : c.group !== undefined ? `in ${dimensionWord(c.subgroup)} "${c.group}"` : `in every ${dimensionWord(c.subgroup)}`;
-  return `${metricLabel(c.metric)}: ${STATISTIC_WORDS[c.statistic]} ${c.comparator === '>=' ? '≥' : '≤'} ${formatCriterionValue(c.metric, c.threshold)} ${where}`;
+  return `${criterionMetricLabel(c.metric)}: ${STATISTIC_WORDS[c.statistic]} ${c.comparator === '>=' ? '≥' : '≤'} ${formatCriterionValue(c.metric, c.threshold)} ${where}`;
 }
 
 function dimensionWord(d: string): string {
@@ -103,7 +161,10 @@ function dimensionWord(d: string): string {
 /** Why an outcome is what it is, in one line: the failing groups with their figure, or that all pass. */
 export function outcomeReason(o: CriterionOutcome): string {
   const fmt = (v: number) => formatCriterionValue(o.criterion.metric, v);
-  if (o.status === 'no-data') return `No scored answers for ${metricLabel(o.criterion.metric)}${o.criterion.subgroup === 'all' ? '' : ` in ${o.criterion.group !== undefined ? `"${o.criterion.group}"` : 'any group'}`}.`;
+  if (o.status === 'no-data' && isSafetyMetric(o.criterion.metric) && !safetySubgroups(o.criterion.metric).includes(o.criterion.subgroup)) {
+    return `${criterionMetricLabel(o.criterion.metric)} is reported for the whole run${safetySubgroups(o.criterion.metric).length > 1 ? ' and per disease group' : ''} only.`;
+  }
+  if (o.status === 'no-data') return `No scored answers for ${criterionMetricLabel(o.criterion.metric)}${o.criterion.subgroup === 'all' ? '' : ` in ${o.criterion.group !== undefined ? `"${o.criterion.group}"` : 'any group'}`}.`;
   const failing = o.evidence.filter((e) => !e.passes);
   const unit = (e: CriterionEvidence) => `n=${e.n}${e.byPatient ? ` patient${e.n === 1 ? '' : 's'}` : ''}`;
   const line = (e: CriterionEvidence) => `${e.group === null ? '' : `${e.group}: `}${fmt(e.figure)} (${fmt(e.value)}, 95 % CI ${fmt(e.lower)}–${fmt(e.upper)}, ${unit(e)})`;

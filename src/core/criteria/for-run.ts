@@ -4,11 +4,15 @@
  * each deviation, and go / no-go per criterion and model on the run's latest
  * score set.
  */
+import type { BenchCase } from '../bundle/types.ts';
 import type { Repositories } from '../db/index.ts';
-import type { RunRecord, ScoreSetRecord } from '../db/types.ts';
+import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import type { BreakdownCase, ScoredItem } from '../results/leaderboard.ts';
+import { joinAnswers } from '../results/safety-input.ts';
+import { safetyReport, type SafetyReport } from '../results/safety.ts';
+import type { RunResponse } from '../runner/types.ts';
 import { criteriaSha256, type CriteriaDeviation, type CriteriaSet } from './criteria.ts';
-import { evaluateCriteria, type CriterionOutcome } from './evaluate.ts';
+import { evaluateCriteria, isSafetyMetric, type CriterionOutcome } from './evaluate.ts';
 
 export interface RunCriteriaView {
   readonly runId: string;
@@ -23,8 +27,23 @@ export interface RunCriteriaView {
   readonly outcomes: readonly CriterionOutcome[];
 }
 
-/** Decides a run's criteria on a score set's rows and the benchmark's cases (no storage: the report and tests call this). */
-export function runCriteriaView(run: RunRecord, set: ScoreSetRecord | undefined, items: readonly ScoredItem[], cases: ReadonlyMap<string, BreakdownCase>): RunCriteriaView {
+/** Whether a run's criteria name a safety-view figure, so deciding them needs its stored answers ({@link runSafety}). */
+export function needsSafety(run: RunRecord): boolean {
+  return (run.config?.criteria?.criteria ?? []).some((c) => isSafetyMetric(c.metric));
+}
+
+/**
+ * The safety report of one run's score set, with its scoring seed: what a
+ * criterion on a safety figure is decided on (the same figures the results
+ * page's Safety section shows when the benchmark has this run alone).
+ */
+export function runSafety(set: ScoreSetRecord, items: readonly ScoreRecord[], responses: readonly RunResponse[], cases: ReadonlyMap<string, BenchCase>): SafetyReport {
+  const joined = joinAnswers({ items, responses: new Map(responses.map((r) => [r.id, r])), cases, reviews: [] });
+  return safetyReport(joined, { seed: set.config.seed, resamples: set.config.resamples });
+}
+
+/** Decides a run's criteria on a score set's rows and the benchmark's cases (no storage: the report and tests call this); `safety` for criteria on safety figures. */
+export function runCriteriaView(run: RunRecord, set: ScoreSetRecord | undefined, items: readonly ScoredItem[], cases: ReadonlyMap<string, BreakdownCase>, safety?: SafetyReport): RunCriteriaView {
   const criteria = run.config?.criteria && run.config.criteria.criteria.length ? run.config.criteria : null;
   return {
     runId: run.id,
@@ -33,7 +52,7 @@ export function runCriteriaView(run: RunRecord, set: ScoreSetRecord | undefined,
     preRegistered: run.provenance.criteria?.sha256 ?? null,
     deviations: run.criteriaDeviations ?? [],
     scoreSet: set ? { id: set.id, version: set.version } : null,
-    outcomes: criteria && set ? evaluateCriteria(criteria, { runId: run.id, arms: set.summary.arms, scored: [{ run, items }], cases }) : [],
+    outcomes: criteria && set ? evaluateCriteria(criteria, { runId: run.id, arms: set.summary.arms, scored: [{ run, items }], cases, ...(safety ? { safety } : {}) }) : [],
   };
 }
 
@@ -42,6 +61,7 @@ export async function loadRunCriteria(repos: Repositories, runId: string): Promi
   const run = await repos.runs.require(runId);
   const set = run.config?.criteria?.criteria.length ? await repos.scores.latestSet(runId) : undefined;
   if (!set) return runCriteriaView(run, undefined, [], new Map());
-  const [rows, cases] = await Promise.all([repos.scores.listBySet(set.id), repos.cases.listByBenchmark(run.benchmarkId)]);
-  return runCriteriaView(run, set, rows, new Map(cases.map((c) => [c.id, c])));
+  const [rows, cases, responses] = await Promise.all([repos.scores.listBySet(set.id), repos.cases.listByBenchmark(run.benchmarkId), needsSafety(run) ? repos.responses.listByRun(runId) : []]);
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  return runCriteriaView(run, set, rows, byId, needsSafety(run) ? runSafety(set, rows, responses as RunResponse[], byId) : undefined);
 }

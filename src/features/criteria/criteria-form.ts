@@ -3,9 +3,9 @@
  * thresholds of 0/1 metrics are typed as percentages (70 for 70 %) and
  * stored as shares (0.7), as every figure of those metrics is shown.
  */
-import type { AcceptanceCriterion, CriteriaSet } from '../../core/criteria/index.ts';
+import { criterionMetricLabel, isSafetyMetric, SAFETY_CRITERION_METRICS, safetySubgroups, type AcceptanceCriterion, type CriteriaSet } from '../../core/criteria/index.ts';
 import { DIMENSION_LABELS, type Dimension } from '../../core/results/leaderboard.ts';
-import { isContinuousMetric, KNOWN_METRICS, metricLabel } from '../../core/scoring/run/summary.ts';
+import { isContinuousMetric, KNOWN_METRICS } from '../../core/scoring/run/summary.ts';
 
 export interface CriterionDraft {
   metric: string;
@@ -18,11 +18,20 @@ export interface CriterionDraft {
   group: string;
 }
 
-export const METRIC_OPTIONS = KNOWN_METRICS.map((key) => ({ key, label: metricLabel(key) }));
+/** The scored run's metrics, then the safety view's figures (NeuroEval's own), each group under its heading. */
+export const METRIC_GROUPS = [
+  { label: 'Scores', options: KNOWN_METRICS.map((key) => ({ key, label: criterionMetricLabel(key) })) },
+  { label: "Safety view (NeuroEval's own)", options: SAFETY_CRITERION_METRICS.map((key) => ({ key, label: criterionMetricLabel(key) })) },
+] as const;
 
-/** The subgroup choices: the whole run, then the breakdown dimensions these cases have (variants and protocols are not subgroups of patients). */
-export function subgroupOptions(dimensions: readonly Dimension[]): { key: string; label: string }[] {
-  return [{ key: 'all', label: 'Whole run' }, ...dimensions.filter((d) => d !== 'variant' && d !== 'protocol').map((d) => ({ key: d, label: DIMENSION_LABELS[d] }))];
+/**
+ * The subgroup choices: the whole run, then the breakdown dimensions these
+ * cases have (variants and protocols are not subgroups of patients); a safety
+ * figure exists for the whole run and per disease group only.
+ */
+export function subgroupOptions(dimensions: readonly Dimension[], metric?: string): { key: string; label: string }[] {
+  const all = [{ key: 'all', label: 'Whole run' }, ...dimensions.filter((d) => d !== 'variant' && d !== 'protocol').map((d) => ({ key: d, label: DIMENSION_LABELS[d] }))];
+  return metric !== undefined && isSafetyMetric(metric) ? all.filter((o) => safetySubgroups(metric).includes(o.key)) : all;
 }
 
 export const isPercent = (metric: string): boolean => !isContinuousMetric(metric);

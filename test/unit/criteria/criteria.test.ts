@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { criteriaSha256, describeCriterion, evaluateCriteria, outcomeReason, parseCriteriaSet, type CriteriaSet } from '../../../src/core/criteria/index.ts';
 import type { BreakdownCase, ScoredItem } from '../../../src/core/results/leaderboard.ts';
+import { SAFETY_METRICS, safetyReport, type SafetyAnswer } from '../../../src/core/results/safety.ts';
 import { wilsonInterval } from '../../../src/core/scoring/stats/wilson.ts';
 import type { ArmSummary } from '../../../src/core/scoring/run/types.ts';
 
@@ -80,5 +81,49 @@ describe('go / no-go', () => {
     const none = evaluateCriteria({ version: 1, criteria: [{ id: 'x', metric: 'pass@1', statistic: 'mean', comparator: '>=', threshold: 0.5, subgroup: 'all' }] }, { runId: 'r1', arms: [arm('a', 1)], scored: [], cases });
     expect(none[0]!.status).toBe('no-data');
     expect(outcomeReason(none[0]!)).toBe('No scored answers for pass@1.');
+  });
+});
+
+describe('criteria on the safety view', () => {
+  // Model a: 1 of 10 normal controls named abnormal, 2 of 10 tumours named normal; model b: 4 of 10 and 0 of 10.
+  const answers: SafetyAnswer[] = [];
+  for (const [group, wrong] of [['normal', { a: 1, b: 4 }], ['tumor', { a: 2, b: 0 }]] as const) {
+    for (let i = 0; i < 10; i++) {
+      for (const m of ['a', 'b'] as const) {
+        const right = i >= wrong[m];
+        const answered = group === 'normal' ? (right ? 'normal' : 'abnormal') : right ? 'abnormal' : 'normal';
+        answers.push({ runId: 'r1', modelId: m, variant: 'none', group, cluster: `q:${group}-${i}`, reference: group === 'normal' ? 'normal' : 'abnormal', answered, correct: right ? 1 : 0, confidence: 0.9, flags: null });
+      }
+    }
+  }
+  const safety = safetyReport(answers, { seed: 1 });
+  const arms = (['a', 'b'] as const).map((m) => ({ key: m, modelId: m, variant: 'none', metrics: [] }));
+  const set: CriteriaSet = {
+    version: 1,
+    criteria: [
+      { id: 'ff', metric: SAFETY_METRICS.falseFinding, statistic: 'mean', comparator: '<=', threshold: 0.2, subgroup: 'all' },
+      { id: 'miss', metric: SAFETY_METRICS.missedAbnormality, statistic: 'upper', comparator: '<=', threshold: 0.5, subgroup: 'diseaseGroup' },
+      { id: 'mod', metric: SAFETY_METRICS.falseFinding, statistic: 'mean', comparator: '<=', threshold: 0.2, subgroup: 'modality' },
+    ],
+  };
+  const outcomes = evaluateCriteria(set, { runId: 'r1', arms, scored: [], cases: new Map(), safety });
+  const of = (id: string, m: string) => outcomes.find((o) => o.criterion.id === id && o.modelId === m)!;
+
+  it('decides a false-finding bound on the safety report\'s rate, with its Wilson interval', () => {
+    expect(of('ff', 'a')).toMatchObject({ status: 'go', evidence: [{ group: null, value: 0.1, n: 10, lower: wilsonInterval(1, 10).lower, upper: wilsonInterval(1, 10).upper, passes: true }] });
+    expect(of('ff', 'b')).toMatchObject({ status: 'no-go', evidence: [{ value: 0.4, n: 10, passes: false }] });
+    expect(describeCriterion(set.criteria[0]!)).toBe('False-finding rate (normal controls): value ≤ 20 % on the whole run');
+    expect(outcomeReason(of('ff', 'b'))).toBe(`Not met: 40 % (40 %, 95 % CI ${(Math.round(wilsonInterval(4, 10).lower * 1000) / 10).toLocaleString('en')} %–${(Math.round(wilsonInterval(4, 10).upper * 1000) / 10).toLocaleString('en')} %, n=10).`);
+  });
+
+  it('decides per disease group where the group has the figure, and says where a safety figure does not exist', () => {
+    // Missed abnormalities exist only in the tumour group (normal controls cannot be missed): 2/10 → upper 0.51 fails; 0/10 → 0.28 passes.
+    expect(of('miss', 'a').evidence.map((e) => [e.group, e.figure])).toEqual([['tumor', wilsonInterval(2, 10).upper]]);
+    expect(of('miss', 'a').status).toBe('no-go');
+    expect(of('miss', 'b').status).toBe('go');
+    expect(of('mod', 'a').status).toBe('no-data');
+    expect(outcomeReason(of('mod', 'a'))).toBe('False-finding rate (normal controls) is reported for the whole run and per disease group only.');
+    // Without the report (a run read without its answers) there is nothing to decide on.
+    expect(evaluateCriteria(set, { runId: 'r1', arms, scored: [], cases: new Map() }).every((o) => o.status === 'no-data')).toBe(true);
   });
 });
