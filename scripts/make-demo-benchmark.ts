@@ -11,6 +11,9 @@
  * neuroeval-demo-s<seed>.zip in the current folder unless --out says where:
  *
  *   npm run demo -- --seed 7 --cases 100 [--out held-out.zip]
+ *
+ * `--task lesion` asks the same drawn slices Neural-MedBench's lesion
+ * recognition instead (type, location, side, sequence), for the mirror probe.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,9 +30,9 @@ function fail(message: string): never {
 
 const { values } = (() => {
   try {
-    return parseArgs({ options: { seed: { type: 'string' }, cases: { type: 'string' }, out: { type: 'string' } }, strict: true });
+    return parseArgs({ options: { seed: { type: 'string' }, cases: { type: 'string' }, out: { type: 'string' }, task: { type: 'string' } }, strict: true });
   } catch (e) {
-    return fail(`${(e as Error).message}\nUsage: npm run demo [-- --seed <n> --cases <k> [--out <file.zip>]]`);
+    return fail(`${(e as Error).message}\nUsage: npm run demo [-- --seed <n> --cases <k> [--task classification|lesion] [--out <file.zip>]]`);
   }
 })();
 const whole = (name: string, v: string | undefined, min: number): number | null => {
@@ -41,9 +44,12 @@ const whole = (name: string, v: string | undefined, min: number): number | null 
 const seed = whole('seed', values.seed, 0);
 const count = whole('cases', values.cases, 1);
 if ((seed === null) !== (count === null)) fail('--seed and --cases go together: npm run demo -- --seed 7 --cases 100');
+const task = values.task ?? 'classification';
+if (task !== 'classification' && task !== 'lesion') fail(`--task must be classification or lesion, got "${task}".`);
+if (values.task !== undefined && seed === null) fail('--task goes with --seed and --cases: npm run demo -- --seed 7 --cases 100 --task lesion');
 
 const started = performance.now();
-const draft = seed === null ? buildDemoDraft() : buildDrawnDraft(seed, count!);
+const draft = seed === null ? buildDemoDraft() : buildDrawnDraft(seed, count!, task);
 const generatedMs = performance.now() - started;
 
 const { bundle, issues } = finalizeBundle(draft, { inputName: draft.manifest.id });
@@ -58,7 +64,7 @@ if (seed === null) {
   out = resolve(dir, 'neuroeval-demo.zip');
 } else {
   // npm runs scripts from the package root: a relative --out is taken from where npm was called.
-  out = resolve(process.env.INIT_CWD ?? process.cwd(), values.out ?? `neuroeval-demo-s${seed}.zip`);
+  out = resolve(process.env.INIT_CWD ?? process.cwd(), values.out ?? (task === 'lesion' ? `neuroeval-demo-lesion-s${seed}.zip` : `neuroeval-demo-s${seed}.zip`));
 }
 writeFileSync(out, zip);
 

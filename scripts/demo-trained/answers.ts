@@ -1,6 +1,9 @@
 /**
  * What the demo-trained model is taught to answer: the NeuroVLM-Bench JSON
- * (the nine fields of the benchmark's prompt, in its order) for a drawn case.
+ * (the nine fields of the benchmark's prompt, in its order) for a drawn case,
+ * and the lesion JSON of Neural-MedBench's lesion-recognition prompt for the
+ * same slice asked that way (the side is the patient's, so a mirrored image
+ * must flip it).
  * The ICD-10 code (null for normal and other abnormalities, as the prompt asks)
  * and the severity are fixed per class: the phantoms carry no
  * information about them, and the model is not taught to pretend otherwise.
@@ -39,4 +42,12 @@ export function answerOf(c: BenchCase, confidence: number): string {
     `"diagnosis_name": ${s(cls)}, "diagnosis_detailed": ${s(detailed)}, "icd10_code": ${s(icd)}, ` +
     `"severity_score": ${SEVERITY[cls]!.toFixed(1)}, "diagnosis_confidence": ${confidence.toFixed(2)}, "severity_confidence": 0.5}`
   );
+}
+
+/** The lesion-recognition answer as the model writes it, in the prompt's field order: the drawing's lesion. */
+export function lesionAnswerOf(c: BenchCase): string {
+  const lesion = (c.questions[0]?.reference as { lesion?: Record<string, string | null> } | undefined)?.lesion;
+  if (!lesion) throw new Error(`${c.id}: not a lesion-recognition case`);
+  const s = (v: string | null | undefined) => (v === null || v === undefined ? 'null' : JSON.stringify(v));
+  return `{"lesion_type": ${s(lesion.type)}, "location": ${s(lesion.location)}, "laterality": ${s(lesion.laterality)}, "sequence": ${s(lesion.sequence)}}`;
 }

@@ -26,8 +26,11 @@ import { NVB_CLASSES, type DemoCase } from '../../src/core/demo/cases.ts';
 import { decodeImage, encodeChat, TransformersVlm, type VlmImage } from '../../src/core/engines/transformers/vlm.ts';
 import { applyModelSource } from '../../src/core/engines/transformers/runtime.ts';
 import { encodePng } from '../../src/core/imaging/png-encode.ts';
+import { mirrorImage } from '../../src/core/imaging/variant-image.ts';
 import { NEUROVLM_PROMPT } from '../../src/core/protocols/neurovlm/prompt.ts';
 import { neuroVlmProtocol } from '../../src/core/protocols/neurovlm/protocol.ts';
+import { nmbLesionProtocol } from '../../src/core/protocols/nmb/lesion.ts';
+import type { Protocol } from '../../src/core/protocols/types.ts';
 import { loadNodeTransformers } from '../../test/support/transformers-node.ts';
 import { idefics3JsonFiles, idefics3PreprocessorConfig, json, utf8, withManifest, type ModelFile } from '../self-test-model/build.ts';
 import { llamaDecoderConfig } from '../self-test-model/graphs.ts';
@@ -35,7 +38,7 @@ import { TRAILING_SPECIAL_TOKENS, byteSymbols, tokenId } from '../self-test-mode
 import { decoderModelMerged, embedTokens, visionEncoder, type DemoModelDims, type Weights } from './graphs.ts';
 import { floatTensor } from '../onnx/onnx-writer.ts';
 import { trainTokenizer, trainedTokenizerJson, type TrainedTokenizer } from './tokenizer.ts';
-import { answerOf, DEMO_TRAINED_ID, DEMO_TRAINED_NAME, TRAIN_SEED, VALIDATION_SEED } from './answers.ts';
+import { answerOf, lesionAnswerOf, DEMO_TRAINED_ID, DEMO_TRAINED_NAME, TRAIN_SEED, VALIDATION_SEED } from './answers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT_MODEL = join(ROOT, 'public/models', DEMO_TRAINED_ID);
@@ -90,22 +93,38 @@ function renderGray(c: DemoCase): Uint8Array {
   return renderSlice(r.slice, r.sequence);
 }
 
-/** The request the app sends for a case under the NeuroVLM-Bench protocol (zero-shot), with the image's PNG bytes in place. */
-async function requestFor(c: BenchCase, png: Uint8Array) {
-  const req = neuroVlmProtocol.buildRequest(c, c.questions[0]!);
+/** The request the app sends for a case under its protocol (zero-shot), with the image's PNG bytes in place. */
+async function requestFor(c: BenchCase, png: Uint8Array, protocol: Protocol = neuroVlmProtocol) {
+  const req = protocol.buildRequest(c, c.questions[0]!);
   return Promise.all(req.messages.map((m) => mapTurnImages(m, (): VlmImage => ({ bytes: png, mime: 'image/png' }))));
+}
+
+/** The lesion prompt's words as the chat template frames them (the same for every drawn case: no record, one image). */
+function lesionPromptText(c: BenchCase): string[] {
+  return nmbLesionProtocol.buildRequest(c, c.questions[0]!).messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [`${m.role === 'system' ? 'System: ' : ''}${p.text}`] : [])));
 }
 
 async function data(out: string, trainCount: number, valCount: number): Promise<void> {
   mkdirSync(out, { recursive: true });
-  const sets = { train: drawnCases(TRAIN_SEED, trainCount), val: drawnCases(VALIDATION_SEED, valCount) };
+  // Each drawn slice is asked both ways: NeuroVLM-Bench's classification and Neural-MedBench's lesion recognition.
+  const sets = {
+    train: { classification: drawnCases(TRAIN_SEED, trainCount), lesion: drawnCases(TRAIN_SEED, trainCount, 'lesion') },
+    val: { classification: drawnCases(VALIDATION_SEED, valCount), lesion: drawnCases(VALIDATION_SEED, valCount, 'lesion') },
+  };
   const answers = new Map<string, number>();
-  for (const c of [...sets.train, ...sets.val]) {
-    const a = answerOf(c.case, 0.9);
-    answers.set(a, (answers.get(a) ?? 0) + 1);
+  for (const set of Object.values(sets)) {
+    for (const c of set.classification) answers.set(answerOf(c.case, 0.9), (answers.get(answerOf(c.case, 0.9)) ?? 0) + 1);
+    for (const c of set.lesion) answers.set(lesionAnswerOf(c.case), (answers.get(lesionAnswerOf(c.case)) ?? 0) + 1);
   }
-  // The prompt's text as the chat template frames it; the answers as written.
-  const corpus = new Map<string, number>([[`System: ${NEUROVLM_PROMPT}`, 4 * (trainCount + valCount)], ['\nUser:', 1000], ['\nAssistant:', 1000], ...answers]);
+  // The prompts' text as the chat template frames it; the answers as written.
+  const prompts = 4 * (trainCount + valCount);
+  const corpus = new Map<string, number>([
+    [`System: ${NEUROVLM_PROMPT}`, prompts],
+    ...lesionPromptText(sets.train.lesion[0]!.case).map((t): [string, number] => [t, prompts]),
+    ['\nUser:', 1000],
+    ['\nAssistant:', 1000],
+    ...answers,
+  ]);
   const t0 = performance.now();
   const tok = trainTokenizer(corpus, 3000);
   console.log(`tokenizer: ${tok.merges.length} merges, vocabulary ${tok.vocab.size} (${Math.round(performance.now() - t0)} ms)`);
@@ -121,16 +140,22 @@ async function data(out: string, trainCount: number, valCount: number): Promise<
   const eos = tokenId(tok.vocab, '<end_of_utterance>');
   const digitIds = Array.from({ length: 10 }, (_, i) => tokenId(tok.vocab, String(i)));
 
-  for (const [name, cases] of Object.entries(sets)) {
+  for (const [name, set] of Object.entries(sets)) {
     const examples: unknown[] = [];
+    const cases = set.classification;
     const pixels = new Uint8Array(cases.length * DEMO_IMAGE_SIZE * DEMO_IMAGE_SIZE);
     for (const [i, c] of cases.entries()) {
       const gray = renderGray(c);
+      const lesionCase = set.lesion[i]!;
+      if (!renderGray(lesionCase).every((v, k) => v === gray[k])) throw new Error(`${lesionCase.case.id}: not the slice of ${c.case.id}`);
       pixels.set(gray, i * gray.length);
       const png = encodePng(gray, DEMO_IMAGE_SIZE, DEMO_IMAGE_SIZE, 'gray');
-      const messages = await requestFor(c.case, png);
-      const images = await Promise.all(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'image' ? [p.image] : []))).map((img) => decodeImage(runtime, img)));
-      const { inputs } = await encodeChat(processor, messages, images);
+      const encode = async (bc: BenchCase, protocol: Protocol) => {
+        const messages = await requestFor(bc, png, protocol);
+        const images = await Promise.all(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'image' ? [p.image] : []))).map((img) => decodeImage(runtime, img)));
+        return encodeChat(processor, messages, images);
+      };
+      const { inputs } = await encode(c.case, neuroVlmProtocol);
       const ids = Array.from((inputs.input_ids as unknown as { data: BigInt64Array }).data, Number);
       if (i < 3) {
         // The processor must hand the model (gray / 255 − 0.5) / 0.5 in all three channels: what train.py computes from the stored pixels.
@@ -148,7 +173,11 @@ async function data(out: string, trainCount: number, valCount: number): Promise<
       const marker = answer.indexOf('"diagnosis_confidence": ') + '"diagnosis_confidence": '.length;
       const before = tokenizer.encode(answer.slice(0, marker + 2), { add_special_tokens: false }).length;
       if (answerIds[before] !== digitIds[9] || answerIds[before + 1] !== digitIds[0]) throw new Error(`confidence digits not where expected in ${answer}`);
-      examples.push({ id: c.case.id, cls: c.case.diseaseGroup, ids, answer: answerIds, conf: before });
+      examples.push({ task: 'classification', img: i, id: c.case.id, cls: c.case.diseaseGroup, ids, answer: answerIds, conf: before });
+      const lesion = await encode(lesionCase.case, nmbLesionProtocol);
+      const lesionIds = Array.from((lesion.inputs.input_ids as unknown as { data: BigInt64Array }).data, Number);
+      const side = (lesionCase.case.questions[0]!.reference as { lesion: { laterality: string | null } }).lesion.laterality;
+      examples.push({ task: 'lesion', img: i, id: lesionCase.case.id, cls: c.case.diseaseGroup, side, ids: lesionIds, answer: [...tokenizer.encode(lesionAnswerOf(lesionCase.case), { add_special_tokens: false }), eos] });
       if (i % 500 === 0) console.log(`${name}: ${i}/${cases.length}`);
     }
     writeFileSync(join(out, `${name}.json`), JSON.stringify({ examples }));
@@ -198,7 +227,8 @@ function build(dataDir: string, outDir: string): void {
 }
 
 function modelCard(d: DemoModelDims, report: Record<string, unknown>): string {
-  const r = report as { trainCases?: number; valCases?: number; valAccuracy?: number; seconds?: number; precision?: Record<string, number>; torch?: string };
+  const r = report as { trainCases?: number; valCases?: number; valAccuracy?: number; valLateralityAccuracy?: number; valLesionJsonValid?: number; seconds?: number; precision?: Record<string, number>; torch?: string };
+  const fixed = (v: number | undefined) => (v === undefined ? '?' : v.toFixed(3));
   return `---
 license: apache-2.0
 library_name: transformers.js
@@ -223,26 +253,33 @@ are meaningless, however confident they look.
 - A known-answer check of the image path: if an image were scrambled on its way to the
   model (resize, channel order, normalisation, image-token placement, chat template), its
   accuracy on a held-out set would fall to chance. The browser tests assert this.
+- The mirror consistency probe: asked Neural-MedBench's lesion-recognition question, it
+  names the side of the lesion (the patient's side, images in radiological convention), so
+  on a left–right mirrored image a consistent answer names the other side.
 
 ## Training data
 
-NeuroVLM-Bench style single-image cases drawn by the demo generator (src/core/demo/
-drawn-cases.ts): ${r.trainCases ?? '?'} training cases (seed ${TRAIN_SEED}) and ${r.valCases ?? '?'} validation
-cases (seed ${VALIDATION_SEED}), the five classes (tumor, stroke, multiple sclerosis, normal, other
-abnormalities) in equal measure. Every input was made by the app's own code: the
-NeuroVLM-Bench prompt and request (zero-shot), the engine's chat encoding, and this
-folder's processor and tokenizer. Held-out sets come from other seeds
-(\`npm run demo -- --seed 7 --cases 100\`).
+Single-image cases drawn by the demo generator (src/core/demo/drawn-cases.ts):
+${r.trainCases ?? '?'} training cases (seed ${TRAIN_SEED}) and ${r.valCases ?? '?'} validation cases (seed ${VALIDATION_SEED}), the
+five classes (tumor, stroke, multiple sclerosis, normal, other abnormalities) in equal
+measure. Every slice is asked two ways: NeuroVLM-Bench's classification prompt and
+Neural-MedBench's lesion-recognition prompt. Every input was made by the app's own code:
+the protocols' requests (zero-shot), the engine's chat encoding, and this folder's
+processor and tokenizer. Held-out sets come from other seeds
+(\`npm run demo -- --seed 7 --cases 100\`, with \`--task lesion\` for the lesion question).
 
-The target answer is the benchmark's JSON: modality, sequence, plane, class and subtype from
-the case's labels; an ICD-10 code and a severity fixed per class (they carry no information);
-and a diagnosis confidence equal to the model's own precision for that class on the
-validation set, so the confidence it states is calibrated on these phantoms.
+The classification answer is the benchmark's JSON: modality, sequence, plane, class and
+subtype from the case's labels; an ICD-10 code and a severity fixed per class (they carry no
+information); and a diagnosis confidence equal to the model's own precision for that class
+on the validation set, so the confidence it states is calibrated on these phantoms. The
+lesion answer is the drawing's lesion: a type and location per kind of drawing, the
+patient's side (left, right, bilateral, midline; null with no lesion) and the sequence.
 
 ## Results on the validation set
 
-Diagnosis accuracy ${r.valAccuracy === undefined ? '?' : r.valAccuracy.toFixed(3)} (chance 0.2). Precision per class:
+Diagnosis accuracy ${fixed(r.valAccuracy)} (chance 0.2). Precision per class:
 ${Object.entries(r.precision ?? {}).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}.
+Lesion task: JSON valid ${fixed(r.valLesionJsonValid)}; the side (left, right, bilateral or midline) named correctly for ${fixed(r.valLateralityAccuracy)} of the lesions that have one.
 Trained in ${r.seconds === undefined ? '?' : Math.round(r.seconds)} s on a CPU (PyTorch ${r.torch ?? '?'}); see training-report.json.
 
 ## Architecture
@@ -252,7 +289,7 @@ runs it: \`onnx/vision_encoder.onnx\` (four strided convolutions over the 256 px
 token per 32 px cell: ${d.grid * d.grid} image tokens of width ${d.hidden}), \`onnx/embed_tokens.onnx\`, and
 \`onnx/decoder_model_merged.onnx\` (${d.layers} pre-norm attention layers, ${d.heads} heads × ${d.headDim}, ReLU MLP
 of ${d.intermediate}, sinusoidal positions, KV cache). The tokenizer is a byte-level BPE with merges
-learned from the prompt and the answers (vocabulary ${d.vocabSize}).
+learned from the prompts and the answers (vocabulary ${d.vocabSize}).
 
 Rebuild: scripts/demo-trained/ (README there).
 `;
@@ -261,18 +298,39 @@ Rebuild: scripts/demo-trained/ (README there).
 async function check(cases: number, seed: number): Promise<void> {
   const runtime = await loadNodeTransformers();
   const vlm = await TransformersVlm.load(runtime, { source: { kind: 'folder', location: OUT_MODEL }, device: 'wasm' });
+  const ask = async (c: BenchCase, gray: Uint8Array, protocol: Protocol) => {
+    const messages = await requestFor(c, encodePng(gray, DEMO_IMAGE_SIZE, DEMO_IMAGE_SIZE, 'gray'), protocol);
+    const r = await vlm.generateChat(messages, { maxTokens: 192, temperature: 0, topP: 1, seed: 42 });
+    const parsed = protocol.parse(r.text);
+    return parsed.ok ? (parsed.value as Record<string, unknown>) : null;
+  };
   let right = 0;
   let valid = 0;
   const t0 = performance.now();
   for (const c of drawnCases(seed, cases)) {
-    const png = encodePng(renderGray(c), DEMO_IMAGE_SIZE, DEMO_IMAGE_SIZE, 'gray');
-    const messages = await requestFor(c.case, png);
-    const r = await vlm.generateChat(messages, { maxTokens: 192, temperature: 0, topP: 1, seed: 42 });
-    const parsed = neuroVlmProtocol.parse(r.text);
-    if (parsed.ok) valid++;
-    if (parsed.ok && (parsed.value as Record<string, unknown>).diagnosis_name === c.case.diseaseGroup) right++;
+    const parsed = await ask(c.case, renderGray(c), neuroVlmProtocol);
+    if (parsed) valid++;
+    if (parsed?.diagnosis_name === c.case.diseaseGroup) right++;
   }
   console.log(`seed ${seed}, ${cases} cases: diagnosis accuracy ${(right / cases).toFixed(3)}, JSON valid ${(valid / cases).toFixed(3)}, ${((performance.now() - t0) / cases).toFixed(0)} ms per case (Node, wasm)`);
+  // The same slices asked for the main lesion, as drawn and mirrored left to right: a lateral lesion's side must flip.
+  let sided = 0;
+  let sideRight = 0;
+  let flipped = 0;
+  let lesionValid = 0;
+  for (const c of drawnCases(seed, cases, 'lesion')) {
+    const gray = renderGray(c);
+    const side = (c.case.questions[0]!.reference as { lesion: { laterality: string | null } }).lesion.laterality;
+    const parsed = await ask(c.case, gray, nmbLesionProtocol);
+    if (parsed) lesionValid++;
+    if (side !== 'left' && side !== 'right') continue;
+    sided++;
+    if (parsed?.laterality === side) sideRight++;
+    const m = mirrorImage({ width: DEMO_IMAGE_SIZE, height: DEMO_IMAGE_SIZE, channels: 1, data: gray }).data;
+    const mirrored = await ask(c.case, m, nmbLesionProtocol);
+    if (parsed?.laterality === side && mirrored?.laterality === (side === 'left' ? 'right' : 'left')) flipped++;
+  }
+  console.log(`lesion task: JSON valid ${(lesionValid / cases).toFixed(3)}; ${sided} left or right lesions: side right ${(sideRight / sided).toFixed(3)}, right and flipped under the mirror ${(flipped / sided).toFixed(3)}`);
   await vlm.dispose();
 }
 

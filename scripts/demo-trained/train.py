@@ -9,12 +9,15 @@ The model mirrors scripts/demo-trained/graphs.ts op for op (same shapes, same
 orientation of every matrix, the same -1e4 attention bias and RMS norm), so
 the ONNX graphs built from these weights compute what was trained.
 
-Training is teacher-forced on the answer tokens only. Every example starts
-with the same tokens (the benchmark prompt, then "User:"), so that shared
-prefix runs once per batch and its keys and values are reused, exactly as a
-KV cache would hold them. After the first stage the model's precision per
-class on the validation set becomes the confidence it is taught to state
-(second stage), so its diagnosis_confidence is calibrated on these phantoms.
+Every slice is asked two ways (two tasks): NeuroVLM-Bench's classification
+prompt and Neural-MedBench's lesion-recognition prompt. Training is
+teacher-forced on the answer tokens only. Every example of a task starts with
+the same tokens (its prompt, then "User:"), and a batch holds one task, so
+that shared prefix runs once per batch and its keys and values are reused,
+exactly as a KV cache would hold them. After the first stage the model's
+precision per class on the validation set becomes the confidence it is
+taught to state (second stage), so its diagnosis_confidence is calibrated on
+these phantoms.
 """
 import argparse
 import json
@@ -29,7 +32,7 @@ import torch.nn.functional as F
 
 p = argparse.ArgumentParser()
 p.add_argument('data')
-p.add_argument('--epochs', type=int, default=14)
+p.add_argument('--epochs', type=int, default=12)
 p.add_argument('--calibration-epochs', type=int, default=3)
 p.add_argument('--batch', type=int, default=32)
 p.add_argument('--lr', type=float, default=2e-3)
@@ -55,7 +58,7 @@ ID_BYTES = [bytes.fromhex(h) for h in meta['idToBytes']]
 
 def load(name):
     ex = json.load(open(os.path.join(D, f'{name}.json')))['examples']
-    px = np.fromfile(os.path.join(D, f'{name}.u8'), dtype=np.uint8).reshape(len(ex), S, S)
+    px = np.fromfile(os.path.join(D, f'{name}.u8'), dtype=np.uint8).reshape(-1, S, S)  # one slice per case; examples name theirs by 'img'
     return ex, px
 
 
@@ -63,11 +66,14 @@ train, train_px = load('train')
 val, val_px = load('val')
 # The image token is the one repeated GRID² times in a row.
 IMAGE_ID = max(set(train[0]['ids']), key=train[0]['ids'].count)
-assert train[0]['ids'].count(IMAGE_ID) == GRID * GRID, 'one image of GRID² tokens per prompt'
-PROMPT = train[0]['ids']
-assert all(e['ids'] == PROMPT for e in train + val), 'every prompt is the same token sequence (the image is the only input that varies)'
-P = PROMPT.index(IMAGE_ID) - 2  # shared prefix: up to the image block's <fake_token_around_image><global-img>
-TAIL = PROMPT[P:]  # image block and "Assistant:"; image tokens replaced by the image's features
+TASKS = sorted({e['task'] for e in train})
+PROMPT, P, TAIL = {}, {}, {}
+for t in TASKS:
+    PROMPT[t] = next(e['ids'] for e in train if e['task'] == t)
+    assert PROMPT[t].count(IMAGE_ID) == GRID * GRID, 'one image of GRID² tokens per prompt'
+    assert all(e['ids'] == PROMPT[t] for e in train + val if e['task'] == t), f'every {t} prompt is the same token sequence (the image is the only input that varies)'
+    P[t] = PROMPT[t].index(IMAGE_ID) - 2  # shared prefix: up to the image block's <fake_token_around_image><global-img>
+    TAIL[t] = PROMPT[t][P[t]:]  # image block, the prompt's words after it and "Assistant:"; image tokens replaced by the image's features
 
 
 def param(*shape, scale=None):
@@ -158,16 +164,16 @@ class Model(torch.nn.Module):
     def logits(self, x):
         return self.norm(x, 'final_norm') @ self.W('lm_head.weight') + self.W('lm_head.bias')
 
-    def prefix(self):
-        ids = torch.tensor([PROMPT[:P]])
-        x = self.W('text.embed')[ids] + self.positions(0, P)
+    def prefix(self, task):
+        ids = torch.tensor([PROMPT[task][:P[task]]])
+        x = self.W('text.embed')[ids] + self.positions(0, P[task])
         _, present = self.layers(x, None, 0)
         return present
 
-    def tail_embeds(self, gray):
+    def tail_embeds(self, gray, task):
         """The prompt after the shared prefix, image tokens replaced by the image features, in order."""
         feats = self.vision(gray)
-        ids = torch.tensor(TAIL)
+        ids = torch.tensor(TAIL[task])
         base = self.W('text.embed')[ids].unsqueeze(0).expand(gray.shape[0], -1, -1).clone()
         where = (ids == IMAGE_ID).nonzero().squeeze(1)
         base[:, where] = feats
@@ -175,7 +181,7 @@ class Model(torch.nn.Module):
 
 
 def batch_tensors(examples, px, idx, noise):
-    gray = torch.from_numpy(px[idx])
+    gray = torch.from_numpy(px[[examples[i]['img'] for i in idx]])
     if noise:
         # Small pixel noise, added before the model's own rescale: images are never pixel-identical in use.
         g = gray.float() + torch.randn(gray.shape) * 4.0
@@ -189,25 +195,28 @@ def batch_tensors(examples, px, idx, noise):
 
 
 def loss_on(model, examples, px, idx, noise=True):
+    task = examples[idx[0]]['task']
+    assert all(examples[i]['task'] == task for i in idx), 'a batch holds one task'
     gray, ans = batch_tensors(examples, px, idx, noise)
-    past = model.prefix()
-    tail = model.tail_embeds(gray)
+    past = model.prefix(task)
+    tail = model.tail_embeds(gray, task)
     inp = ans.clamp(min=0)[:, :-1]
     x = torch.cat([tail, model.W('text.embed')[inp]], 1)
-    x = x + model.positions(P, x.shape[1])
-    h, _ = model.layers(x, past, P)
+    x = x + model.positions(P[task], x.shape[1])
+    h, _ = model.layers(x, past, P[task])
     # Logits from the last prompt token on: each predicts the next answer token.
-    out = model.logits(h[:, len(TAIL) - 1:])
+    out = model.logits(h[:, len(TAIL[task]) - 1:])
     return F.cross_entropy(out.reshape(-1, V), ans.reshape(-1), ignore_index=-100)
 
 
 @torch.no_grad()
-def generate(model, px, idx, max_new=40):
-    gray = torch.from_numpy(px[idx])
-    past = model.prefix()
-    x = model.tail_embeds(gray) + model.positions(P, len(TAIL))
-    h, present = model.layers(x, past, P)
-    pos = P + len(TAIL)
+def generate(model, examples, px, idx, max_new=60):
+    task = examples[idx[0]]['task']
+    gray = torch.from_numpy(px[[examples[i]['img'] for i in idx]])
+    past = model.prefix(task)
+    x = model.tail_embeds(gray, task) + model.positions(P[task], len(TAIL[task]))
+    h, present = model.layers(x, past, P[task])
+    pos = P[task] + len(TAIL[task])
     tok = model.logits(h[:, -1:]).argmax(-1)
     out = [tok]
     done = tok.squeeze(1) == EOS
@@ -232,32 +241,59 @@ def text_of(ids):
     return b.decode('utf8', 'replace')
 
 
+def answers_of(model, examples, px, task):
+    """(example index, answer text) for every example of the task."""
+    of_task = [i for i, e in enumerate(examples) if e['task'] == task]
+    for start in range(0, len(of_task), 64):
+        idx = of_task[start:start + 64]
+        for i, ids in zip(idx, generate(model, examples, px, idx)):
+            yield i, text_of(ids)
+
+
+def evaluate_lesion(model, examples, px):
+    """Share of lesion answers that parse, and of those with a stated side in the reference, the share naming it."""
+    model.eval()
+    n, valid, sided, right = 0, 0, 0, 0
+    for i, t in answers_of(model, examples, px, 'lesion'):
+        n += 1
+        try:
+            said = json.loads(t[t.index('{'):t.rindex('}') + 1]).get('laterality')
+            valid += 1
+        except Exception:
+            said = 'invalid'
+        if examples[i]['side'] is not None:
+            sided += 1
+            right += said == examples[i]['side']
+    model.train()
+    return valid / max(n, 1), right / max(sided, 1)
+
+
 def evaluate(model, examples, px):
     model.eval()
     right, valid = 0, 0
+    n = sum(e['task'] == 'classification' for e in examples)
     confusion = {c: {d: 0 for d in CLASSES + ['invalid']} for c in CLASSES}
-    for start in range(0, len(examples), 64):
-        idx = list(range(start, min(start + 64, len(examples))))
-        for i, ids in zip(idx, generate(model, px, idx)):
-            t = text_of(ids)
-            try:
-                pred = json.loads(t[t.index('{'):t.rindex('}') + 1]).get('diagnosis_name')
-                valid += 1
-            except Exception:
-                pred = 'invalid'
-            pred = pred if pred in CLASSES else 'invalid'
-            confusion[examples[i]['cls']][pred] += 1
-            right += pred == examples[i]['cls']
+    for i, t in answers_of(model, examples, px, 'classification'):
+        try:
+            pred = json.loads(t[t.index('{'):t.rindex('}') + 1]).get('diagnosis_name')
+            valid += 1
+        except Exception:
+            pred = 'invalid'
+        pred = pred if pred in CLASSES else 'invalid'
+        confusion[examples[i]['cls']][pred] += 1
+        right += pred == examples[i]['cls']
     model.train()
     precision = {}
     for d in CLASSES:
         said = sum(confusion[c][d] for c in CLASSES)
         precision[d] = confusion[d][d] / said if said else 0.0
-    return right / len(examples), valid / len(examples), precision, confusion
+    return right / n, valid / n, precision, confusion
 
 
 def set_confidence(examples, precision):
     for e in examples:
+        if 'conf' not in e:
+            continue
         pct = int(round(100 * min(0.99, max(0.5, precision[e['cls']]))))
         e['answer'][e['conf']] = DIGITS[pct // 10]
         e['answer'][e['conf'] + 1] = DIGITS[pct % 10]
@@ -265,14 +301,18 @@ def set_confidence(examples, precision):
 
 def fit(model, epochs, lr):
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
-    steps = epochs * math.ceil(len(train) / args.batch)
+    by_task = {t: [i for i, e in enumerate(train) if e['task'] == t] for t in TASKS}
+    steps = epochs * sum(math.ceil(len(v) / args.batch) for v in by_task.values())
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 50) * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps)))
     for epoch in range(epochs):
-        order = np.random.permutation(len(train))
+        batches = []
+        for ids in by_task.values():
+            order = np.random.permutation(ids).tolist()
+            batches += [order[b:b + args.batch] for b in range(0, len(order), args.batch)]
         total = 0.0
         t0 = time.time()
-        for b in range(0, len(order), args.batch):
-            idx = order[b:b + args.batch].tolist()
+        for k in np.random.permutation(len(batches)).tolist():
+            idx = batches[k]
             loss = loss_on(model, train, train_px, idx)
             opt.zero_grad()
             loss.backward()
@@ -280,13 +320,17 @@ def fit(model, epochs, lr):
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
-        acc, valid, _, _ = evaluate(model, val, val_px) if epoch % 3 == 2 or epoch == epochs - 1 else (float('nan'),) * 4
-        print(f'epoch {epoch + 1}/{epochs}: loss {total / len(train):.4f}, val accuracy {acc:.3f}, JSON valid {valid:.3f}, {time.time() - t0:.0f} s', flush=True)
+        check = epoch % 3 == 2 or epoch == epochs - 1
+        acc, valid, _, _ = evaluate(model, val, val_px) if check else (float('nan'),) * 4
+        lesion_valid, side = evaluate_lesion(model, val, val_px) if check else (float('nan'),) * 2
+        print(f'epoch {epoch + 1}/{epochs}: loss {total / len(train):.4f}, val accuracy {acc:.3f}, JSON valid {valid:.3f}, '
+              f'lesion JSON valid {lesion_valid:.3f}, side right {side:.3f}, {time.time() - t0:.0f} s', flush=True)
 
 
 started = time.time()
 model = Model()
-print(f'{sum(p.numel() for p in model.parameters())} parameters; prefix {P} tokens, tail {len(TAIL)}, {len(train)} training and {len(val)} validation cases', flush=True)
+print(f'{sum(p.numel() for p in model.parameters())} parameters; tasks {TASKS}, prefix {P} tokens, tail {[len(TAIL[t]) for t in TASKS]}, '
+      f'{len(train)} training and {len(val)} validation examples', flush=True)
 fit(model, args.epochs, args.lr)
 acc, valid, precision, confusion = evaluate(model, val, val_px)
 print('stage 1 precision per class:', {k: round(v, 3) for k, v in precision.items()}, flush=True)
@@ -294,7 +338,8 @@ set_confidence(train, precision)
 set_confidence(val, precision)
 fit(model, args.calibration_epochs, args.lr / 4)
 acc, valid, precision2, confusion = evaluate(model, val, val_px)
-print(f'final: val accuracy {acc:.3f}, JSON valid {valid:.3f}', flush=True)
+lesion_valid, side = evaluate_lesion(model, val, val_px)
+print(f'final: val accuracy {acc:.3f}, JSON valid {valid:.3f}, lesion JSON valid {lesion_valid:.3f}, side right {side:.3f}', flush=True)
 
 # Export: float32, row-major, in the graphs' orientation (names as graphs.ts asks for them).
 index, chunks, offset = {}, [], 0
@@ -307,8 +352,8 @@ for key, value in model.w.items():
 open(os.path.join(D, 'weights.bin'), 'wb').write(b''.join(chunks))
 json.dump(index, open(os.path.join(D, 'weights.json'), 'w'))
 report = {
-    'trainCases': len(train), 'valCases': len(val), 'epochs': args.epochs, 'calibrationEpochs': args.calibration_epochs,
-    'valAccuracy': acc, 'valJsonValid': valid, 'precision': precision, 'statedConfidence': precision,
+    'trainCases': len(train) // len(TASKS), 'valCases': len(val) // len(TASKS), 'tasks': TASKS, 'epochs': args.epochs, 'calibrationEpochs': args.calibration_epochs,
+    'valAccuracy': acc, 'valJsonValid': valid, 'valLesionJsonValid': lesion_valid, 'valLateralityAccuracy': side, 'precision': precision, 'statedConfidence': precision,
     'precisionAfterCalibration': precision2, 'confusion': confusion, 'seconds': time.time() - started,
     'torch': torch.__version__, 'threads': args.threads, 'parameters': sum(p.numel() for p in model.parameters()),
 }

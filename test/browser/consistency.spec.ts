@@ -4,11 +4,14 @@
  * with the prompt reworded. The probed requests are other requests (other
  * image bytes, other words), and the run's scores page reports, per probe
  * and model, how many answer pairs name the same class — the counts the
- * stored answers give. The model was trained on NeuroVLM-Bench's wording
+ * stored answers give. The model was trained on the benchmarks' own wording
  * only, so how often it keeps its class under the paraphrase is a finding,
- * not something this test fixes.
+ * not something this test fixes. Asked for the main lesion, it names the
+ * patient's side, and under the mirror it names the other one.
  */
-import { demoTrainedRunForm, heldOutZip, importBundle } from '../support/demo-trained-run.ts';
+import { drawnCases } from '../../src/core/demo/index.ts';
+import { demoTrainedRunForm, HELD_OUT_SEED, heldOutZip, importBundle } from '../support/demo-trained-run.ts';
+import { readStore } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
 
@@ -79,6 +82,40 @@ test('mirrored images and paraphrased prompts as consistency probes: pairs and s
   await expect(paraphraseRow.locator('td').nth(3)).toHaveText('not compared');
   await expect(mirrorRow.getByTestId('probe-unreadable')).toHaveText(mirror.unreadable);
   await expect(paraphraseRow.getByTestId('probe-unreadable')).toHaveText(paraphrase.unreadable);
+});
+
+test('mirrored images flip the side the demo-trained model names for a lateral lesion, as the stored answers show', async ({ page, server }) => {
+  test.setTimeout(600_000);
+  const count = 12;
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  await importBundle(page, heldOutZip(count, HELD_OUT_SEED, 'lesion'), count);
+  const form = await demoTrainedRunForm(page, server.url, 'wasm', 'drawn lesion cases');
+  await form.locator('input[name="variant"][value="probe:mirror"]').check();
+  await form.getByRole('button', { name: 'Start the run' }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 420_000 });
+
+  type Stored = { caseId: string; variant: string; parsed: { laterality?: string | null } | null; parseError: string | null };
+  const answers = await readStore<Stored>(page, 'responses');
+  const sides = new Map(drawnCases(HELD_OUT_SEED, count, 'lesion').map((c) => [c.case.id, (c.case.questions[0]!.reference as { lesion: { laterality: string | null } }).lesion.laterality]));
+  const side = (variant: string) => new Map(answers.filter((r) => r.variant === variant && !r.parseError).map((r) => [r.caseId, r.parsed?.laterality ?? null]));
+  const [plain, mirrored] = [side('none'), side('probe:mirror')];
+  const other: Record<string, string> = { left: 'right', right: 'left' };
+  // Pairs whose original answer names left or right, and of those the ones whose mirrored answer names the other side.
+  const lateral = [...plain].filter(([id, s]) => mirrored.has(id) && (s === 'left' || s === 'right'));
+  const flipped = lateral.filter(([id, s]) => mirrored.get(id) === other[s!]);
+  // The model names the drawing's side (the patient's, in radiological convention) and flips it under the mirror.
+  const lateralCases = [...sides].filter(([, s]) => s === 'left' || s === 'right');
+  expect(lateralCases.length).toBeGreaterThanOrEqual(4);
+  expect(lateralCases.filter(([id, s]) => plain.get(id) === s).length).toBeGreaterThanOrEqual(lateralCases.length - 1);
+  expect(flipped.length).toBeGreaterThanOrEqual(lateralCases.length - 1);
+
+  await page.getByTestId('run-scores-link').click();
+  await page.getByTestId('score-run').click();
+  await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
+  const row = page.getByTestId('consistency').locator('tbody tr').filter({ has: page.locator('td[data-probe="mirror"]') });
+  await expect(row.locator('td').nth(0)).toHaveText('mirrored images');
+  await expect(row.locator('td').nth(3)).toHaveText(`${flipped.length} of ${lateral.length}`);
 });
 
 test('the paraphrase probe is refused with an edited prompt template', async ({ page, server }) => {

@@ -10,17 +10,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finalizeBundle } from '../../src/core/bundle/finalize.ts';
 import { writeBundleZip } from '../../src/core/bundle/zip-write.ts';
-import { buildDrawnDraft } from '../../src/core/demo/index.ts';
+import { buildDrawnDraft, type DrawnTask } from '../../src/core/demo/index.ts';
 import { makeTempDir } from './temp-dir.ts';
 
 /** The held-out seed (training used 1000 and 1001). */
 export const HELD_OUT_SEED = 7;
 
-/** Writes a held-out bundle of `count` drawn cases to a temporary folder (removeTempDirs deletes it). */
-export function heldOutZip(count: number, seed = HELD_OUT_SEED): string {
-  const { bundle } = finalizeBundle(buildDrawnDraft(seed, count), { inputName: 'held-out' });
+/** Writes a held-out bundle of `count` drawn cases to a temporary folder (removeTempDirs deletes it); `task` lesion asks them for the main lesion. */
+export function heldOutZip(count: number, seed = HELD_OUT_SEED, task: DrawnTask = 'classification'): string {
+  const { bundle } = finalizeBundle(buildDrawnDraft(seed, count, task), { inputName: 'held-out' });
   if (!bundle) throw new Error('the drawn bundle did not finalize');
-  const file = join(makeTempDir('held-out'), `neuroeval-demo-s${seed}.zip`);
+  const file = join(makeTempDir('held-out'), task === 'lesion' ? `neuroeval-demo-lesion-s${seed}.zip` : `neuroeval-demo-s${seed}.zip`);
   writeFileSync(file, writeBundleZip(bundle));
   return file;
 }

@@ -10,7 +10,7 @@ import * as L from './lesions.ts';
 
 const DDX_QUESTION =
   'Based on the history and the images, give a ranked differential diagnosis (most likely first, up to five), with the key evidence for each.';
-const LESION_QUESTION = 'Identify the main lesion: its type, its anatomical location, its side, and the sequence on which it is best seen.';
+export const LESION_QUESTION = 'Identify the main lesion: its type, its anatomical location, its side, and the sequence on which it is best seen.';
 const RATIONALE_QUESTION =
   'What is the most likely diagnosis? Explain your reasoning, linking the clinical picture to the imaging findings on each sequence.';
 

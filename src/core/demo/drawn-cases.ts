@@ -6,18 +6,38 @@
  * demo-trained model's training data and for held-out sets anyone can draw
  * (`npm run demo -- --seed <n> --cases <k>`).
  */
+import type { Laterality } from '../bundle/types.ts';
 import { breadth, type NvbClass, type NvbSequence, type Subtype } from './cases-breadth.ts';
-import type { DemoCase, SliceDraft } from './case-kit.ts';
+import { img, makeCase, type DemoCase, type SliceDraft } from './case-kit.ts';
+import { LESION_QUESTION } from './cases-depth.ts';
 import * as L from './lesions.ts';
 import { Prng } from './prng.ts';
 
 const MRI: readonly NvbSequence[] = ['FLAIR', 'T1', 'T2', 'T1C+'];
+
+/** The main lesion of a drawn slice as a reader would name it; `type` "no lesion" for a normal slice. */
+interface DrawnLesion {
+  readonly type: string;
+  readonly location: string | null;
+  readonly laterality: Laterality | null;
+}
 
 interface Draw {
   readonly cls: NvbClass;
   readonly detailed: Subtype;
   readonly slice: SliceDraft;
   readonly sequence: NvbSequence;
+  readonly lesion: DrawnLesion;
+}
+
+/**
+ * The patient's side of a lesion centred at `x` (−1 … 1 across the image):
+ * images are in radiological convention, so the image's left half is the
+ * patient's right. Within `midline` of the centre it is a midline lesion.
+ */
+function sideOf(x: number, midline = 0): Laterality {
+  if (Math.abs(x) < midline) return 'midline';
+  return x < 0 ? 'right' : 'left';
 }
 
 /** A point inside the axial brain outline, clear of the midline by at least `minX`. */
@@ -30,55 +50,77 @@ function tumor(rng: Prng, seed: number): Draw {
   const kind = rng.int(0, 3);
   if (kind === 0) {
     const p = lobe(rng);
-    return { cls: 'tumor', detailed: rng.next() < 0.2 ? null : 'glioma', slice: { plane: 'axial', seed, pathology: L.glioma(p.x, p.y, rng.range(0.1, 0.16), { grade: rng.next() < 0.3 ? 'low' : 'high' }) }, sequence: rng.pick(MRI) };
+    const detailed = rng.next() < 0.2 ? null : 'glioma';
+    const slice: SliceDraft = { plane: 'axial', seed, pathology: L.glioma(p.x, p.y, rng.range(0.1, 0.16), { grade: rng.next() < 0.3 ? 'low' : 'high' }) };
+    return { cls: 'tumor', detailed, slice, sequence: rng.pick(MRI), lesion: { type: 'infiltrative intra-axial tumour (glioma)', location: 'cerebral hemisphere white matter', laterality: sideOf(p.x) } };
   }
   if (kind === 1) {
     const angle = rng.range(0, 2 * Math.PI);
     const d = rng.range(0.44, 0.52);
-    const pathology = L.extraAxialMass(Math.cos(angle) * d * 0.85, Math.sin(angle) * d, rng.range(0.11, 0.16), { edema: rng.next() < 0.5 });
-    return { cls: 'tumor', detailed: 'meningioma', slice: { plane: 'axial', seed, pathology }, sequence: rng.pick(['T1C+', 'T2', 'FLAIR'] as const) };
+    const x = Math.cos(angle) * d * 0.85;
+    const pathology = L.extraAxialMass(x, Math.sin(angle) * d, rng.range(0.11, 0.16), { edema: rng.next() < 0.5 });
+    // A convexity mass close to the midline sits against the falx: a midline lesion.
+    const lesion = { type: 'extra-axial dural-based mass (meningioma)', location: 'cerebral convexity', laterality: sideOf(x, 0.12) };
+    return { cls: 'tumor', detailed: 'meningioma', slice: { plane: 'axial', seed, pathology }, sequence: rng.pick(['T1C+', 'T2', 'FLAIR'] as const), lesion };
   }
-  if (kind === 2) return { cls: 'tumor', detailed: 'pituitary_tumor', slice: { plane: 'sagittal', seed, pathology: L.pituitaryMacroadenoma() }, sequence: rng.pick(['T1C+', 'T1', 'T2'] as const) };
+  if (kind === 2) {
+    const lesion = { type: 'sellar mass (pituitary macroadenoma)', location: 'sella turcica', laterality: 'midline' as const };
+    return { cls: 'tumor', detailed: 'pituitary_tumor', slice: { plane: 'sagittal', seed, pathology: L.pituitaryMacroadenoma() }, sequence: rng.pick(['T1C+', 'T1', 'T2'] as const), lesion };
+  }
   const p = lobe(rng, 0.1);
-  return { cls: 'tumor', detailed: null, slice: { plane: 'axial', seed, pathology: L.solidMass(p.x, p.y, rng.range(0.08, 0.13), { enhancing: true }) }, sequence: rng.pick(['T1C+', 'T2'] as const) };
+  const slice: SliceDraft = { plane: 'axial', seed, pathology: L.solidMass(p.x, p.y, rng.range(0.08, 0.13), { enhancing: true }) };
+  return { cls: 'tumor', detailed: null, slice, sequence: rng.pick(['T1C+', 'T2'] as const), lesion: { type: 'enhancing solid mass', location: 'cerebral hemisphere', laterality: sideOf(p.x) } };
 }
 
 function stroke(rng: Prng, seed: number): Draw {
   if (rng.next() < 0.5) {
     const territory = rng.pick(['MCA', 'ACA', 'PCA'] as const);
-    return { cls: 'stroke', detailed: 'ischemic', slice: { plane: 'axial', seed, pathology: L.territorialInfarct(territory, rng.next() < 0.5 ? -1 : 1) }, sequence: 'CT' };
+    const side = rng.next() < 0.5 ? -1 : 1;
+    const lesion = { type: 'ischaemic infarct', location: `${territory} territory`, laterality: sideOf(side) };
+    return { cls: 'stroke', detailed: 'ischemic', slice: { plane: 'axial', seed, pathology: L.territorialInfarct(territory, side) }, sequence: 'CT', lesion };
   }
   const p = lobe(rng, 0.15);
-  const pathology = L.hematoma(p.x, p.y, rng.range(0.08, 0.13), rng.next() < 0.25 ? { intraventricular: p.x < 0 ? -1 : 1 } : {});
-  return { cls: 'stroke', detailed: 'hemorrhagic', slice: { plane: 'axial', seed, pathology }, sequence: 'CT' };
+  const r = rng.range(0.08, 0.13);
+  const intraventricular = rng.next() < 0.25;
+  const pathology = L.hematoma(p.x, p.y, r, intraventricular ? { intraventricular: p.x < 0 ? -1 : 1 } : {});
+  const location = intraventricular ? 'cerebral hemisphere, with blood in the ventricle' : 'cerebral hemisphere';
+  return { cls: 'stroke', detailed: 'hemorrhagic', slice: { plane: 'axial', seed, pathology }, sequence: 'CT', lesion: { type: 'intracerebral haemorrhage', location, laterality: sideOf(p.x) } };
 }
 
 function ms(rng: Prng, seed: number): Draw {
-  if (rng.next() < 0.25) return { cls: 'multiple sclerosis', detailed: null, slice: { plane: 'sagittal', seed, pathology: L.callosalPlaques({ active: rng.next() < 0.3 }) }, sequence: 'FLAIR' };
+  if (rng.next() < 0.25) {
+    const lesion = { type: 'demyelinating plaques', location: 'corpus callosum', laterality: 'midline' as const };
+    return { cls: 'multiple sclerosis', detailed: null, slice: { plane: 'sagittal', seed, pathology: L.callosalPlaques({ active: rng.next() < 0.3 }) }, sequence: 'FLAIR', lesion };
+  }
   const extra = Array.from({ length: rng.int(0, 3) }, () => {
     const p = lobe(rng, 0.3);
     return { x: p.x, y: p.y, len: rng.range(0.02, 0.04), angle: rng.range(-80, 80) };
   });
-  return { cls: 'multiple sclerosis', detailed: null, slice: { plane: 'axial', seed, pathology: L.periventricularPlaques({ extra }) }, sequence: rng.pick(['FLAIR', 'T2'] as const) };
+  const lesion = { type: 'demyelinating plaques', location: 'periventricular white matter', laterality: 'bilateral' as const };
+  return { cls: 'multiple sclerosis', detailed: null, slice: { plane: 'axial', seed, pathology: L.periventricularPlaques({ extra }) }, sequence: rng.pick(['FLAIR', 'T2'] as const), lesion };
 }
 
 function normal(rng: Prng, seed: number): Draw {
   const plane = rng.pick(['axial', 'axial', 'sagittal', 'coronal'] as const);
   const slice: SliceDraft = plane === 'axial' ? { plane, seed, level: rng.next() < 0.25 ? 'posterior-fossa' : 'ventricles' } : { plane, seed };
-  return { cls: 'normal', detailed: null, slice, sequence: rng.pick([...MRI, 'CT'] as const) };
+  return { cls: 'normal', detailed: null, slice, sequence: rng.pick([...MRI, 'CT'] as const), lesion: { type: 'no lesion', location: null, laterality: null } };
 }
 
 function other(rng: Prng, seed: number): Draw {
   const kind = rng.int(0, 2);
   if (kind === 0) {
     const side = rng.next() < 0.5 ? -1 : 1;
-    return { cls: 'other abnormalities', detailed: null, slice: { plane: 'axial', seed, pathology: L.arachnoidCyst(side * rng.range(0.45, 0.55), rng.range(-0.5, -0.3), rng.range(0.11, 0.15), rng.range(0.16, 0.22)) }, sequence: rng.pick(['T2', 'FLAIR', 'T1'] as const) };
+    const pathology = L.arachnoidCyst(side * rng.range(0.45, 0.55), rng.range(-0.5, -0.3), rng.range(0.11, 0.15), rng.range(0.16, 0.22));
+    const lesion = { type: 'arachnoid cyst', location: 'extra-axial CSF space', laterality: sideOf(side) };
+    return { cls: 'other abnormalities', detailed: null, slice: { plane: 'axial', seed, pathology }, sequence: rng.pick(['T2', 'FLAIR', 'T1'] as const), lesion };
   }
   if (kind === 1) {
     const p = lobe(rng);
-    return { cls: 'other abnormalities', detailed: null, slice: { plane: 'axial', seed, pathology: L.abscess(p.x, p.y, rng.range(0.07, 0.11)) }, sequence: rng.pick(['T1C+', 'T2'] as const) };
+    const lesion = { type: 'ring-enhancing lesion (abscess)', location: 'cerebral hemisphere', laterality: sideOf(p.x) };
+    return { cls: 'other abnormalities', detailed: null, slice: { plane: 'axial', seed, pathology: L.abscess(p.x, p.y, rng.range(0.07, 0.11)) }, sequence: rng.pick(['T1C+', 'T2'] as const), lesion };
   }
-  return { cls: 'other abnormalities', detailed: null, slice: { plane: 'axial', seed, anatomy: { ventricles: rng.range(1.7, 2.1) } }, sequence: rng.pick(['CT', 'T2', 'T1'] as const) };
+  const lesion = { type: 'enlarged ventricles', location: 'ventricular system', laterality: 'bilateral' as const };
+  return { cls: 'other abnormalities', detailed: null, slice: { plane: 'axial', seed, anatomy: { ventricles: rng.range(1.7, 2.1) } }, sequence: rng.pick(['CT', 'T2', 'T1'] as const), lesion };
 }
 
 const DRAW: Readonly<Record<NvbClass, (rng: Prng, seed: number) => Draw>> = {
@@ -90,11 +132,16 @@ const DRAW: Readonly<Record<NvbClass, (rng: Prng, seed: number) => Draw>> = {
 };
 const ORDER: readonly NvbClass[] = ['tumor', 'stroke', 'multiple sclerosis', 'normal', 'other abnormalities'];
 
+/** What a drawn set asks of each slice: NeuroVLM-Bench's classification, or Neural-MedBench's lesion recognition. */
+export type DrawnTask = 'classification' | 'lesion';
+
 /**
  * `count` cases drawn with `seed`: classes in turn (so every class has
- * count/5 cases, ±1), everything else drawn. Deterministic for a seed.
+ * count/5 cases, ±1), everything else drawn. Deterministic for a seed; the
+ * lesion task draws the very same slices as the classification task and
+ * asks for the main lesion's type, location, side and sequence instead.
  */
-export function drawnCases(seed: number, count: number): DemoCase[] {
+export function drawnCases(seed: number, count: number, task: DrawnTask = 'classification'): DemoCase[] {
   if (!Number.isInteger(seed) || seed < 0) throw new RangeError(`seed must be a whole number ≥ 0, not ${seed}`);
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be a whole number ≥ 1, not ${count}`);
   const out: DemoCase[] = [];
@@ -112,8 +159,38 @@ export function drawnCases(seed: number, count: number): DemoCase[] {
     const cls = block.pop()!;
     const rng = new Prng(`neuroeval-drawn/${seed}/${i}`);
     const d = DRAW[cls](rng, (rng.nextUint32() & 0x7fffffff) >>> 0);
-    const id = `drawn-s${seed}-${String(i + 1).padStart(4, '0')}`;
-    out.push(breadth(id, d.cls, d.detailed, d.slice, d.sequence, rng.int(5, 20)));
+    const n = String(i + 1).padStart(4, '0');
+    const sliceNo = rng.int(5, 20);
+    out.push(task === 'classification' ? breadth(`drawn-s${seed}-${n}`, d.cls, d.detailed, d.slice, d.sequence, sliceNo) : lesionCase(`drawn-lesion-s${seed}-${n}`, d, sliceNo));
   }
   return out;
+}
+
+const DIAGNOSIS: Readonly<Record<string, string>> = { glioma: 'glioma', meningioma: 'meningioma', pituitary_tumor: 'pituitary adenoma', ischemic: 'ischaemic stroke', hemorrhagic: 'haemorrhagic stroke' };
+
+/** A Neural-MedBench style lesion-recognition case of one drawn slice; the reference is what the drawing holds. */
+function lesionCase(id: string, d: Draw, sliceNo: number): DemoCase {
+  const { type, location, laterality } = d.lesion;
+  return makeCase(
+    {
+      id,
+      split: 'lesion',
+      taskFamily: 'lesion-recognition',
+      diseaseGroup: d.cls,
+      style: 'neural-medbench',
+      questions: [
+        {
+          id: 'q1',
+          text: LESION_QUESTION,
+          lang: 'en',
+          reference: {
+            diagnosis: DIAGNOSIS[d.detailed ?? ''] ?? d.cls,
+            // A normal slice has no lesion: its side and sequence are not scored.
+            lesion: { type, ...(location ? { location } : {}), laterality, ...(d.cls === 'normal' ? {} : { sequence: d.sequence }) },
+          },
+        },
+      ],
+    },
+    [img(d.slice, d.sequence, sliceNo)],
+  );
 }

@@ -9,11 +9,11 @@
 import type { DraftManifest, ImportDraft } from '../bundle/importers/importer.ts';
 import { encodePng } from '../imaging/png-encode.ts';
 import { demoCases, type DemoCase } from './cases.ts';
-import { drawnCases } from './drawn-cases.ts';
+import { drawnCases, type DrawnTask } from './drawn-cases.ts';
 import { DEMO_IMAGE_SIZE, type SliceSpec, renderImage, renderTissueMap } from './phantom.ts';
 
 export { demoCases } from './cases.ts';
-export { drawnCases } from './drawn-cases.ts';
+export { drawnCases, type DrawnTask } from './drawn-cases.ts';
 export { DEMO_IMAGE_SIZE, renderImage, renderSlice, renderTissueMap, type SliceSpec } from './phantom.ts';
 
 const DEMO_BUNDLE_ID = 'neuroeval-demo';
@@ -40,21 +40,23 @@ export function buildDemoDraft(): ImportDraft {
 }
 
 /**
- * A benchmark of `count` fresh NeuroVLM-Bench style cases drawn with `seed`
- * (./drawn-cases.ts): a held-out set of images no other seed produces.
+ * A benchmark of `count` fresh cases drawn with `seed` (./drawn-cases.ts): a
+ * held-out set of images no other seed produces, asked NeuroVLM-Bench's
+ * classification or (task `lesion`) Neural-MedBench's lesion recognition.
  */
-export function buildDrawnDraft(seed: number, count: number): ImportDraft {
+export function buildDrawnDraft(seed: number, count: number, task: DrawnTask = 'classification'): ImportDraft {
+  const lesion = task === 'lesion';
   const manifest: DraftManifest = {
     ...DEMO_MANIFEST,
-    id: `neuroeval-demo-drawn-s${seed}`,
-    name: `NeuroEval drawn demo cases (synthetic, seed ${seed}, ${count} cases)`,
+    id: lesion ? `neuroeval-demo-drawn-lesion-s${seed}` : `neuroeval-demo-drawn-s${seed}`,
+    name: lesion ? `NeuroEval drawn lesion cases (synthetic, seed ${seed}, ${count} cases)` : `NeuroEval drawn demo cases (synthetic, seed ${seed}, ${count} cases)`,
     description:
-      `${count} synthetic single-image cases in the style of NeuroVLM-Bench, drawn by the demo generator with seed ${seed}: ` +
+      `${count} synthetic single-image cases in the style of ${lesion ? "Neural-MedBench's lesion recognition (type, location, side, sequence)" : 'NeuroVLM-Bench'}, drawn by the demo generator with seed ${seed}: ` +
       'the five classes in equal measure, lesion, position, size, sequence and plane drawn. Every image is computer-generated; ' +
       'none comes from a patient. For testing models on images they have never seen; it says nothing about clinical performance.',
-    protocolDefaults: { protocol: 'neurovlm-structured' },
+    protocolDefaults: { protocol: lesion ? 'nmb-lesion' : 'neurovlm-structured' },
   };
-  return draftOf(manifest, drawnCases(seed, count));
+  return draftOf(manifest, drawnCases(seed, count, task));
 }
 
 function draftOf(manifest: DraftManifest, built: readonly DemoCase[]): ImportDraft {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finalizeBundle } from '../../../src/core/bundle/finalize.ts';
-import { buildDrawnDraft, drawnCases } from '../../../src/core/demo/index.ts';
+import { buildDrawnDraft, drawnCases, DEMO_IMAGE_SIZE, renderTissueMap } from '../../../src/core/demo/index.ts';
 import { NVB_CLASSES } from '../../../src/core/demo/cases.ts';
 
 describe('drawn demo cases (held-out sets)', () => {
@@ -31,5 +31,43 @@ describe('drawn demo cases (held-out sets)', () => {
     expect(bundle!.manifest).toMatchObject({ id: 'neuroeval-demo-drawn-s3', caseCount: 5, imageCount: 5, synthetic: true, protocolDefaults: { protocol: 'neurovlm-structured' } });
     expect(() => drawnCases(-1, 3)).toThrow(RangeError);
     expect(() => drawnCases(1, 0)).toThrow(RangeError);
+  });
+
+  it('asks the same slices for the main lesion, the side being the patient\'s: a lesion drawn in the image\'s left half is on the right', () => {
+    const classification = drawnCases(7, 40);
+    const lesion = drawnCases(7, 40, 'lesion');
+    const sides = new Map<string, number>();
+    for (const [i, { case: c, renders }] of lesion.entries()) {
+      expect(c.id).toBe(`drawn-lesion-s7-${String(i + 1).padStart(4, '0')}`);
+      expect(c.taskFamily).toBe('lesion-recognition');
+      expect(JSON.stringify(renders[0]!.slice)).toBe(JSON.stringify(classification[i]!.renders[0]!.slice));
+      expect(renders[0]!.sequence).toBe(classification[i]!.renders[0]!.sequence);
+      const ref = (c.questions[0]!.reference as { lesion: { type: string; laterality: string | null; sequence?: string } }).lesion;
+      sides.set(String(ref.laterality), (sides.get(String(ref.laterality)) ?? 0) + 1);
+      if (c.diseaseGroup === 'normal') {
+        expect(ref).toEqual({ type: 'no lesion', laterality: null });
+        continue;
+      }
+      expect(ref.sequence).toBe(renders[0]!.sequence);
+      if (ref.laterality !== 'left' && ref.laterality !== 'right') continue;
+      // Where the drawing differs from the same slice without its lesion: the lesion's pixels, by column.
+      const slice = renders[0]!.slice;
+      const withLesion = renderTissueMap(slice, DEMO_IMAGE_SIZE);
+      const without = renderTissueMap({ ...slice, pathology: undefined }, DEMO_IMAGE_SIZE);
+      let imageLeft = 0;
+      let imageRight = 0;
+      for (let k = 0; k < withLesion.length; k++) {
+        if (withLesion[k] === without[k]) continue;
+        if (k % DEMO_IMAGE_SIZE < DEMO_IMAGE_SIZE / 2) imageLeft++;
+        else imageRight++;
+      }
+      expect(imageLeft + imageRight, c.id).toBeGreaterThan(0);
+      // Radiological convention: the patient's right is on the image's left.
+      expect(ref.laterality === 'right' ? imageLeft > imageRight : imageRight > imageLeft, `${c.id} (${ref.type}, ${ref.laterality})`).toBe(true);
+    }
+    expect(sides.get('left')! + sides.get('right')!).toBeGreaterThan(10);
+    const { bundle, issues } = finalizeBundle(buildDrawnDraft(7, 10, 'lesion'), { inputName: 'held-out' });
+    expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(bundle!.manifest).toMatchObject({ id: 'neuroeval-demo-drawn-lesion-s7', caseCount: 10, protocolDefaults: { protocol: 'nmb-lesion' } });
   });
 });
