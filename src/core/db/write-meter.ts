@@ -32,9 +32,19 @@ export class WriteMeter {
     this.hooks = hooks;
   }
 
-  /** Bytes counted so far. */
+  /** Bytes counted so far (counting stops once the hook has fired: nothing needs the total after that). */
   get bytesWritten(): number {
     return this.total;
+  }
+
+  /**
+   * Adds the size of what a committed write stored. Sizing walks every
+   * field of every row, a cost on each answer batch a run writes, so once
+   * the hook has fired nothing is sized any more.
+   */
+  recordWrite(...values: unknown[]): void {
+    if (this.fired) return;
+    this.record(values.reduce<number>((n, v) => n + approxBytes(v), 0));
   }
 
   /** Adds the size of a committed write and fires the hook the first time the total crosses the threshold. */

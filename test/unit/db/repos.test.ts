@@ -1,6 +1,7 @@
 /** Behaviour of the storage repositories, on fake-indexeddb with a fresh database per test. */
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WriteMeter } from '../../../src/core/db/write-meter.ts';
 import { NeuroEvalError } from '../../../src/core/errors.ts';
 import {
   LARGE_WRITE_BYTES,
@@ -279,6 +280,16 @@ describe('onLargeWrite', () => {
     await repos.assets.put(asset('c', 2 * LARGE_WRITE_BYTES));
     await repos.responses.putBatch([response('r', 'a', { rawText: 'x'.repeat(LARGE_WRITE_BYTES) })]);
     expect(onLargeWrite).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops sizing what is written once it has fired (nothing needs the total after that)', () => {
+    const meter = new WriteMeter({ onLargeWrite: vi.fn() });
+    let sized = 0;
+    const row = { get rawText() { sized++; return 'z'.repeat(LARGE_WRITE_BYTES); } };
+    meter.recordWrite(row);
+    expect([sized, meter.bytesWritten]).toEqual([1, LARGE_WRITE_BYTES + 'rawText'.length]);
+    meter.recordWrite(row, [row, row]);
+    expect(sized).toBe(1);
   });
 
   it('counts text-heavy response batches and never fails the write if the hook throws', async () => {

@@ -1,6 +1,5 @@
 /** Content-addressed image blobs, keyed by SHA-256. */
 import { guard, notFound } from '../storage-errors.ts';
-import { approxBytes } from '../write-meter.ts';
 import type { AssetRecord } from '../types.ts';
 import type { RepoContext } from './context.ts';
 
@@ -51,14 +50,14 @@ export function createAssetsRepo({ db, meter }: RepoContext): AssetsRepo {
     put: (record) =>
       guard('save the image', async () => {
         await t.put(record);
-        meter.record(approxBytes(record));
+        meter.recordWrite(record);
       }),
     bulkPut: (records) =>
       guard('save images', async () => {
         if (records.length === 0) return;
         // Without an explicit transaction Dexie commits the rows that succeeded.
         await db.transaction('rw', t, () => t.bulkPut([...records]));
-        meter.record(approxBytes(records));
+        meter.recordWrite(records);
       }),
     delete: (sha256) => guard('delete the image', () => t.delete(sha256)),
     bulkDelete: (sha256s) => guard('delete images', () => t.bulkDelete([...sha256s])),

@@ -4,7 +4,6 @@
  * deletions repository's (deletions.repo.ts).
  */
 import { guard, notFound } from '../storage-errors.ts';
-import { approxBytes } from '../write-meter.ts';
 import type { AssetRecord, BenchmarkRecord, CasePayload, CaseRecord } from '../types.ts';
 import type { RepoContext } from './context.ts';
 
@@ -47,7 +46,7 @@ export function createBenchmarksRepo({ db, meter }: RepoContext): BenchmarksRepo
           await db.cases.bulkPut(rows);
           if (assets.length > 0) await db.assets.bulkPut([...assets]);
         });
-        meter.record(approxBytes(record) + approxBytes(rows) + approxBytes(assets));
+        meter.recordWrite(record, rows, assets);
       }),
   };
 }

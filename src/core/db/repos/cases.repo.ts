@@ -1,7 +1,6 @@
 /** Benchmark cases, keyed by `[benchmarkId, id]`. */
 import Dexie from 'dexie';
 import { guard, notFound } from '../storage-errors.ts';
-import { approxBytes } from '../write-meter.ts';
 import type { CaseRecord } from '../types.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
@@ -59,7 +58,7 @@ export function createCasesRepo({ db, meter }: RepoContext): CasesRepo {
         if (records.length === 0) return;
         // Without an explicit transaction Dexie commits the rows that succeeded.
         await db.transaction('rw', t, () => t.bulkPut([...records]));
-        meter.record(approxBytes(records));
+        meter.recordWrite(records);
       }),
     deleteByBenchmark: (benchmarkId) =>
       guard('delete cases', () => t.where('benchmarkId').equals(benchmarkId).delete()),

@@ -1,7 +1,6 @@
 /** Model responses of runs: written in batches while a run progresses. */
 import Dexie from 'dexie';
 import { guard, notFound } from '../storage-errors.ts';
-import { approxBytes } from '../write-meter.ts';
 import type { ResponseRecord } from '../types.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
@@ -62,7 +61,7 @@ export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
     put: (row) =>
       guard('save the response', async () => {
         await t.put(row);
-        meter.record(approxBytes(row));
+        meter.recordWrite(row);
       }),
     listByRunAndCase: (runId, caseId) =>
       guard('list responses', () => t.where('[runId+caseId]').equals([runId, caseId]).toArray()),
@@ -71,7 +70,7 @@ export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
         if (rows.length === 0) return;
         // An explicit transaction makes the batch atomic: an uncaught BulkError aborts it.
         await db.transaction('rw', t, () => t.bulkPut([...rows]));
-        meter.record(approxBytes(rows));
+        meter.recordWrite(rows);
       }),
     deleteByRun: (runId) => guard('delete responses', () => t.where('runId').equals(runId).delete()),
   };

@@ -3,7 +3,6 @@ import { criteriaSha256, type CriteriaDeviation, type CriteriaSet } from '../../
 import { InvalidInputError } from '../../errors.ts';
 import { guard, notFound } from '../storage-errors.ts';
 import type { ResponseRecord, ReviewRecord, RunRecord, RunStatus } from '../types.ts';
-import { approxBytes } from '../write-meter.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
 /** What {@link RunsRepo.importWithResponses} stored: answers added or already there; reviews added, updated to a newer state, or kept. */
@@ -111,7 +110,7 @@ export function createRunsRepo({ db, now, meter }: RepoContext): RunsRepo {
           const stored = await db.reviews.bulkGet(reviews.map((r) => r.id));
           const newer = reviews.filter((r, i) => !stored[i] || stored[i]!.createdAt < r.createdAt);
           await db.reviews.bulkPut(newer);
-          meter.record(approxBytes(fresh) + approxBytes(newer));
+          meter.recordWrite(fresh, newer);
           const added = stored.filter((s) => !s).length;
           return {
             added: fresh.length,

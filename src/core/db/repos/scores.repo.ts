@@ -8,7 +8,6 @@
 import type { BenchCase } from '../../bundle/types.ts';
 import { buildDigest, currentFor, digestId, type DetailDigest, type OpenDigest } from '../../results/digest.ts';
 import { guard } from '../storage-errors.ts';
-import { approxBytes } from '../write-meter.ts';
 import type { ScoreRecord, ScoreSetRecord } from '../types.ts';
 import type { ItemScore } from '../../scoring/run/types.ts';
 import type { RepoContext } from './context.ts';
@@ -90,7 +89,7 @@ export function createScoresRepo({ db, meter, now }: RepoContext): ScoresRepo {
           const set: ScoreSetRecord = { ...draft, id: `${runId}/v${version}`, runId, version, createdAt: now() };
           await sets.add(set);
           const rows = items.map((it): ScoreRecord => ({ ...it, id: `${set.id}|${it.responseId}`, scoreSetId: set.id, runId }));
-          meter.record(approxBytes(rows));
+          meter.recordWrite(rows);
           await t.bulkAdd(rows);
           // Without its run or benchmark (a bare set in a test) there is no page to open; the digest waits.
           if (run && benchmark) {
