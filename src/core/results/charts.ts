@@ -82,9 +82,12 @@ function yAxis(f: Frame, max: number, percent: boolean, label: string): SvgNode[
   return out;
 }
 
+/** A legend name this long still fits one row whole (it starts 74 px in): a catalogue display name with a variant does. */
+const LONGEST_LEGEND = Math.floor((W - 74) / LABEL_CHAR_WIDTH);
+
 /** Legend entries per row: as many as fit the longest name whole (four at most). */
 function legendColumns(names: readonly string[]): number {
-  const longest = Math.max(1, ...names.map((n) => clip(n).length));
+  const longest = Math.max(1, ...names.map((n) => clip(n, LONGEST_LEGEND).length));
   return Math.max(1, Math.min(4, Math.floor((W - 60) / (longest * LABEL_CHAR_WIDTH + 24))));
 }
 
@@ -93,7 +96,7 @@ function legend(names: readonly string[], y: number): SvgNode[] {
   const step = (W - 60) / per;
   return names.map((n, i) => el('g', {}, [
     el('rect', { x: 60 + (i % per) * step, y: y + Math.floor(i / per) * 16 - 9, width: 10, height: 10, fill: PALETTE[i % PALETTE.length]! }),
-    txt('text', clip(n), { x: 74 + (i % per) * step, y: y + Math.floor(i / per) * 16 }),
+    txt('text', clip(n, LONGEST_LEGEND), { x: 74 + (i % per) * step, y: y + Math.floor(i / per) * 16 }),
   ]));
 }
 

@@ -12,6 +12,23 @@ export function modelDisplayName(id: string): string {
   return BY_ID.get(id)?.label ?? id;
 }
 
+/** A leaderboard row's model as people read it: its display name and, under a variant, the variant in brackets. */
+export function rowModelName(row: { readonly modelId: string; readonly variant: string }): string {
+  return `${modelDisplayName(row.modelId)}${row.variant && row.variant !== 'none' ? ` [${row.variant}]` : ''}`;
+}
+
+/**
+ * The name of the leaderboard row `key` for tables and charts beside the
+ * leaderboard (safety view, failure gallery): {@link rowModelName}, with the
+ * run's name where two rows would read alike; the key itself when no row has it.
+ */
+export function rowLabel(rows: readonly { readonly id: string; readonly modelId: string; readonly variant: string; readonly runName: string }[], key: string): string {
+  const row = rows.find((r) => r.id === key);
+  if (!row) return key;
+  const twin = rows.some((r) => r !== row && r.modelId === row.modelId && r.variant === row.variant);
+  return `${rowModelName(row)}${twin ? ` · ${row.runName}` : ''}`;
+}
+
 /** True for the bundled self-test models, whose weights are random numbers. */
 export function hasRandomWeights(id: string): boolean {
   return BY_ID.get(id)?.selfTest === true;

@@ -27,6 +27,16 @@ describe('category labels are drawn whole', () => {
     expect(shown.some((t) => t.includes('…'))).toBe(false);
   });
 
+  it('draws a catalogue display name with its variant whole in the legend, inside the chart', () => {
+    const long = 'Demo-trained model (synthetic phantoms only; not a medical model) [text-only]';
+    const chart = barChart({ title: 'by disease group', series: [long, 'Self-test model (random weights)'], groups: CLASSES.map((label) => ({ label, values: [{ value: 0.5 }, { value: 0.2 }] })) });
+    const entry = texts(chart).find((t) => t.text === long);
+    expect(entry).toBeDefined();
+    const width = Number(chart.attrs?.width ?? String(chart.attrs?.viewBox ?? '').split(' ')[2]);
+    // Drawn from x at a generous 7.2 px per character, it ends inside the chart.
+    expect(Number(entry!.attrs.x) + long.length * 7.2).toBeLessThanOrEqual(width);
+  });
+
   it('gives the confusion matrix room for its longest row and column names', () => {
     const matrix = CLASSES.map(() => CLASSES.map(() => 1));
     const chart = confusionHeatmap('Confusion', CLASSES, [...CLASSES, 'undetermined'], matrix);
