@@ -53,6 +53,11 @@ async function current<T extends { signature: string }>(cached: Cached<T> | null
   if (cached?.benchmarkId === benchmarkId) {
     const signature = revision ?? (await resultsSignature(await database(), benchmarkId));
     if (signature === cached.signature) return cached.data;
+    // A load still under way (started by `prepare`, before the page knew the revision) is the one to wait for when it reads this revision.
+    if (cached.signature === '') {
+      const loaded = await cached.data.catch(() => null);
+      if (loaded?.signature === signature) return loaded;
+    }
   }
   const data = load();
   const entry = { benchmarkId, signature: revision ?? '', data };
@@ -172,6 +177,16 @@ function reportDimensions(data: LoadedResults): Dimension[] {
 }
 
 const resultsApi = {
+  /**
+   * Starts the worker reading a benchmark's stored results while the page is
+   * still working out their revision, so the overview that follows finds
+   * them read or being read (results open with the worker's start-up and the
+   * digests' read overlapping the page's own start).
+   */
+  async prepare(input: { benchmarkId: string }): Promise<void> {
+    await inForeground(() => stored(input.benchmarkId));
+  },
+
   async overview(input: Revisioned): Promise<ResultsOverview> {
     return inForeground(async () => storedOverview(await database(), await stored(input.benchmarkId, input.revision)));
   },

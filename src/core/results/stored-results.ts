@@ -21,7 +21,8 @@ export interface StoredResults extends ResultsRuns {
   readonly digests: readonly OpenDigest[];
   /** The score rows the reviews point at, per scored run. */
   readonly reviewed: readonly { readonly runId: string; readonly items: readonly ScoreRecord[] }[];
-  readonly table: AnswerIndex;
+  /** The answers table's index over every set, built when the table first asks (the overview does not need it), then kept. */
+  readonly answerIndex: () => AnswerIndex;
 }
 
 /** The set's open digest, built and stored first when it is missing or stale. */
@@ -36,8 +37,13 @@ export async function loadStoredResults(repos: Repositories, benchmarkId: string
     Promise.all(base.scored.map((s) => openDigestOf(repos, s.set, base.benchmark))),
     Promise.all(base.scored.map(async (s) => ({ runId: s.run.id, items: reviewedIds.length ? await repos.scores.listByResponses(s.set.id, reviewedIds) : [] }))),
   ]);
-  const table = new AnswerIndex(digests.map((d) => ({ scoreSetId: d.scoreSetId, table: d.table })));
-  return { ...base, digests, reviewed, table };
+  let table: AnswerIndex | null = null;
+  return {
+    ...base,
+    digests,
+    reviewed,
+    answerIndex: () => (table ??= new AnswerIndex(digests.map((d) => ({ scoreSetId: d.scoreSetId, table: d.table })))),
+  };
 }
 
 export async function storedOverview(repos: Repositories, data: StoredResults): Promise<ResultsOverview> {
@@ -60,7 +66,7 @@ export async function storedOverview(repos: Repositories, data: StoredResults): 
 
 /** A page of the answers table: the index picks the rows, and only those score rows are read. */
 export async function storedAnswers(repos: Repositories, data: StoredResults, query: AnswerQuery): Promise<AnswerPage> {
-  const page = data.table.query(query);
+  const page = data.answerIndex().query(query);
   const bySet = new Map<string, string[]>();
   for (const r of page.refs) bySet.set(r.scoreSetId, [...(bySet.get(r.scoreSetId) ?? []), r.responseId]);
   const rows = new Map<string, ScoreRecord>();

@@ -140,7 +140,7 @@ describe('results opened from stored digests', () => {
     expect(overview.full.degradation.length).toBeGreaterThan(0);
     expect(overview.full.reliability.length).toBe(rows.length);
     expect(overview.full.dimensions).toContain('fieldStrength');
-    expect(stored.table.total).toBe(overview.full.runs.reduce((a, r) => a + r.answers, 0));
+    expect(stored.answerIndex().total).toBe(overview.full.runs.reduce((a, r) => a + r.answers, 0));
     await expectAgreement(repos);
   });
 
