@@ -13,6 +13,35 @@ import { startSeededServer } from '../seed-server.ts';
 const ANSWERS = 100_000;
 const SAMPLES = 5;
 
+/**
+ * Measured in the page: from the navigation to the frame that paints the
+ * leaderboard's four rows, the answers' total and the first table row (the
+ * DOM watched with a MutationObserver, then two animation frames: the one
+ * that draws them has been painted). Playwright's own waits poll once per
+ * frame and cross the DevTools protocol each time, which adds 50–70 ms that
+ * no user sees; those figures are given beside this one.
+ * A plain script (a string): the bench's TypeScript transform must not touch it.
+ */
+const OPEN_IN_PAGE = `(async (hash, answers) => {
+  const t0 = performance.now();
+  const shown = () =>
+    document.querySelectorAll('[data-testid="leaderboard"] tbody tr').length >= 4 &&
+    (document.querySelector('[data-testid="answers-total"]')?.textContent ?? '').includes(answers + ' answers') &&
+    !!document.querySelector('[data-testid="answers-table"] tbody td a');
+  await new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (shown()) {
+        observer.disconnect();
+        resolve();
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    location.hash = hash;
+  });
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return performance.now() - t0;
+})`;
+
 export const resultsPageSuite: BenchSuite = {
   id: 'results-page',
   title: 'Results page with 100,000 answers',
@@ -32,7 +61,18 @@ export const resultsPageSuite: BenchSuite = {
       // Opening the page: a freshly loaded app each time (so a new results worker reads the stored
       // digests from IndexedDB), then once more in the same page (the worker already holds them).
       const results = `#/results/b/${seeded.benchmarkId}`;
-      const openResults = async (): Promise<number> => {
+      /** Both figures of one open: painted, measured in the page; and until Playwright's waits return. */
+      const openResults = async (): Promise<{ painted: number; driver: number }> => {
+        const t0 = await page.evaluate(() => performance.now());
+        const painted = (await page.evaluate(`${OPEN_IN_PAGE}(${JSON.stringify(results)}, ${JSON.stringify(ANSWERS.toLocaleString('en'))})`)) as number;
+        // The page's own check passed; Playwright's must too (the figures are of a page that shows them).
+        await page.getByTestId('leaderboard').locator('tbody tr').nth(3).waitFor({ timeout: 120_000 });
+        await page.getByTestId('answers-total').filter({ hasText: `${ANSWERS.toLocaleString('en')} answers` }).waitFor({ timeout: 120_000 });
+        await page.getByTestId('answers-table').locator('tbody td a').first().waitFor();
+        return { painted, driver: (await page.evaluate(() => performance.now())) - t0 };
+      };
+      /** The same open measured as before this suite timed it in the page: until Playwright's three waits have returned. */
+      const openByDriver = async (): Promise<number> => {
         const t0 = await page.evaluate(() => performance.now());
         await page.evaluate((hash) => (location.hash = hash), results);
         await page.getByTestId('leaderboard').locator('tbody tr').nth(3).waitFor({ timeout: 120_000 });
@@ -41,6 +81,7 @@ export const resultsPageSuite: BenchSuite = {
         return (await page.evaluate(() => performance.now())) - t0;
       };
       const opens: number[] = [];
+      const driverOpens: number[] = [];
       const warm: number[] = [];
       let longTasks = 0;
       let longest = 0;
@@ -50,15 +91,20 @@ export const resultsPageSuite: BenchSuite = {
         await page.waitForSelector('html[data-ready="true"]');
         await startMainThreadCollectors(page);
         const t0 = await page.evaluate(() => performance.now());
-        opens.push(await openResults());
+        opens.push((await openResults()).painted);
         const log = await readMainThreadLog(page);
         const tasks = log.longTasks.filter((t) => t.startTime >= t0);
         longTasks += tasks.length;
         longest = Math.max(longest, ...tasks.map((t) => t.duration), 0);
         await page.evaluate(() => (location.hash = '#/settings'));
         await page.locator('main h1').filter({ hasText: 'Settings' }).waitFor();
-        warm.push(await openResults());
-        ctx.log(`  open ${i + 1}: ${opens.at(-1)!.toFixed(0)} ms fresh, ${warm.at(-1)!.toFixed(0)} ms again; ${tasks.length} long tasks`);
+        warm.push((await openResults()).painted);
+        // A fresh app again, opened and timed from the test driver's side.
+        await page.goto(`${server.url}#/settings`);
+        await page.reload();
+        await page.waitForSelector('html[data-ready="true"]');
+        driverOpens.push(await openByDriver());
+        ctx.log(`  open ${i + 1}: ${opens.at(-1)!.toFixed(0)} ms fresh, ${warm.at(-1)!.toFixed(0)} ms again; ${tasks.length} long tasks; ${driverOpens.at(-1)!.toFixed(0)} ms fresh by the driver's waits`);
       }
 
       // Filter and sort the answer table on the open page.
@@ -88,8 +134,10 @@ export const resultsPageSuite: BenchSuite = {
         }));
       }
       return [
-        { name: `Open the results page (${ANSWERS.toLocaleString('en')} answers), median`, value: median(opens), unit: 'ms', how: `${SAMPLES} freshly loaded apps, each navigated from Settings until the leaderboard's four rows, "100,000 answers" and the first table rows are on screen; a new results worker reads the score sets' stored digests and only the first page of score rows (target ≤ 300 ms)`, samples: opens, digits: 0 },
-        { name: 'Open it again in the same tab, median', value: median(warm), unit: 'ms', how: 'the same navigation once more after visiting Settings: the worker already holds the digests and only checks they are current', samples: warm, digits: 0 },
+        { name: `Open the results page (${ANSWERS.toLocaleString('en')} answers), median`, value: median(opens), unit: 'ms', how: `${SAMPLES} freshly loaded apps, each navigated from Settings until the frame that paints the leaderboard's four rows, "100,000 answers" and the first table rows (timed in the page: a MutationObserver, then two animation frames); a new results worker, started with the navigation, reads the score sets' stored digests and only the first page of score rows (target ≤ 300 ms)`, samples: opens, digits: 0 },
+        { name: 'Open the results page, first open after the browser starts', value: opens[0]!, unit: 'ms', how: 'the first of those samples: no compiled code cached for the worker and the page yet', digits: 0 },
+        { name: 'Open the results page, timed by the test driver, median', value: median(driverOpens), unit: 'ms', how: `${SAMPLES} more fresh opens timed as this suite did before: until Playwright's three waits (each polls once per frame over the DevTools protocol) have returned`, samples: driverOpens, digits: 0 },
+        { name: 'Open it again in the same tab, median', value: median(warm), unit: 'ms', how: 'the same navigation once more after visiting Settings, timed in the page: the worker already holds the digests and only checks they are current', samples: warm, digits: 0 },
         { name: 'Main-thread long tasks while opening', value: longTasks, unit: 'tasks', how: `tasks over ${LONG_TASK_MS} ms on the page's main thread over all ${SAMPLES} fresh opens (target 0); longest ${longest.toFixed(0)} ms`, digits: 0 },
         { name: 'Filter the answer table (outcome = wrong), median', value: median(filters), unit: 'ms', how: `${SAMPLES} changes of the outcome filter until the new total and rows show (filter over the stored index and the page's rows read in the results worker)`, samples: filters, digits: 0 },
         { name: 'Sort the answer table (by confidence), median', value: median(sorts), unit: 'ms', how: `${SAMPLES} clicks on the Confidence header until the first row changes (100,000 index entries sorted in the worker, then that page's rows read)`, samples: sorts, digits: 0 },
