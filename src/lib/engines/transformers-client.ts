@@ -32,6 +32,31 @@ export function transformersWorker(): WorkerClient<TransformersApi> {
   return client;
 }
 
+/** The generating model (a VLM or a text LLM) each worker client's worker has loaded, by what identifies it. */
+const generatorIn = new WeakMap<WorkerClient<TransformersApi>, string>();
+
+function generatorKey(input: TransformersLoadInput): string | null {
+  if (input.task === 'feature-extraction') return null;
+  return JSON.stringify([input.source, input.device, input.task ?? 'image-text-to-text', input.dtype ?? null]);
+}
+
+/**
+ * Whether loading `input` needs a fresh worker: a WebAssembly heap only grows,
+ * so a worker that has held one generating model keeps that memory after
+ * unloading it, and a larger one loaded next can run out of the 4 GiB a wasm
+ * heap may have. In Chromium that showed as a load that never finished with
+ * the CPU idle (SmolVLM-2.2B after SmolVLM-256M in one worker; each alone
+ * loads). A different generating model therefore starts in a new worker; an
+ * encoder (small) or the same model again does not, nor while calls are in
+ * flight in the worker.
+ */
+export function needsFreshWorker(workerClient: WorkerClient<TransformersApi>, input: TransformersLoadInput): boolean {
+  const key = generatorKey(input);
+  if (key === null || !workerClient.running || workerClient.pending > 0) return false;
+  const held = generatorIn.get(workerClient);
+  return held !== undefined && held !== key;
+}
+
 /**
  * An {@link Engine} whose model runs in the transformers.js worker: the
  * generic {@link RemoteEngine} over the worker's API.
@@ -39,8 +64,24 @@ export function transformersWorker(): WorkerClient<TransformersApi> {
 export class WorkerEngine extends RemoteEngine<TransformersLoadInput, TransformersInfo> {
   constructor(model: TransformersLoadInput, workerClient: WorkerClient<TransformersApi> = transformersWorker()) {
     super(model, {
-      load: (input, options) => workerClient.api.load(input, options),
-      generate: (input, options) => workerClient.api.generate(input, options),
+      load: async (input, options) => {
+        if (needsFreshWorker(workerClient, input)) workerClient.terminate();
+        // A stopped worker (idle, crashed or replaced) starts empty.
+        if (!workerClient.running) generatorIn.delete(workerClient);
+        const info = await workerClient.api.load(input, options);
+        const key = generatorKey(input);
+        if (key !== null) generatorIn.set(workerClient, key);
+        return info;
+      },
+      // A generate names its model, and the worker loads it if it holds another: the same rule applies.
+      generate: async (input, options) => {
+        if (input.model && needsFreshWorker(workerClient, input.model)) workerClient.terminate();
+        if (!workerClient.running) generatorIn.delete(workerClient);
+        const result = await workerClient.api.generate(input, options);
+        const key = input.model ? generatorKey(input.model) : null;
+        if (key !== null) generatorIn.set(workerClient, key);
+        return result;
+      },
       // A stopped worker holds nothing; do not start one just to unload.
       unload: async (input) => {
         if (workerClient.running) await workerClient.api.unload({ model: input });
