@@ -12,10 +12,7 @@ export function dexieRunStore(repos: Pick<Repositories, 'runs' | 'responses'>): 
   return {
     completedItemKeys: (runId) => repos.responses.itemKeysByRun(runId),
     findCached: (cacheKey) => repos.responses.getByCacheKey(cacheKey),
-    // A lone answer (the app's one-at-a-time runs) is a plain put: on a full disk Chromium reports that write's
-    // failure as the quota error the run stops on (storage-stop.ts), where a failed explicit transaction may
-    // instead close the connection and surface only as "database closed" (test/browser/disk-full.spec.ts).
-    saveResponse: groupCommit((rows) => (rows.length === 1 ? repos.responses.put(rows[0]!) : repos.responses.putBatch(rows))),
+    saveResponse: groupCommit((rows) => repos.responses.putBatch(rows)),
     // Progress is not stored: it is counted from the responses when needed.
     updateRun: async (runId, update) => void (await repos.runs.updateStatus(runId, update.status, { error: update.error })),
     async recordProvenance(runId, patch) {

@@ -24,7 +24,7 @@ export interface ResponsesRepo {
   /** The newest response with this cache key, from any run, for reusing an identical generation. */
   getByCacheKey(cacheKey: string): Promise<ResponseRecord | undefined>;
   put(row: ResponseRecord): Promise<void>;
-  /** Stores all rows in one transaction: if any row fails, none is stored. */
+  /** Stores all rows at once: if any row fails, none is stored (a lone row is a plain put, which reports a full disk as such). */
   putBatch(rows: readonly ResponseRecord[]): Promise<void>;
   /** Deletes a run's responses; returns how many. Prefer `runs.deleteWithResults`. */
   deleteByRun(runId: string): Promise<number>;
@@ -68,8 +68,15 @@ export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
     putBatch: (rows) =>
       guard('save responses', async () => {
         if (rows.length === 0) return;
-        // An explicit transaction makes the batch atomic: an uncaught BulkError aborts it.
-        await db.transaction('rw', t, () => t.bulkPut([...rows]));
+        if (rows.length === 1) {
+          // One row is atomic by itself, and a plain put is what reports a full disk as the quota error a run stops
+          // on (storage-stop.ts): a failed explicit transaction can instead close the connection and surface only as
+          // "database closed" (test/browser/disk-full.spec.ts). The runner saves its answers one at a time.
+          await t.put(rows[0]!);
+        } else {
+          // An explicit transaction makes the batch atomic: an uncaught BulkError aborts it.
+          await db.transaction('rw', t, () => t.bulkPut([...rows]));
+        }
         meter.recordWrite(rows);
       }),
     deleteByRun: (runId) => guard('delete responses', () => t.where('runId').equals(runId).delete()),
