@@ -57,6 +57,17 @@ export function needsFreshWorker(workerClient: WorkerClient<TransformersApi>, in
   return held !== undefined && held !== key;
 }
 
+/** Runs `call`, which loads `model` if the worker does not hold it, in a worker fit for it ({@link needsFreshWorker}); remembers what it holds after. */
+async function inWorkerFor<T>(workerClient: WorkerClient<TransformersApi>, model: TransformersLoadInput | undefined, call: () => Promise<T>): Promise<T> {
+  if (model && needsFreshWorker(workerClient, model)) workerClient.terminate();
+  // A stopped worker (idle, crashed or replaced) starts empty.
+  if (!workerClient.running) generatorIn.delete(workerClient);
+  const result = await call();
+  const key = model ? generatorKey(model) : null;
+  if (key !== null) generatorIn.set(workerClient, key);
+  return result;
+}
+
 /**
  * An {@link Engine} whose model runs in the transformers.js worker: the
  * generic {@link RemoteEngine} over the worker's API.
@@ -64,24 +75,9 @@ export function needsFreshWorker(workerClient: WorkerClient<TransformersApi>, in
 export class WorkerEngine extends RemoteEngine<TransformersLoadInput, TransformersInfo> {
   constructor(model: TransformersLoadInput, workerClient: WorkerClient<TransformersApi> = transformersWorker()) {
     super(model, {
-      load: async (input, options) => {
-        if (needsFreshWorker(workerClient, input)) workerClient.terminate();
-        // A stopped worker (idle, crashed or replaced) starts empty.
-        if (!workerClient.running) generatorIn.delete(workerClient);
-        const info = await workerClient.api.load(input, options);
-        const key = generatorKey(input);
-        if (key !== null) generatorIn.set(workerClient, key);
-        return info;
-      },
+      load: (input, options) => inWorkerFor(workerClient, input, () => workerClient.api.load(input, options)),
       // A generate names its model, and the worker loads it if it holds another: the same rule applies.
-      generate: async (input, options) => {
-        if (input.model && needsFreshWorker(workerClient, input.model)) workerClient.terminate();
-        if (!workerClient.running) generatorIn.delete(workerClient);
-        const result = await workerClient.api.generate(input, options);
-        const key = input.model ? generatorKey(input.model) : null;
-        if (key !== null) generatorIn.set(workerClient, key);
-        return result;
-      },
+      generate: (input, options) => inWorkerFor(workerClient, input.model, () => workerClient.api.generate(input, options)),
       // A stopped worker holds nothing; do not start one just to unload.
       unload: async (input) => {
         if (workerClient.running) await workerClient.api.unload({ model: input });
