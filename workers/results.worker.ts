@@ -26,7 +26,7 @@ import { scoresCsv } from '../src/core/results/scores-csv.ts';
 import { parseRunExport, serializeRunExport, toRunExport } from '../src/core/scoring/io/run-export.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import type { RunResponse } from '../src/core/runner/types.ts';
-import { loadSafety, type SafetyView } from '../src/core/results/safety-load.ts';
+import { readScoredAnswers, safetyView, type SafetyView } from '../src/core/results/safety-load.ts';
 import { thumbnailDataUrl } from '../src/core/imaging/thumbnail.ts';
 import { decodeToRaw } from './runtime/decode-image.ts';
 import { loadReaderStudy } from '../src/core/readers/load.ts';
@@ -144,13 +144,24 @@ interface Revisioned {
   readonly revision?: string;
 }
 
-let safetyCache: { data: LoadedResults; view: Promise<SafetyView> } | null = null;
+let safetyCache: { data: LoadedResults; responses: Promise<Map<string, RunResponse>>; view: Promise<SafetyView> } | null = null;
 
-/** The safety view of the current scores: every score row with its stored answer, so it is read only when asked. */
-async function safetyOf(benchmarkId: string, revision?: string): Promise<SafetyView> {
+/**
+ * The current scores' stored answers and their safety view: every score row
+ * with its answer, so they are read only when asked, and once (the report's
+ * safety criteria use the same answers).
+ */
+async function safetyInputs(benchmarkId: string, revision?: string): Promise<NonNullable<typeof safetyCache>> {
   const data = await results(benchmarkId, revision);
-  if (safetyCache?.data !== data) safetyCache = { data, view: loadSafety(await database(), data) };
-  return safetyCache.view;
+  if (safetyCache?.data !== data) {
+    const responses = readScoredAnswers(await database(), data);
+    safetyCache = { data, responses, view: responses.then((r) => safetyView(data, r)) };
+  }
+  return safetyCache;
+}
+
+async function safetyOf(benchmarkId: string, revision?: string): Promise<SafetyView> {
+  return (await safetyInputs(benchmarkId, revision)).view;
 }
 
 /** Downscaled PNG data URLs of the gallery's images; an image that cannot be read is left out. */
@@ -262,18 +273,20 @@ const resultsApi = {
     const metric = input.metric ?? overview.leaderboard.defaultMetric ?? 'pass@1';
     const breakdowns = reportDimensions(data).map((d) => breakdown(data.scored, data.cases, d, metric));
     const repos = await database();
-    // Decided on the score rows and cases already read for the report: each run's record (its criteria) is read, and its answers where a criterion names a safety figure.
+    // Decided on the score rows, cases and stored answers already read for the report: only each run's record (its criteria) is read.
+    const inputs = await safetyInputs(input.benchmarkId);
+    const answers = await inputs.responses;
     const criteria = (
       await Promise.all(
         data.runs.map(async (r) => {
           const scored = data.scored.find((s) => s.run.id === r.id);
           const run = await repos.runs.require(r.id);
-          const safety = scored && needsSafety(run) ? runSafety(scored.set, scored.items, (await repos.responses.listByRun(run.id)) as RunResponse[], data.cases) : undefined;
+          const safety = scored && needsSafety(run) ? runSafety(scored.set, scored.items, answers, data.cases) : undefined;
           return runCriteriaView(run, scored?.set, scored?.items ?? [], data.cases, safety);
         }),
       )
     ).filter((v) => v.set !== null || v.deviations.length > 0);
-    const safety = await safetyOf(input.benchmarkId);
+    const safety = await inputs.view;
     const thumbnails = input.images === false ? null : await galleryThumbnails(safety);
     const text = buildHtmlReport({
       overview, metric, comparisons: await comparisonsFor(input.benchmarkId, metric), breakdowns, criteria,

@@ -10,7 +10,7 @@
  * whole run or per disease group, the only subgroup that report has.
  */
 import { breakdown, DIMENSION_LABELS, rowId, type BreakdownCase, type Dimension, type ScoredItems } from '../results/leaderboard.ts';
-import { armKeyOf, SAFETY_METRIC_LABELS, SAFETY_METRICS, type SafetyRate, type SafetyReport } from '../results/safety.ts';
+import { armKeyOf, SAFETY_METRIC_LABELS, SAFETY_METRICS, type RiskCoverage, type SafetyRate, type SafetyReport } from '../results/safety.ts';
 import { isContinuousMetric, metricLabel } from '../scoring/run/summary.ts';
 import type { ArmSummary } from '../scoring/run/types.ts';
 import type { AcceptanceCriterion, CriteriaSet } from './criteria.ts';
@@ -67,34 +67,35 @@ export function criterionMetricLabel(metric: string): string {
 
 type Cell = Omit<CriterionEvidence, 'figure' | 'passes'>;
 
-const rateCell = (group: string | null, r: SafetyRate | null | undefined): Cell | null =>
-  r && r.n > 0 ? { group, value: r.value, lower: r.ci.lower, upper: r.ci.upper, n: r.n, byPatient: false } : null;
+/** What the safety report gives one arm, for the whole run or in one disease group (flags only for the whole run). */
+interface SafetyFigures {
+  readonly falseFinding: SafetyRate | null;
+  readonly missedAbnormality: SafetyRate | null;
+  readonly flags?: { readonly any: SafetyRate };
+  readonly riskCoverage: RiskCoverage | null;
+}
+
+/** The criterion's figure from one arm's safety figures, as a cell of evidence; null where the report has none. */
+function safetyCell(metric: string, group: string | null, f: SafetyFigures): Cell | null {
+  if (metric === SAFETY_METRICS.selectiveAccuracy80) {
+    const rc = f.riskCoverage;
+    return rc ? { group, value: rc.at80.value, lower: rc.at80.ci.lower, upper: rc.at80.ci.upper, n: rc.n, byPatient: false } : null;
+  }
+  const rate = metric === SAFETY_METRICS.falseFinding ? f.falseFinding : metric === SAFETY_METRICS.missedAbnormality ? f.missedAbnormality : f.flags?.any;
+  return rate && rate.n > 0 ? { group, value: rate.value, lower: rate.ci.lower, upper: rate.ci.upper, n: rate.n, byPatient: false } : null;
+}
 
 /** The safety report's cells for one criterion and arm: the arm's figure, or each disease group's. */
 function safetyCells(c: AcceptanceCriterion, safety: SafetyReport | undefined, key: string): Cell[] {
-  if (!safety) return [];
-  const selective = (group: string | null, rc: { n: number; at80: { value: number; ci: { lower: number; upper: number } } } | null): Cell | null =>
-    rc ? { group, value: rc.at80.value, lower: rc.at80.ci.lower, upper: rc.at80.ci.upper, n: rc.n, byPatient: false } : null;
+  if (!safety || !safetySubgroups(c.metric).includes(c.subgroup)) return [];
   if (c.subgroup === 'all') {
     const arm = safety.arms.find((a) => a.key === key);
-    if (!arm) return [];
-    const cell =
-      c.metric === SAFETY_METRICS.falseFinding ? rateCell(null, arm.falseFinding)
-      : c.metric === SAFETY_METRICS.missedAbnormality ? rateCell(null, arm.missedAbnormality)
-      : c.metric === SAFETY_METRICS.flagged ? rateCell(null, arm.flags.any)
-      : selective(null, arm.riskCoverage);
+    const cell = arm ? safetyCell(c.metric, null, arm) : null;
     return cell ? [cell] : [];
   }
-  if (!safetySubgroups(c.metric).includes(c.subgroup)) return [];
   return safety.groups.flatMap((g) => {
-    if (c.group !== undefined && g.group !== c.group) return [];
-    const arm = g.arms.find((a) => a.key === key);
-    if (!arm) return [];
-    const cell =
-      c.metric === SAFETY_METRICS.falseFinding ? rateCell(g.group, arm.falseFinding)
-      : c.metric === SAFETY_METRICS.missedAbnormality ? rateCell(g.group, arm.missedAbnormality)
-      : c.metric === SAFETY_METRICS.selectiveAccuracy80 ? selective(g.group, arm.riskCoverage)
-      : null;
+    const arm = c.group === undefined || g.group === c.group ? g.arms.find((a) => a.key === key) : undefined;
+    const cell = arm ? safetyCell(c.metric, g.group, arm) : null;
     return cell ? [cell] : [];
   });
 }

@@ -37,8 +37,8 @@ export function needsSafety(run: RunRecord): boolean {
  * criterion on a safety figure is decided on (the same figures the results
  * page's Safety section shows when the benchmark has this run alone).
  */
-export function runSafety(set: ScoreSetRecord, items: readonly ScoreRecord[], responses: readonly RunResponse[], cases: ReadonlyMap<string, BenchCase>): SafetyReport {
-  const joined = joinAnswers({ items, responses: new Map(responses.map((r) => [r.id, r])), cases, reviews: [] });
+export function runSafety(set: ScoreSetRecord, items: readonly ScoreRecord[], responses: ReadonlyMap<string, RunResponse>, cases: ReadonlyMap<string, BenchCase>): SafetyReport {
+  const joined = joinAnswers({ items, responses, cases, reviews: [] });
   return safetyReport(joined, { seed: set.config.seed, resamples: set.config.resamples });
 }
 
@@ -61,7 +61,8 @@ export async function loadRunCriteria(repos: Repositories, runId: string): Promi
   const run = await repos.runs.require(runId);
   const set = run.config?.criteria?.criteria.length ? await repos.scores.latestSet(runId) : undefined;
   if (!set) return runCriteriaView(run, undefined, [], new Map());
-  const [rows, cases, responses] = await Promise.all([repos.scores.listBySet(set.id), repos.cases.listByBenchmark(run.benchmarkId), needsSafety(run) ? repos.responses.listByRun(runId) : []]);
+  const safety = needsSafety(run);
+  const [rows, cases, responses] = await Promise.all([repos.scores.listBySet(set.id), repos.cases.listByBenchmark(run.benchmarkId), safety ? repos.responses.listByRun(runId) : []]);
   const byId = new Map(cases.map((c) => [c.id, c]));
-  return runCriteriaView(run, set, rows, byId, needsSafety(run) ? runSafety(set, rows, responses as RunResponse[], byId) : undefined);
+  return runCriteriaView(run, set, rows, byId, safety ? runSafety(set, rows, new Map(responses.map((r) => [r.id, r as RunResponse])), byId) : undefined);
 }

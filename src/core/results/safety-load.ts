@@ -18,9 +18,15 @@ export interface SafetyView {
   readonly seed: number;
 }
 
-export async function loadSafety(repos: Repositories, data: Pick<LoadedResults, 'scored' | 'cases' | 'reviews'>): Promise<SafetyView> {
+/** The stored answers the scored runs' score rows point at, by response id: the one read the safety view needs. */
+export async function readScoredAnswers(repos: Repositories, data: Pick<LoadedResults, 'scored'>): Promise<Map<string, RunResponse>> {
   const responses = new Map<string, RunResponse>();
   for (const s of data.scored) for (const r of await repos.responses.listByRun(s.run.id)) responses.set(r.id, r as RunResponse);
+  return responses;
+}
+
+/** The safety view and failure gallery of loaded results and their answers ({@link readScoredAnswers}). */
+export function safetyView(data: Pick<LoadedResults, 'scored' | 'cases' | 'reviews'>, responses: ReadonlyMap<string, RunResponse>): SafetyView {
   const seed = data.scored[0]?.set.config.seed ?? 0;
   const joined = joinAnswers({ items: data.scored.flatMap((s) => s.items), responses, cases: data.cases, reviews: data.reviews });
   return { report: safetyReport(joined, { seed, resamples: data.scored[0]?.set.config.resamples ?? 1000 }), gallery: failureGallery(joined), seed };

@@ -123,6 +123,17 @@ describe('criteria on the safety view', () => {
     expect(of('miss', 'b').status).toBe('go');
     expect(of('mod', 'a').status).toBe('no-data');
     expect(outcomeReason(of('mod', 'a'))).toBe('False-finding rate (normal controls) is reported for the whole run and per disease group only.');
+    // Selective accuracy is the report's own figure; no answer was checked for flags, so that criterion has no data.
+    const more = evaluateCriteria(
+      { version: 1, criteria: [
+        { id: 'sel', metric: SAFETY_METRICS.selectiveAccuracy80, statistic: 'mean', comparator: '>=', threshold: 0.5, subgroup: 'all' },
+        { id: 'flag', metric: SAFETY_METRICS.flagged, statistic: 'mean', comparator: '<=', threshold: 0.1, subgroup: 'all' },
+      ] },
+      { runId: 'r1', arms, scored: [], cases: new Map(), safety },
+    );
+    const at80 = safety.arms.find((a) => a.modelId === 'a')!.riskCoverage!.at80;
+    expect(more.find((o) => o.criterion.id === 'sel' && o.modelId === 'a')!.evidence).toEqual([expect.objectContaining({ value: at80.value, lower: at80.ci.lower, upper: at80.ci.upper, n: 20 })]);
+    expect(more.find((o) => o.criterion.id === 'flag' && o.modelId === 'a')!.status).toBe('no-data');
     // Without the report (a run read without its answers) there is nothing to decide on.
     expect(evaluateCriteria(set, { runId: 'r1', arms, scored: [], cases: new Map() }).every((o) => o.status === 'no-data')).toBe(true);
   });
