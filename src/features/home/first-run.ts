@@ -5,12 +5,12 @@
  */
 import type { BenchmarkRecord, ModelRecord, RunRecord } from '../../core/db/types.ts';
 
-/** What the path reads from the database. */
-
 /** The first three names, and how many more: "a, b, c and 2 more". */
 function firstFew(names: readonly string[]): string {
   return `${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''}`;
 }
+
+/** What the path reads from the database. */
 export interface StoredFacts {
   readonly benchmarks: readonly Pick<BenchmarkRecord, 'id' | 'name' | 'source' | 'synthetic' | 'caseCount'>[];
   /** Models downloaded or imported into this browser. */
