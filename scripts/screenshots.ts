@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { startServer } from './serve.mjs';
 import { smolVlmFolder } from '../test/support/catalogue-folder.ts';
+import { writeCriteria } from '../test/support/criteria-form.ts';
 import { demoTrainedRunForm, heldOutZip, importBundle } from '../test/support/demo-trained-run.ts';
 import { removeTempDirs } from '../test/support/temp-dir.ts';
 
@@ -40,6 +41,15 @@ try {
   await browser.close();
   await server.close();
   removeTempDirs();
+}
+
+/** From a run's page: its scores page, scored with the bundled judge and encoder (random weights). */
+async function scoreWithBundledJudge(page: Page, timeout: number): Promise<void> {
+  await page.getByTestId('run-scores-link').click();
+  await page.getByTestId('score-judge').selectOption('self-test-text');
+  await page.getByTestId('score-encoder').selectOption('self-test-embed');
+  await page.getByTestId('score-run').click();
+  await page.getByTestId('score-summary').waitFor({ timeout });
 }
 
 /** The tour of the app: library, runs, results, review, harness files, models. */
@@ -75,11 +85,7 @@ async function tour(page: Page): Promise<void> {
 
     // Results: the paused run's answers scored with the bundled judge and encoder (random weights).
     await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor({ timeout: 30_000 });
-    await page.getByTestId('run-scores-link').click();
-    await page.getByTestId('score-judge').selectOption('self-test-text');
-    await page.getByTestId('score-encoder').selectOption('self-test-embed');
-    await page.getByTestId('score-run').click();
-    await page.getByTestId('score-summary').waitFor({ timeout: 120_000 });
+    await scoreWithBundledJudge(page, 120_000);
     await page.screenshot({ path: `${out}/scores.png`, fullPage: true });
     console.log('wrote docs/screenshots/scores.png');
 
@@ -97,11 +103,7 @@ async function tour(page: Page): Promise<void> {
     await page.locator('input[name="max-tokens"]').fill('64');
     await page.getByRole('button', { name: 'Start the run' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'done' }).waitFor({ timeout: 900_000 });
-    await page.getByTestId('run-scores-link').click();
-    await page.getByTestId('score-judge').selectOption('self-test-text');
-    await page.getByTestId('score-encoder').selectOption('self-test-embed');
-    await page.getByTestId('score-run').click();
-    await page.getByTestId('score-summary').waitFor({ timeout: 600_000 });
+    await scoreWithBundledJudge(page, 600_000);
     await page.getByRole('link', { name: '← Benchmark results' }).click();
     await page.getByTestId('leaderboard').waitFor();
     await page.waitForTimeout(800);
@@ -217,15 +219,7 @@ async function committee(page: Page): Promise<void> {
   const form = await demoTrainedRunForm(page, server.url, 'wasm');
   await form.locator('input[name="name"]').fill('Demo-trained on 20 held-out cases: pilot criteria');
   await form.locator('input[name="variant"][value="text-only"]').check();
-  const criteria = form.getByTestId('run-criteria');
-  await criteria.getByTestId('add-criterion').click();
-  await criteria.getByTestId('add-criterion').click();
-  const rows = criteria.getByTestId('criterion-row');
-  await rows.nth(0).locator('select[name="criterion-metric"]').selectOption('json_valid');
-  await rows.nth(0).locator('select[name="criterion-statistic"]').selectOption('mean');
-  await rows.nth(0).locator('input[name="criterion-threshold"]').fill('98');
-  await rows.nth(0).locator('select[name="criterion-subgroup"]').selectOption('all');
-  await rows.nth(1).locator('input[name="criterion-threshold"]').fill('70');
+  await writeCriteria(form, [{ metric: 'json_valid', statistic: 'mean', threshold: 98, subgroup: 'all' }, { threshold: 70 }]);
   await form.getByRole('button', { name: 'Start the run' }).click();
   await page.getByTestId('run-status').filter({ hasText: 'done' }).waitFor({ timeout: 900_000 });
   await page.getByTestId('run-scores-link').click();

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dumpDatabase, readStore } from '../support/app-db.ts';
+import { writeCriteria } from '../support/criteria-form.ts';
 import { demoTrainedRunForm, heldOutZip, importBundle } from '../support/demo-trained-run.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
@@ -24,25 +25,15 @@ test('criteria locked with a run: go and no-go with the evidence, in the page an
   const form = await demoTrainedRunForm(page, server.url, 'wasm');
 
   // Criterion 1: JSON valid at least 90 % on the whole run. Criterion 2: class accuracy's lower bound at least 99 % in every disease group,
-  // which two answers per group cannot reach (Wilson's lower bound for 2 of 2 is 34 %).
-  const criteria = form.getByTestId('run-criteria');
-  await criteria.getByTestId('add-criterion').click();
-  await criteria.getByTestId('add-criterion').click();
-  await criteria.getByTestId('add-criterion').click();
-  const rows = criteria.getByTestId('criterion-row');
-  await rows.nth(0).locator('select[name="criterion-metric"]').selectOption('json_valid');
-  await rows.nth(0).locator('select[name="criterion-statistic"]').selectOption('mean');
-  await rows.nth(0).locator('input[name="criterion-threshold"]').fill('90');
-  await rows.nth(0).locator('select[name="criterion-subgroup"]').selectOption('all');
-  await rows.nth(1).locator('input[name="criterion-threshold"]').fill('99');
-  // Criterion 3: the safety view's false-finding rate on normal controls at most 50 % on the whole run.
-  await rows.nth(2).locator('select[name="criterion-metric"]').selectOption('safety.false_finding');
+  // which two answers per group cannot reach (Wilson's lower bound for 2 of 2 is 34 %). Criterion 3: the safety view's false-finding
+  // rate on normal controls at most 50 % on the whole run.
+  const rows = await writeCriteria(form, [
+    { metric: 'json_valid', statistic: 'mean', threshold: 90, subgroup: 'all' },
+    { threshold: 99 },
+    { metric: 'safety.false_finding', subgroup: 'all', statistic: 'mean', comparator: '<=', threshold: 50 },
+  ]);
   // A safety figure has no modality breakdown: the form offers the whole run and disease groups only.
   await expect(rows.nth(2).locator('select[name="criterion-subgroup"] option')).toHaveText(['Whole run', 'every disease group']);
-  await rows.nth(2).locator('select[name="criterion-subgroup"]').selectOption('all');
-  await rows.nth(2).locator('select[name="criterion-statistic"]').selectOption('mean');
-  await rows.nth(2).locator('select[name="criterion-comparator"]').selectOption('<=');
-  await rows.nth(2).locator('input[name="criterion-threshold"]').fill('50');
   await form.getByRole('button', { name: 'Start the run' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 300_000 });
 
