@@ -57,6 +57,9 @@ export interface BenchContext {
   log(message: string): void;
 }
 
+/** A suite's time budget unless it names its own: the longest of the quick suites takes a few minutes. */
+export const DEFAULT_SUITE_BUDGET_MINUTES = 20;
+
 export interface BenchSuite {
   /** Stable id; the key in benchmarks.json and the value for `--only`. */
   readonly id: string;
@@ -64,6 +67,8 @@ export interface BenchSuite {
   readonly title: string;
   /** One or two sentences under the heading: what the suite tells the reader. */
   readonly description: string;
+  /** How long the suite may run before the bench gives up on it as hung (default {@link DEFAULT_SUITE_BUDGET_MINUTES}). */
+  readonly budgetMinutes?: number;
   run(ctx: BenchContext): Promise<BenchResult[]>;
 }
 

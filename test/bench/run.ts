@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.ts';
 import { startServer } from '../../scripts/serve.mjs';
-import { type BenchContext, type BenchSuite, DIST_DIR, DOCS_DIR, REPO_ROOT, freshContext } from './harness.ts';
+import { type BenchContext, type BenchSuite, DEFAULT_SUITE_BUDGET_MINUTES, DIST_DIR, DOCS_DIR, REPO_ROOT, freshContext } from './harness.ts';
 import { type BenchReport, type MachineInfo, type SuiteReport, formatValue, renderJson, renderMarkdown } from './report.ts';
 import { cliStartupSuite } from './suites/cli-startup.ts';
 import { cliOverheadSuite } from './suites/cli-overhead.ts';
@@ -39,8 +39,6 @@ import { scoringSuite } from './suites/scoring.ts';
 const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, realSizeSuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, estimatesSuite, cliStartupSuite, cliOverheadSuite];
 
 const COMMAND = 'npm run bench';
-/** Hard stop, so a hung page can never keep the bench (and its browsers) alive. */
-const WATCHDOG_MS = 50 * 60_000;
 
 class BenchFailure extends Error {}
 
@@ -132,11 +130,17 @@ async function main(): Promise<number> {
   const date = new Date().toISOString();
   const started = performance.now();
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  const watchdog = setTimeout(() => {
-    log(`\nbench FAILED: still running after ${WATCHDOG_MS / 60_000} minutes; giving up.`);
-    void browser.close().finally(() => process.exit(1));
-  }, WATCHDOG_MS);
-  watchdog.unref();
+  // Hard stop per suite, so a hung page can never keep the bench (and its browsers) alive.
+  let watchdog: NodeJS.Timeout | undefined;
+  const watch = (suite: BenchSuite) => {
+    clearTimeout(watchdog);
+    const minutes = suite.budgetMinutes ?? DEFAULT_SUITE_BUDGET_MINUTES;
+    watchdog = setTimeout(() => {
+      log(`\nbench FAILED: suite "${suite.id}" still running after ${minutes} minutes; giving up.`);
+      void browser.close().finally(() => process.exit(1));
+    }, minutes * 60_000);
+    watchdog.unref();
+  };
 
   const reports: SuiteReport[] = [];
   let machine: MachineInfo;
@@ -152,6 +156,7 @@ async function main(): Promise<number> {
     };
     for (const suite of suites) {
       log(`▶ ${suite.id}: ${suite.title}`);
+      watch(suite);
       const t0 = performance.now();
       let results: SuiteReport['results'];
       try {
