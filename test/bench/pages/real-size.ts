@@ -1,16 +1,16 @@
 /// <reference types="vite/client" />
 /**
- * Bench page for test/bench/suites/real-size.ts. One model at a time (a 2 B
- * model twice would not fit a wasm heap and this machine's memory), through
- * one of two paths:
+ * Bench page for test/bench/suites/real-size.ts. It holds one model through
+ * one of two paths (a 2 B model twice would not fit a wasm heap):
  *
  * - `direct`: transformers.js called in this page (AutoProcessor,
  *   AutoModelForImageTextToText, generate with a token streamer), configured
  *   only with the self-hosted ORT files: the raw runtime.
  * - `app`: `WorkerEngine` → the transformers worker, as a run calls it.
  *
- * Both are timed the same way (GenerationMeter: call → model start → first →
- * last token), and from this page from call to result.
+ * The suite opens one page per path and alternates their runs (see there).
+ * Both paths are timed the same way (GenerationMeter: call → model start →
+ * first → last token), and from this page from call to result.
  */
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
@@ -26,25 +26,36 @@ import { gpuMemory, installGpuMeter } from '../../../workers/runtime/gpu-meter.t
 export type BenchDevice = 'wasm' | 'webgpu';
 export type BenchPath = 'direct' | 'app';
 
-export interface PathResult {
+/** Which model this page loads, through which path, and how it asks. */
+export interface LoadOptions {
   path: BenchPath;
+  model: string;
   device: BenchDevice;
+  /** `false` asks with the question alone (no vision encoder): see the suite's plans. */
+  image: boolean;
+}
+
+export interface Loaded {
   loadMs: number;
-  /** Usage of each measured run after the first; with `runs: 0`, the first run alone. */
-  runs: EngineUsage[];
-  first: EngineUsage;
-  /** Call → result, timed in this page, per measured run. */
-  wallMs: number[];
-  /** Peak GPU buffer bytes while loaded and generating (0 on wasm). */
-  gpuPeakBytes: number;
   /** The WebGPU adapter's description (webgpu only). */
   adapter: string | null;
+}
+
+export interface RunResult {
+  usage: EngineUsage;
+  /** Call → result, timed in this page. */
+  wallMs: number;
   text: string;
 }
 
 export interface RealSizeBench {
-  /** `image: false` asks with the question alone (no vision encoder): see the suite's plans. */
-  measure(o: { path: BenchPath; model: string; device: BenchDevice; runs: number; maxTokens: number; image: boolean }): Promise<PathResult>;
+  load(o: LoadOptions): Promise<Loaded>;
+  /** One greedy generation of up to `maxTokens` with the model loaded. */
+  run(maxTokens: number): Promise<RunResult>;
+  /** Peak GPU buffer bytes since the load (0 on wasm). */
+  gpuPeakBytes(): Promise<number>;
+  /** Unloads the model. */
+  release(): Promise<void>;
 }
 
 declare global {
@@ -100,64 +111,66 @@ async function directGenerate(rt: TransformersRuntime, processor: Processor, mod
   return { usage: meter.usage(), text: processor.tokenizer!.decode(ids.map(Number), { skip_special_tokens: true }) };
 }
 
-async function measureDirect(model: string, device: BenchDevice, runs: number, maxTokens: number, withImage: boolean): Promise<PathResult> {
-  const rt = await directRuntime();
-  const t0 = performance.now();
-  const { modelId, revision } = applyModelSource(rt, { kind: 'folder', location: location_(model) });
-  const processor = await rt.lib.AutoProcessor.from_pretrained(modelId, { revision });
-  const m = await rt.lib.AutoModelForImageTextToText.from_pretrained(modelId, { revision, device } as never);
-  const loadMs = performance.now() - t0;
-  try {
-    const f0 = performance.now();
-    const first = await directGenerate(rt, processor, m, maxTokens, withImage);
-    const firstMs = performance.now() - f0;
-    const usages: EngineUsage[] = runs === 0 ? [first.usage] : [];
-    const wallMs: number[] = runs === 0 ? [firstMs] : [];
-    for (let i = 0; i < runs; i++) {
-      const w0 = performance.now();
-      usages.push((await directGenerate(rt, processor, m, maxTokens, withImage)).usage);
-      wallMs.push(performance.now() - w0);
-    }
-    return { path: 'direct', device, loadMs, runs: usages, first: first.usage, wallMs, gpuPeakBytes: gpuMemory().peakBytes, adapter: device === 'webgpu' ? await adapterName() : null, text: first.text };
-  } finally {
-    await m.dispose();
-  }
+/** The loaded path: how to generate, how to read its GPU peak, how to unload. */
+interface Held {
+  generate(maxTokens: number): Promise<{ usage: EngineUsage; text: string }>;
+  gpuPeakBytes(): Promise<number>;
+  unload(): Promise<unknown>;
 }
 
-async function measureApp(model: string, device: BenchDevice, runs: number, maxTokens: number, withImage: boolean): Promise<PathResult> {
-  const engine = new WorkerEngine({ source: { kind: 'folder', location: location_(model) }, device, modelId: model });
+async function loadDirect(o: LoadOptions): Promise<{ held: Held; adapter: string | null }> {
+  gpuMemory({ resetPeak: true });
+  const rt = await directRuntime();
+  const { modelId, revision } = applyModelSource(rt, { kind: 'folder', location: location_(o.model) });
+  const processor = await rt.lib.AutoProcessor.from_pretrained(modelId, { revision });
+  const m = await rt.lib.AutoModelForImageTextToText.from_pretrained(modelId, { revision, device: o.device } as never);
+  return {
+    held: { generate: (maxTokens) => directGenerate(rt, processor, m, maxTokens, o.image), gpuPeakBytes: async () => gpuMemory().peakBytes, unload: () => m.dispose() },
+    adapter: o.device === 'webgpu' ? await adapterName() : null,
+  };
+}
+
+async function loadApp(o: LoadOptions): Promise<{ held: Held; adapter: string | null }> {
+  const engine = new WorkerEngine({ source: { kind: 'folder', location: location_(o.model) }, device: o.device, modelId: o.model });
   const worker = transformersWorker();
   await worker.api.gpuMemory({ resetPeak: true });
-  const t0 = performance.now();
   const info = await engine.load();
-  const loadMs = performance.now() - t0;
-  const request = { messages: [withImage ? imagesThenText([{ bytes: png, mime: 'image/png' }], QUESTION) : imagesThenText([], TEXT_QUESTION)], sampling: { temperature: 0, topP: 1, seed: 0, maxTokens } };
-  try {
-    const f0 = performance.now();
-    const first = await engine.generate(request, { onToken: () => {} });
-    const firstMs = performance.now() - f0;
-    const usages: EngineUsage[] = runs === 0 ? [first.usage] : [];
-    const wallMs: number[] = runs === 0 ? [firstMs] : [];
-    for (let i = 0; i < runs; i++) {
-      const w0 = performance.now();
+  const messages = [o.image ? imagesThenText([{ bytes: png, mime: 'image/png' }], QUESTION) : imagesThenText([], TEXT_QUESTION)];
+  return {
+    held: {
       // Streaming on, as a run asks for it.
-      usages.push((await engine.generate(request, { onToken: () => {} })).usage);
-      wallMs.push(performance.now() - w0);
-    }
-    const gpu = await worker.api.gpuMemory(undefined);
-    return { path: 'app', device, loadMs, runs: usages, first: first.usage, wallMs, gpuPeakBytes: gpu.peakBytes, adapter: info.adapter ?? null, text: first.text };
-  } finally {
-    await engine.unload();
-  }
+      generate: (maxTokens) => engine.generate({ messages, sampling: { temperature: 0, topP: 1, seed: 0, maxTokens } }, { onToken: () => {} }),
+      gpuPeakBytes: async () => (await worker.api.gpuMemory(undefined)).peakBytes,
+      unload: () => engine.unload(),
+    },
+    adapter: info.adapter ?? null,
+  };
 }
 
+let held: Held | null = null;
+
 const bench: RealSizeBench = {
-  async measure({ path, model, device, runs, maxTokens, image }) {
-    if (path === 'direct') {
-      gpuMemory({ resetPeak: true });
-      return measureDirect(model, device, runs, maxTokens, image);
-    }
-    return measureApp(model, device, runs, maxTokens, image);
+  async load(o) {
+    await bench.release();
+    const t0 = performance.now();
+    const loaded = o.path === 'direct' ? await loadDirect(o) : await loadApp(o);
+    const loadMs = performance.now() - t0;
+    held = loaded.held;
+    return { loadMs, adapter: loaded.adapter };
+  },
+  async run(maxTokens) {
+    if (!held) throw new Error('no model loaded in this page: call load first');
+    const t0 = performance.now();
+    const { usage, text } = await held.generate(maxTokens);
+    return { usage, text, wallMs: performance.now() - t0 };
+  },
+  async gpuPeakBytes() {
+    return held ? held.gpuPeakBytes() : 0;
+  },
+  async release() {
+    const h = held;
+    held = null;
+    await h?.unload();
   },
 };
 

@@ -5,14 +5,25 @@
  * on first use and reused), through the app's engine (WorkerEngine → the
  * transformers worker, as a run calls it) and through transformers.js called
  * directly in the page (test/bench/pages/real-size.html), on WASM and on
- * WebGPU. Each path of each model runs in a page of its own, so neither
- * shares its renderer with what the other left behind.
+ * WebGPU.
+ *
+ * Method. Each path holds the model in a page (and renderer process) of its
+ * own, so neither shares a wasm heap or threads with the other: a page that
+ * had run ORT directly once slowed the app's worker beside it to 0.38 of its
+ * speed. Both pages load, each makes one warm-up run, then their runs
+ * alternate (direct, app, app, direct, …), so a change of the machine's
+ * speed while the suite runs weighs on both paths alike. On two cores the
+ * machine's speed does change: whole runs of either path go 25–35 % slower
+ * for minutes at a time. Measured one page after the other, with a run or
+ * two each, the same code gave app ÷ direct decode ratios from 0.80 to 1.20;
+ * so each ratio here is the median of the ratios of the pairs of runs made
+ * side by side, and each speed the median of a path's runs.
  *
  * On a machine with a GPU, run with NEUROEVAL_BENCH_GPU=1: the suite then
  * launches Chromium with the real-GPU flags, names the adapter on each row,
  * and sets decode speed beside the memory-bandwidth bound of known GPUs.
  */
-import { type Browser, chromium } from '@playwright/test';
+import { type Browser, type BrowserContext, type Page, chromium } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REAL_GPU_ARGS } from '../../../scripts/chromium.ts';
@@ -20,46 +31,49 @@ import { REAL_SIZE_CACHE } from '../../../scripts/make-real-size-model.ts';
 import { ensureRealSizeModel } from '../../../scripts/real-size-model/build.ts';
 import { SMOLVLM_256M, SMOLVLM_2B, type RealSizeDims } from '../../../scripts/real-size-model/dims.ts';
 import { type BenchContext, type BenchResult, type BenchSuite, freshContext, median, startBenchVite } from '../harness.ts';
-import type { BenchDevice, BenchPath, PathResult } from '../pages/real-size.ts';
+import type { BenchDevice, BenchPath, LoadOptions, RunResult } from '../pages/real-size.ts';
 
 const PAGE = 'test/bench/pages/real-size.html';
 const GPU_MODE = process.env['NEUROEVAL_BENCH_GPU'] === '1';
+const PATHS: readonly BenchPath[] = ['direct', 'app'];
 
 interface Plan {
   readonly dims: RealSizeDims;
   readonly label: string;
   readonly device: BenchDevice;
-  /** Measured runs per path after one first run; 0 = not run here, for `skip`. */
+  /** Measured runs per path, after one warm-up run each; the paths' runs alternate, so this is also the number of pairs. */
   readonly runs: number;
+  /** Tokens of the warm-up run: the first run after load pays for first-use costs (shader compilation on WebGPU, the decode path's first steps). */
+  readonly warmupTokens: number;
+  readonly maxTokens: number;
   /** Ask with the image (the default) or with the question alone. */
   readonly image: boolean;
-  readonly maxTokens: number;
-  readonly skip?: string;
 }
 
 /**
- * Short runs (one 64×64 image, a one-line question, a few tokens): on two CPU
- * cores one 256M run takes over a minute (the 512 px vision encoder does most
- * of the work) and one 2.2 B run several, so without a GPU each path is
- * measured on its first run after load (`runs: 0`; no warm-up run), which
- * keeps the suite inside the bench's time limit.
- * SwiftShader runs WebGPU shaders on the CPU: the 2.2 B model only runs on
- * WebGPU with a real GPU.
+ * Budgets on two CPU cores (both pages: loads, warm-ups, runs): SmolVLM-256M
+ * on WASM with its image about 5 min; SmolVLM-2.2B on WASM about 11 min with
+ * the question alone (its 27-layer vision tower alone takes about four
+ * minutes a run). On the software adapter SwiftShader runs every shader on
+ * the CPU: a 256M decode step takes about 6 s, a 2.2 B one about 24 s and
+ * its 49-token prefill about 2 min, so those ask the question alone, with
+ * few tokens: about 8 and 20 min.
  */
 function plans(): Plan[] {
-  const p = (dims: RealSizeDims, label: string, device: BenchDevice, runs: number, maxTokens: number, skip?: string, image = true): Plan => ({ dims, label, device, runs, maxTokens, image, ...(skip ? { skip } : {}) });
+  const p = (dims: RealSizeDims, label: string, device: BenchDevice, o: Omit<Plan, 'dims' | 'label' | 'device'>): Plan => ({ dims, label, device, ...o });
   if (GPU_MODE) {
-    return [p(SMOLVLM_256M, 'SmolVLM-256M', 'webgpu', 3, 32), p(SMOLVLM_2B, 'SmolVLM-2.2B', 'webgpu', 3, 32), p(SMOLVLM_256M, 'SmolVLM-256M', 'wasm', 1, 8), p(SMOLVLM_2B, 'SmolVLM-2.2B', 'wasm', 0, 3)];
+    return [
+      p(SMOLVLM_256M, 'SmolVLM-256M', 'webgpu', { runs: 6, warmupTokens: 8, maxTokens: 64, image: true }),
+      p(SMOLVLM_2B, 'SmolVLM-2.2B', 'webgpu', { runs: 6, warmupTokens: 8, maxTokens: 64, image: true }),
+      p(SMOLVLM_256M, 'SmolVLM-256M', 'wasm', { runs: 6, warmupTokens: 8, maxTokens: 24, image: true }),
+      p(SMOLVLM_2B, 'SmolVLM-2.2B', 'wasm', { runs: 3, warmupTokens: 4, maxTokens: 12, image: false }),
+    ];
   }
   return [
-    p(SMOLVLM_256M, 'SmolVLM-256M', 'wasm', 0, 8),
-    // Text only: on 2 CPU cores the 2.2 B vision tower (27 layers at 384 px) alone takes about four minutes per path, which the bench
-    // cannot afford twice; the decoder's prefill and decode, and the app ÷ direct ratio, are measured on the question alone.
-    p(SMOLVLM_2B, 'SmolVLM-2.2B', 'wasm', 0, 6, undefined, false),
-    // On the software adapter the question alone too: SwiftShader executes the shaders on the CPU, and one path of one image + prompt
-    // did not finish in 6 minutes; the decoder's question and four tokens take about two.
-    p(SMOLVLM_256M, 'SmolVLM-256M', 'webgpu', 0, 4, undefined, false),
-    p(SMOLVLM_2B, 'SmolVLM-2.2B', 'webgpu', 0, 0, 'not run on the software adapter: SwiftShader executes the shaders on the CPU, and one 2.2 B image + prompt there takes longer than the whole bench may run; run with NEUROEVAL_BENCH_GPU=1 on a GPU machine'),
+    p(SMOLVLM_256M, 'SmolVLM-256M', 'wasm', { runs: 6, warmupTokens: 8, maxTokens: 24, image: true }),
+    p(SMOLVLM_2B, 'SmolVLM-2.2B', 'wasm', { runs: 4, warmupTokens: 4, maxTokens: 12, image: false }),
+    p(SMOLVLM_256M, 'SmolVLM-256M', 'webgpu', { runs: 4, warmupTokens: 2, maxTokens: 6, image: false }),
+    p(SMOLVLM_2B, 'SmolVLM-2.2B', 'webgpu', { runs: 2, warmupTokens: 2, maxTokens: 3, image: false }),
   ];
 }
 
@@ -74,26 +88,27 @@ const GPU_BANDWIDTH: readonly { match: RegExp; name: string; bytesPerS: number }
 const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
 const MIB = 1024 * 1024;
 
-function hardware(r: PathResult): string {
-  if (r.device === 'wasm') return 'CPU (WASM)';
-  const a = r.adapter ?? 'unknown adapter';
+function hardware(device: BenchDevice, adapter: string | null): string {
+  if (device === 'wasm') return 'CPU (WASM)';
+  const a = adapter ?? 'unknown adapter';
   return /swiftshader|fallback/i.test(a) ? `software adapter (SwiftShader: ${a})` : `GPU: ${a}`;
 }
 
-/** The renderer processes' peak resident memory (Linux /proc; VmHWM reset through clear_refs), or null elsewhere. */
-class RendererMemory {
-  constructor(private readonly pids: number[]) {}
-
-  static async of(browser: Browser): Promise<RendererMemory> {
-    try {
-      const cdp = await browser.newBrowserCDPSession();
-      const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
-      await cdp.detach();
-      return new RendererMemory(processInfo.filter((p) => p.type === 'renderer').map((p) => p.id));
-    } catch {
-      return new RendererMemory([]);
-    }
+/** The renderer processes of the browser now (Chromium's own list), or null where it cannot say. */
+async function rendererPids(browser: Browser): Promise<number[] | null> {
+  try {
+    const cdp = await browser.newBrowserCDPSession();
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+    await cdp.detach();
+    return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+  } catch {
+    return null;
   }
+}
+
+/** Resident memory of one page's renderer processes (Linux /proc; the peak is reset through clear_refs); null elsewhere. */
+class RendererMemory {
+  constructor(private readonly pids: readonly number[]) {}
 
   private field(pid: number, name: string): number | null {
     const path = `/proc/${pid}/status`;
@@ -102,10 +117,20 @@ class RendererMemory {
     return kib === undefined ? null : Number(kib) * 1024;
   }
 
-  /** Starts a new peak from now; returns the resident bytes now (a renderer of a page closed meanwhile counts nothing). */
-  reset(): number | null {
+  private sum(name: string): number | null {
     let sum = 0;
     let live = 0;
+    for (const pid of this.pids) {
+      const v = this.field(pid, name);
+      if (v === null) continue;
+      sum += v;
+      live++;
+    }
+    return live ? sum : null;
+  }
+
+  /** Starts a new peak from now; returns the resident bytes now. */
+  reset(): number | null {
     for (const pid of this.pids) {
       if (!existsSync(`/proc/${pid}/status`)) continue;
       try {
@@ -113,82 +138,121 @@ class RendererMemory {
       } catch {
         return null;
       }
-      sum += this.field(pid, 'VmRSS') ?? 0;
-      live++;
     }
-    return live ? sum : null;
+    return this.current();
+  }
+
+  current(): number | null {
+    return this.sum('VmRSS');
   }
 
   peak(): number | null {
-    let sum = 0;
-    let live = 0;
-    for (const pid of this.pids) {
-      const hwm = this.field(pid, 'VmHWM');
-      if (hwm === null) continue;
-      sum += hwm;
-      live++;
-    }
-    return live ? sum : null;
+    return this.sum('VmHWM');
   }
 }
 
-interface Measured extends PathResult {
-  /** Peak renderer resident memory over the resident memory before loading, bytes; null where not measurable. */
-  rssGrowth: number | null;
+/** One path's page, and what it measured. */
+interface PathPage {
+  readonly path: BenchPath;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly memory: RendererMemory;
+  loadMs: number;
+  adapter: string | null;
+  warmup: RunResult | null;
+  readonly runs: RunResult[];
+  /** Resident memory before loading, bytes. */
+  before: number | null;
+  /** Peak over `before` (garbage not yet collected included), and what is held after the runs and a full collection. */
+  peakGrowth: number | null;
+  heldGrowth: number | null;
+  gpuPeakBytes: number;
 }
 
-function rows(plan: Plan, direct: Measured, app: Measured, decoderBytes: number): BenchResult[] {
+/**
+ * Resident memory of a page's renderer after a full garbage collection in
+ * the page and in each of its workers (`--expose-gc`): what the path holds,
+ * as opposed to its peak, which also counts garbage not yet collected (the
+ * app's load streams each file to report progress, and V8 frees those
+ * chunks lazily).
+ */
+async function heldAfterGc(p: PathPage): Promise<number | null> {
+  const gc = () => (globalThis as { gc?: () => void }).gc?.();
+  await p.page.evaluate(gc);
+  for (const worker of p.page.workers()) await worker.evaluate(gc);
+  // Freed pages leave the resident set when the allocator returns them: give it a moment.
+  await p.page.waitForTimeout(2000);
+  return p.memory.current();
+}
+
+type Usage = RunResult['usage'];
+
+function rows(plan: Plan, direct: PathPage, app: PathPage, decoderBytes: number): BenchResult[] {
   const name = `${plan.label}, ${plan.device === 'wasm' ? 'WASM' : 'WebGPU'}`;
-  const hw = hardware(app);
-  const pick = (r: Measured, f: (u: PathResult['runs'][number]) => number | null) => r.runs.map(f).filter((v): v is number => v !== null);
-  const how = (r: Measured) =>
-    `${hw}; ${r.path === 'app' ? "the app's engine (WorkerEngine → transformers worker)" : 'transformers.js called directly in the page'}; ${plan.image ? `one 64×64 PNG + a one-line question (${r.runs[0]?.promptTokens ?? '?'} prompt tokens, image tokens included)` : `a one-line question without an image (${r.runs[0]?.promptTokens ?? '?'} prompt tokens; the vision tower is not run)`}, greedy, up to ${plan.maxTokens} tokens; ${plan.runs === 0 ? 'the first run after load alone' : `median of ${r.runs.length} run(s) after a first one`}`;
+  const hw = hardware(plan.device, app.adapter);
+  const prompt = (p: PathPage) => p.runs[0]?.usage.promptTokens ?? '?';
+  const how = (p: PathPage) =>
+    `${hw}; ${p.path === 'app' ? "the app's engine (WorkerEngine → transformers worker)" : 'transformers.js called directly in the page'}; ${plan.image ? `one 64×64 PNG + a one-line question (${prompt(p)} prompt tokens, image tokens included)` : `a one-line question without an image (${prompt(p)} prompt tokens; the vision tower is not run)`}, greedy, up to ${plan.maxTokens} tokens; median of ${p.runs.length} run(s) after a warm-up run of ${plan.warmupTokens} token(s), alternating with the other path's runs`;
   const out: BenchResult[] = [];
-  const metric = (label: string, unit: string, f: (u: PathResult['runs'][number]) => number | null, higherIsBetter: boolean, note: string) => {
-    const d = pick(direct, f);
-    const a = pick(app, f);
-    if (d.length === 0 || a.length === 0) return;
-    const dm = median(d);
-    const am = median(a);
+  const metric = (label: string, unit: string, f: (u: Usage) => number | null, higherIsBetter: boolean, note: string) => {
+    const pairs = direct.runs.map((d, i) => [f(d.usage), app.runs[i] ? f(app.runs[i]!.usage) : null] as const).filter((x): x is readonly [number, number] => x[0] !== null && x[1] !== null);
+    if (pairs.length === 0) return;
+    const d = pairs.map(([v]) => v);
+    const a = pairs.map(([, v]) => v);
+    const ratios = pairs.map(([dv, av]) => (higherIsBetter ? av / dv : dv / av));
+    const range = (v: number[]) => (v.length > 1 ? ` (runs ${round(Math.min(...v), 2)}–${round(Math.max(...v), 2)})` : '');
+    const ofMedians = higherIsBetter ? median(a) / median(d) : median(d) / median(a);
     out.push(
-      { name: `${name}: ${label}, direct`, value: dm, unit, how: `${how(direct)}; ${note}`, samples: d.map((v) => round(v, 2)) },
-      { name: `${name}: ${label}, app`, value: am, unit, how: `${how(app)}; ${note}`, samples: a.map((v) => round(v, 2)) },
-      { name: `${name}: ${label}, app ÷ direct`, value: higherIsBetter ? am / dm : dm / am, unit: '×', digits: 2, how: `${higherIsBetter ? 'app ÷ direct' : 'direct time ÷ app time'}; 1.00 = as fast as the raw runtime, target ≥ 0.95` },
+      { name: `${name}: ${label}, direct`, value: median(d), unit, how: `${how(direct)}; ${note}${range(d)}`, samples: d.map((v) => round(v, 3)) },
+      { name: `${name}: ${label}, app`, value: median(a), unit, how: `${how(app)}; ${note}${range(a)}`, samples: a.map((v) => round(v, 3)) },
+      {
+        name: `${name}: ${label}, app ÷ direct`,
+        value: median(ratios),
+        unit: '×',
+        digits: 2,
+        how: `${higherIsBetter ? 'app ÷ direct' : 'direct time ÷ app time'}: median over the ${pairs.length} pair(s) of runs made one after the other (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; ratio of the medians ${ofMedians.toFixed(2)}); 1.00 = as fast as the raw runtime, target ≥ 0.95`,
+        samples: ratios.map((r) => round(r, 3)),
+      },
     );
   };
   metric('decode speed', 'tokens/s', (u) => u.decodeTokensPerS, true, '(tokens − 1) ÷ time from first to last token');
   metric('prefill speed', 'tokens/s', (u) => u.prefillTokensPerS, true, 'prompt tokens ÷ time from model start to first token (vision encoder included)');
   metric('time to first token', 'ms', (u) => u.ttftMs, false, 'from the call (image decoding, processor, vision encoder, prefill)');
-  out.push(
-    { name: `${name}: load, direct`, value: direct.loadMs, unit: 'ms', how: `${hw}; processor + three ONNX sessions from the bench's local server`, digits: 0 },
-    { name: `${name}: load, app`, value: app.loadMs, unit: 'ms', how: `${hw}; WorkerEngine.load from the page`, digits: 0 },
-  );
-  for (const r of [direct, app]) {
-    if (r.rssGrowth !== null) {
-      out.push({ name: `${name}: peak memory, ${r.path}`, value: r.rssGrowth / MIB, unit: 'MiB', digits: 0, how: `${hw}; renderer process resident memory (page + worker: JS heaps and wasm memory) at its peak over before loading` });
+  const each = (label: string, unit: string, f: (p: PathPage) => number | null, note: (p: PathPage) => string) => {
+    for (const p of [direct, app]) {
+      const v = f(p);
+      if (v !== null) out.push({ name: `${name}: ${label}, ${p.path}`, value: v, unit, digits: 0, how: `${hw}; ${note(p)}` });
     }
-    if (r.device === 'webgpu') {
-      out.push({ name: `${name}: GPU buffers at peak, ${r.path}`, value: r.gpuPeakBytes / MIB, unit: 'MiB', digits: 0, how: `${hw}; bytes of WebGPU buffers live at once (createBuffer − destroy, workers/runtime/gpu-meter.ts)` });
-    }
-  }
-  const gpu = app.device === 'webgpu' && !/swiftshader|fallback/i.test(app.adapter ?? 'swiftshader') ? GPU_BANDWIDTH.find((g) => g.match.test(app.adapter ?? '')) : undefined;
-  if (gpu) {
+  };
+  each('time to first token, first run after load', 'ms', (p) => p.warmup?.usage.ttftMs ?? null, (p) => `${p.path === 'app' ? "the app's engine" : 'transformers.js directly'}; the warm-up run, the first after load${plan.device === 'webgpu' ? ' (it compiles the WebGPU shaders)' : ''}`);
+  each('load', 'ms', (p) => p.loadMs, (p) => (p.path === 'app' ? 'WorkerEngine.load from the page' : "processor + three ONNX sessions from the bench's local server"));
+  each('peak memory', 'MiB', (p) => (p.peakGrowth === null ? null : p.peakGrowth / MIB), () => "the page's renderer process resident memory (page + worker: JS heaps and wasm memory) at its peak over before loading, garbage not yet collected included");
+  each('memory held after the runs', 'MiB', (p) => (p.heldGrowth === null ? null : p.heldGrowth / MIB), () => "the page's renderer process resident memory over before loading, the model still loaded, after the runs and a full garbage collection in the page and its workers");
+  if (plan.device === 'webgpu') each('GPU buffers at peak', 'MiB', (p) => p.gpuPeakBytes / MIB, () => 'bytes of WebGPU buffers live at once (createBuffer − destroy, workers/runtime/gpu-meter.ts)');
+  const gpu = plan.device === 'webgpu' && !/swiftshader|fallback/i.test(app.adapter ?? 'swiftshader') ? GPU_BANDWIDTH.find((g) => g.match.test(app.adapter ?? '')) : undefined;
+  const appDecode = app.runs.map((r) => r.usage.decodeTokensPerS).filter((v): v is number => v !== null);
+  if (gpu && appDecode.length) {
     const bound = gpu.bytesPerS / decoderBytes;
     out.push({
       name: `${name}: decode bound of the GPU's memory bandwidth`,
       value: bound,
       unit: 'tokens/s',
-      how: `${(decoderBytes / 1e9).toFixed(3)} GB of q4 decoder weights read per token ÷ ${gpu.name}'s ${(gpu.bytesPerS / 1e12).toFixed(2)} TB/s; the app's decode speed is ${((median(pick(app, (u) => u.decodeTokensPerS)) / bound) * 100).toFixed(1)} % of it`,
+      how: `${(decoderBytes / 1e9).toFixed(3)} GB of q4 decoder weights read per token ÷ ${gpu.name}'s ${(gpu.bytesPerS / 1e12).toFixed(2)} TB/s; the app's decode speed is ${((median(appDecode) / bound) * 100).toFixed(1)} % of it`,
     });
   }
   return out;
 }
 
+const fmt = (v: number | null | undefined, d: number) => (v === null || v === undefined ? '?' : v.toFixed(d));
+const describeRun = (r: RunResult) => `TTFT ${fmt(r.usage.ttftMs, 0)} ms, prefill ${fmt(r.usage.prefillTokensPerS, 1)} tok/s, decode ${fmt(r.usage.decodeTokensPerS, 2)} tok/s (${r.usage.completionTokens} tokens)`;
+
 export const realSizeSuite: BenchSuite = {
   id: 'real-size',
   title: 'Real-size models: the app\'s engine against transformers.js',
   description:
-    'Random-weight models with the dimensions, layer counts and q4 (MatMulNBits) layout of SmolVLM-256M-Instruct and of the 2.2 B SmolVLM-Instruct (`scripts/make-real-size-model.ts`), through the app\'s engine (the transformers worker a run uses) and through transformers.js called directly in the page, each path in a fresh page: decode and prefill speed, time to first token, load time and peak memory, and the app ÷ direct ratio (target ≥ 0.95). Each row names its hardware: CPU (WASM), the software WebGPU adapter (SwiftShader), or a GPU with its adapter; GPU rows also give the decode bound of the GPU\'s memory bandwidth. Runs are short (one image, a few tokens), so speeds carry a few percent of noise.',
+    'Random-weight models with the dimensions, layer counts and q4 (MatMulNBits) layout of SmolVLM-256M-Instruct and of the 2.2 B SmolVLM-Instruct (`scripts/make-real-size-model.ts`), through the app\'s engine (the transformers worker a run uses) and through transformers.js called directly in the page: decode and prefill speed, time to first token, load time and memory, and the app ÷ direct ratio (target ≥ 0.95). Each path holds the model in a page of its own; after one warm-up run each, their runs alternate, so a change in the machine\'s speed weighs on both alike. A speed is the median of a path\'s runs (their range beside it); a ratio is the median over the pairs of runs made one after the other. Each row names its hardware: CPU (WASM), the software WebGPU adapter (SwiftShader, which runs the shaders on the CPU: its figures say nothing of a GPU\'s speed, only of the app\'s overhead on WebGPU), or a GPU with its adapter; GPU rows also give the decode bound of the GPU\'s memory bandwidth.',
+  /** About 45 minutes on two CPU cores (see plans()), most of it the 2.2 B model on the software adapter. */
+  budgetMinutes: 75,
   async run(ctx: BenchContext) {
     const models = new Map<string, number>();
     for (const dims of [SMOLVLM_256M, SMOLVLM_2B]) {
@@ -198,59 +262,67 @@ export const realSizeSuite: BenchSuite = {
       models.set(dims.id, stamp.decoderWeightBytes);
     }
     const { server, url } = await startBenchVite(ctx.root, ['@huggingface/transformers', 'comlink', 'fflate'], true);
-    const browser = GPU_MODE
-      ? await chromium.launch({ executablePath: ctx.chromium.executablePath, args: [...ctx.chromium.args, ...REAL_GPU_ARGS, '--enable-webgpu-developer-features'], headless: true })
-      : ctx.browser;
-    /**
-     * Each path of each model in a page of its own: a page that ran ORT
-     * directly keeps its wasm heap (it never shrinks) and its wasm threads
-     * after disposing the model, and the app's worker measured beside them
-     * ran at 0.38 of its speed alone on two cores.
-     */
-    const openPage = async () => {
+    // A browser of its own: `gc` exposed in every realm (page and workers), so the memory a path holds after its runs is read after
+    // a full collection; with the real-GPU flags on a GPU machine.
+    const browser = await chromium.launch({
+      executablePath: ctx.chromium.executablePath,
+      args: [...ctx.chromium.args, '--js-flags=--expose-gc', ...(GPU_MODE ? [...REAL_GPU_ARGS, '--enable-webgpu-developer-features'] : [])],
+      headless: true,
+    });
+    /** A page of its own context (so its own renderer process), with the renderer processes that appeared for it. */
+    const openPage = async (path: BenchPath): Promise<PathPage> => {
+      const before = new Set((await rendererPids(browser)) ?? []);
       const context = await freshContext(browser);
       const page = await context.newPage();
-      page.on('pageerror', (e) => ctx.log(`  [pageerror] ${e.message}`));
+      page.on('pageerror', (e) => ctx.log(`  [pageerror, ${path}] ${e.message}`));
       await page.goto(new URL(PAGE, url).href);
       await page.waitForFunction(() => window.__realSizeBench !== undefined, undefined, { timeout: 120_000 });
-      page.setDefaultTimeout(600_000);
-      return { context, page, memory: await RendererMemory.of(browser) };
+      page.setDefaultTimeout(1_200_000);
+      const pids = await rendererPids(browser);
+      const memory = new RendererMemory(pids === null ? [] : pids.filter((pid) => !before.has(pid)));
+      return { path, context, page, memory, loadMs: 0, adapter: null, warmup: null, runs: [], before: null, peakGrowth: null, heldGrowth: null, gpuPeakBytes: 0 };
+    };
+    const run = async (p: PathPage, maxTokens: number): Promise<RunResult> => {
+      const r = await p.page.evaluate((n) => window.__realSizeBench!.run(n), maxTokens);
+      ctx.log(`    ${p.path}: ${describeRun(r)}`);
+      return r;
     };
     try {
       const results: BenchResult[] = [];
-      const skipped: string[] = [];
       for (const plan of plans()) {
-        if (plan.skip) {
-          skipped.push(`${plan.label} on ${plan.device}: ${plan.skip}`);
-          continue;
-        }
-        const measured: Partial<Record<BenchPath, Measured>> = {};
-        // Direct first, then the app: the same order for every model.
-        for (const path of ['direct', 'app'] as const) {
-          ctx.log(`  real-size: ${plan.label}, ${plan.device}, ${path}`);
-          const { context, page, memory } = await openPage();
-          let r: PathResult;
-          let before: number | null;
-          let peak: number | null;
-          try {
-            before = memory.reset();
-            r = await page.evaluate((o) => window.__realSizeBench!.measure(o), { path, model: plan.dims.id, device: plan.device, runs: plan.runs, maxTokens: plan.maxTokens, image: plan.image });
-            peak = memory.peak();
-          } finally {
-            await context.close();
+        ctx.log(`  real-size: ${plan.label}, ${plan.device}: ${plan.runs} run(s) a path, alternating`);
+        const pages: PathPage[] = [];
+        try {
+          for (const path of PATHS) pages.push(await openPage(path));
+          const [direct, app] = pages as [PathPage, PathPage];
+          for (const p of pages) {
+            p.before = p.memory.reset();
+            const options: LoadOptions = { path: p.path, model: plan.dims.id, device: plan.device, image: plan.image };
+            const loaded = await p.page.evaluate((o) => window.__realSizeBench!.load(o), options);
+            p.loadMs = loaded.loadMs;
+            p.adapter = loaded.adapter;
+            ctx.log(`    ${p.path}: loaded in ${fmt(p.loadMs / 1000, 1)} s`);
           }
-          measured[path] = { ...r, rssGrowth: before !== null && peak !== null ? peak - before : null };
-          const u = r.runs[0];
-          ctx.log(`    load ${(r.loadMs / 1000).toFixed(1)} s; TTFT ${u?.ttftMs?.toFixed(0)} ms; prefill ${u?.prefillTokensPerS?.toFixed(1)} tok/s; decode ${u?.decodeTokensPerS?.toFixed(2)} tok/s; ${u?.completionTokens} tokens`);
+          for (const p of pages) p.warmup = await run(p, plan.warmupTokens);
+          for (let i = 0; i < plan.runs; i++) {
+            for (const p of i % 2 === 0 ? [direct, app] : [app, direct]) p.runs.push(await run(p, plan.maxTokens));
+          }
+          for (const p of pages) {
+            const peak = p.memory.peak();
+            const held = await heldAfterGc(p);
+            p.peakGrowth = p.before !== null && peak !== null ? peak - p.before : null;
+            p.heldGrowth = p.before !== null && held !== null ? held - p.before : null;
+            p.gpuPeakBytes = await p.page.evaluate(() => window.__realSizeBench!.gpuPeakBytes());
+            await p.page.evaluate(() => window.__realSizeBench!.release());
+          }
+          results.push(...rows(plan, direct, app, models.get(plan.dims.id)!));
+        } finally {
+          for (const p of pages) await p.context.close();
         }
-        results.push(...rows(plan, measured.direct!, measured.app!, models.get(plan.dims.id)!));
-      }
-      if (skipped.length) {
-        results.push({ name: 'Configurations not run here', value: skipped.length, unit: 'count', how: skipped.join('; '), detail: skipped });
       }
       return results;
     } finally {
-      if (browser !== ctx.browser) await browser.close();
+      await browser.close();
       await server.close();
     }
   },
