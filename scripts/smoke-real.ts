@@ -394,7 +394,7 @@ async function main(argv: string[]): Promise<number> {
       const hint = hintFor(`${gpuSaid} ${e.code ?? ''} ${e.message}`, entry, device);
       fail(`Load failed after ${secs(load.wallMs)}: ${gpuSaid ? `${gpuSaid}.\n  The runtime reported: ` : ''}${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}${device === 'webgpu' ? `\n  GPU buffers at the failure: peak ${formatBytes(load.gpuPeakBytes)}${o.gpuLimitBytes ? ` of the ${formatBytes(o.gpuLimitBytes)} --gpu-memory-limit` : ''}.` : ''}${hint ? `\n  ${hint}` : ''}`);
     }
-    console.log(`Loaded in ${secs(load.wallMs)} (${load.runtime}, ${load.device})${device === 'webgpu' ? `, GPU buffers ${formatBytes(load.gpuPeakBytes)}` : ''}`);
+    console.log(`Loaded in ${secs(load.wallMs)} (${load.runtime}, ${load.device}), ${load.modelBytes > 0 ? `read ${formatBytes(load.modelBytes)} of model files (${load.modelFiles.length} files)` : 'no model file bytes reported'}${device === 'webgpu' ? `, GPU buffers ${formatBytes(load.gpuPeakBytes)}` : ''}`);
 
     const results: SmokeRunResult[] = [];
     for (const pick of prepared.picks) {

@@ -20,6 +20,7 @@ import { transformersWorker } from '../lib/engines/transformers-client.ts';
 import { webllmWorker } from '../lib/engines/webllm-client.ts';
 import { repos } from '../lib/storage/app-db.ts';
 import type { GpuMemoryInput, GpuMemoryReport } from '../../workers/runtime/gpu-meter.ts';
+import type { Progress } from '../core/rpc/protocol.ts';
 import type { SmokeApi, SmokeError, SmokeGpuErrors, SmokePick } from './types.ts';
 
 const SESSION = 'smoke';
@@ -90,11 +91,18 @@ const api: SmokeApi = {
     const m = meter(spec);
     await m?.gpuMemory({ resetPeak: true, limitBytes: gpuLimitBytes });
     const t0 = performance.now();
+    const read = { modelBytes: 0, modelFiles: [] as string[] };
+    const onProgress = (p: Progress) => {
+      window.neuroevalSmokeProgress?.({ stage: 'load', ...p });
+      if (p.phase !== 'download') return;
+      read.modelBytes = p.done;
+      if (p.message && !read.modelFiles.includes(p.message)) read.modelFiles.push(p.message);
+    };
     try {
-      const info = await modelHost.load(spec, SESSION, { onProgress: (p) => window.neuroevalSmokeProgress?.({ stage: 'load', ...p }) });
-      return { ok: true, wallMs: performance.now() - t0, runtime: `${info.runtime} ${info.runtimeVersion}`, device: info.device, ...(await gpuAfter(m)) };
+      const info = await modelHost.load(spec, SESSION, { onProgress });
+      return { ok: true, wallMs: performance.now() - t0, ...read, runtime: `${info.runtime} ${info.runtimeVersion}`, device: info.device, ...(await gpuAfter(m)) };
     } catch (e) {
-      return { ok: false, error: plain(e), wallMs: performance.now() - t0, ...(await gpuAfter(m)) };
+      return { ok: false, error: plain(e), wallMs: performance.now() - t0, ...read, ...(await gpuAfter(m)) };
     }
   },
 

@@ -45,6 +45,10 @@ export interface SmokeLoad {
   readonly ok: boolean;
   readonly error?: SmokeError;
   readonly wallMs: number;
+  /** Bytes of model files the load read, as its download progress counted them (0 when it reported none). */
+  readonly modelBytes: number;
+  /** The files it named while reading them, in order. */
+  readonly modelFiles: readonly string[];
   readonly runtime?: string;
   readonly device?: string;
   readonly gpuPeakBytes: number;

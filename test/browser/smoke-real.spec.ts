@@ -9,10 +9,10 @@
  */
 import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SmokeRunResult } from '../../src/smoke/types.ts';
+import type { SmokeLoad, SmokeRunResult } from '../../src/smoke/types.ts';
 import { PROTOCOL_IDS } from '../../src/core/protocols/registry.ts';
 import { smolVlmFolder } from '../support/catalogue-folder.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
@@ -48,13 +48,24 @@ const folder = (name: string) => smolVlmFolder(join(makeTempDir('smoke-model'), 
 test('answers one demo question per protocol through the app engine and reports speed and JSON validity', async () => {
   test.setTimeout(180_000);
   const json = join(makeTempDir('smoke-out'), 'results.json');
-  const r = await smoke(['--model', 'smolvlm-256m', '--from', folder('SmolVLM-256M-Instruct'), '--harness', harness, '--device', 'wasm', '--max-tokens', '24', '--json', json]);
+  const dir = folder('SmolVLM-256M-Instruct');
+  const r = await smoke(['--model', 'smolvlm-256m', '--from', dir, '--harness', harness, '--device', 'wasm', '--max-tokens', '24', '--json', json]);
   expect(r.code, r.out).toBe(0);
   expect(r.out).toContain('smoke:real OK');
   expect(r.out).toMatch(/time to first token \d+ ms · decode [\d.]+ tok\/s/);
 
-  const written = JSON.parse(readFileSync(json, 'utf8')) as { device: string; results: SmokeRunResult[] };
+  const written = JSON.parse(readFileSync(json, 'utf8')) as { device: string; load: SmokeLoad; results: SmokeRunResult[] };
   expect(written.device).toBe('wasm');
+  // The load's download progress counted every byte of the graphs and the tokenizer it read (and no more than the folder
+  // holds), naming files as the folder does. Progress crosses the worker at most every 50 ms, so quick files may go unnamed.
+  const sizeOf = (f: string) => statSync(join(dir, f)).size;
+  const needed = ['onnx/vision_encoder.onnx', 'onnx/embed_tokens.onnx', 'onnx/decoder_model_merged_q4.onnx', 'config.json', 'tokenizer.json'];
+  const folderBytes = [...readdirSync(dir), ...readdirSync(join(dir, 'onnx')).map((f) => `onnx/${f}`)].filter((f) => f !== 'onnx').reduce((sum, f) => sum + sizeOf(f), 0);
+  expect(written.load.modelBytes).toBeGreaterThanOrEqual(needed.reduce((sum, f) => sum + sizeOf(f), 0));
+  expect(written.load.modelBytes).toBeLessThanOrEqual(folderBytes);
+  expect(written.load.modelFiles.length).toBeGreaterThan(0);
+  for (const f of written.load.modelFiles) expect(statSync(join(dir, f)).isFile(), f).toBe(true);
+  expect(r.out).toMatch(/read [\d.]+ (KiB|MiB) of model files \(\d+ files\)/);
   // Every protocol asked, each through a real run whose stored answer came back.
   expect(written.results.map((x) => x.pick.protocolId).sort()).toEqual([...PROTOCOL_IDS].sort());
   for (const result of written.results) {

@@ -19,7 +19,7 @@
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import { EngineError } from '../errors.ts';
-import { disposeIfAborted, loadOrExplain, modelInfo, nextMacrotask, pretrainedOptions, type ModelInfo, type ModelLoadOptions } from './loading.ts';
+import { disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, nextMacrotask, pretrainedOptions, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 import { applyModelSource, type TransformersLib, type TransformersRuntime } from './runtime.ts';
 
 export type EmbedderLoadOptions = ModelLoadOptions;
@@ -110,9 +110,10 @@ export class TransformersEmbedder {
     throwIfAborted(options.signal);
     const { modelId, revision } = applyModelSource(runtime, options.source);
     const pretrained = pretrainedOptions(runtime, options, revision);
-    const tokenizer = await loadOrExplain(modelId, () => lib.AutoTokenizer.from_pretrained(modelId, pretrained));
+    const downloads = downloadReporter(options.onProgress);
+    const tokenizer = await loadOrExplain(runtime, downloads, modelId, () => lib.AutoTokenizer.from_pretrained(modelId, pretrained));
     throwIfAborted(options.signal);
-    const model = await loadOrExplain(modelId, () => lib.AutoModel.from_pretrained(modelId, pretrained as never));
+    const model = await loadOrExplain(runtime, downloads, modelId, () => lib.AutoModel.from_pretrained(modelId, pretrained as never));
     await disposeIfAborted(model, options.signal);
     const config = model.config as { hidden_size?: number; d_model?: number; dim?: number; max_position_embeddings?: number; num_hidden_layers?: number; n_layers?: number; _name_or_path?: string };
     const dimensions = config.hidden_size ?? config.d_model ?? config.dim;

@@ -7,6 +7,7 @@
 import { AbortedError, throwIfAborted } from '../../errors.ts';
 import type { Progress } from '../../rpc/protocol.ts';
 import { EngineError } from '../errors.ts';
+import type { FileBytesListener } from './download-meter.ts';
 import type { ModelSource, TransformersRuntime } from './runtime.ts';
 import type { VlmDevice } from './vlm.ts';
 
@@ -53,18 +54,23 @@ export function pretrainedOptions(runtime: TransformersRuntime, options: ModelLo
   const deviceOptions = runtime.injectedOrt
     ? { device: Object.fromEntries(SESSION_NAMES.map((n) => [n, ''])), session_options: { executionProviders: [device] } }
     : { device };
+  // No progress_callback: download progress is counted in the runtime's fetch (download-meter.ts says why).
   return {
     revision,
-    progress_callback: progressReporter(options.onProgress),
     ...(options.dtype === undefined ? {} : { dtype: options.dtype }),
     ...deviceOptions,
   };
 }
 
-/** Loads with `load`, turning failures into `ENGINE_MODEL_MISSING` (aborts stay {@link AbortedError}). */
-export async function loadOrExplain<T>(modelId: string, load: () => Promise<T>): Promise<T> {
+/**
+ * Loads with `load`, reporting the bytes of the files it fetches to
+ * `downloads` (one {@link downloadReporter} per model load, so its total
+ * spans the tokenizer's files and the weights), and turning failures into
+ * `ENGINE_MODEL_MISSING` (aborts stay {@link AbortedError}).
+ */
+export async function loadOrExplain<T>(runtime: TransformersRuntime, downloads: FileBytesListener | undefined, modelId: string, load: () => Promise<T>): Promise<T> {
   try {
-    return await load();
+    return await runtime.downloads.during(downloads, load);
   } catch (error) {
     if (error instanceof AbortedError || error instanceof EngineError) throw error;
     throw new EngineError('ENGINE_MODEL_MISSING', `Could not load model "${modelId}": ${error instanceof Error ? error.message : String(error)}`, error);
@@ -113,20 +119,33 @@ export function yieldBeforeEachForward(model: { forward(inputs: object): Promise
   };
 }
 
-/** Adapts transformers.js' per-file progress events to one running download total. */
-function progressReporter(onProgress: ((p: Progress) => void) | undefined): ((info: unknown) => void) | undefined {
+/** One running download total over every file a load fetches, as `download` progress naming the file that moved last. */
+export function downloadReporter(onProgress: ((p: Progress) => void) | undefined): FileBytesListener | undefined {
   if (!onProgress) return undefined;
-  const files = new Map<string, { loaded: number; total: number }>();
-  return (raw) => {
-    const info = raw as { status?: string; file?: string; loaded?: number; total?: number };
-    if (info.status !== 'progress' || !info.file) return;
-    files.set(info.file, { loaded: info.loaded ?? 0, total: info.total ?? 0 });
+  const files = new Map<string, { loaded: number; total: number | null }>();
+  return ({ url, loaded, total }) => {
+    files.set(url, { loaded, total });
     let done = 0;
-    let total = 0;
+    let sum = 0;
+    let known = true;
     for (const f of files.values()) {
       done += f.loaded;
-      total += f.total;
+      if (f.total === null) known = false;
+      else sum += f.total;
     }
-    onProgress({ phase: 'download', done, ...(total > 0 ? { total } : {}), message: info.file });
+    onProgress({ phase: 'download', done, ...(known && sum > 0 ? { total: sum } : {}), message: fileName(url) });
   };
+}
+
+/** The path of a file below its model folder, as transformers.js names it (`onnx/model_q4.onnx`), else its last segment. */
+function fileName(url: string): string {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    path = url;
+  }
+  const parts = path.split('/').filter(Boolean);
+  const at = parts.lastIndexOf('onnx');
+  return (at >= 0 ? parts.slice(at) : parts.slice(-1)).join('/');
 }

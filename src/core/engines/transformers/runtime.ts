@@ -11,6 +11,7 @@
  */
 import type * as Transformers from '@huggingface/transformers';
 import { EngineError } from '../errors.ts';
+import { DownloadMeter } from './download-meter.ts';
 
 export type TransformersLib = typeof Transformers;
 
@@ -73,6 +74,8 @@ export interface TransformersRuntime {
   readonly backend: { readonly name: 'onnxruntime-web' | 'onnxruntime-node'; readonly version: string };
   /** True when the ORT module was injected (Node): devices must then be chosen through session options. */
   readonly injectedOrt: boolean;
+  /** Counts model file bytes as transformers.js fetches them: loads report download progress through it (see download-meter.ts). */
+  readonly downloads: DownloadMeter;
 }
 
 const ORT_SYMBOL = Symbol.for('onnxruntime');
@@ -116,9 +119,9 @@ async function init(options: RuntimeOptions): Promise<TransformersRuntime> {
   onnx.wasm.wasmPaths = options.wasmPaths;
   if (options.numThreads !== undefined) onnx.wasm.numThreads = options.numThreads;
 
-  restrictSources(env, options);
+  const downloads = restrictSources(env, options);
 
-  return { lib, version: env.version, backend: { name: 'onnxruntime-web', version: ortVersion }, injectedOrt: options.ort !== undefined };
+  return { lib, version: env.version, backend: { name: 'onnxruntime-web', version: ortVersion }, injectedOrt: options.ort !== undefined, downloads };
 }
 
 /** transformers.js on onnxruntime-node (Node only): same file restrictions, native CPU sessions. */
@@ -134,8 +137,8 @@ async function initNativeNode(options: RuntimeOptions): Promise<TransformersRunt
   if (!ortVersion || onnx.versions?.web) {
     throw new EngineError('ENGINE_UNSUPPORTED', 'transformers.js is not running on onnxruntime-node (this is not Node, or onnxruntime-node could not be loaded).');
   }
-  restrictSources(env, options);
-  return { lib, version: env.version, backend: { name: 'onnxruntime-node', version: ortVersion }, injectedOrt: false };
+  const downloads = restrictSources(env, options);
+  return { lib, version: env.version, backend: { name: 'onnxruntime-node', version: ortVersion }, injectedOrt: false, downloads };
 }
 
 /** Where a model's files are. Both forms use the Hugging Face repository layout (config.json, onnx/…). */
@@ -148,16 +151,18 @@ export type ModelSource =
   /** An on-prem Hugging Face mirror: `host` + `pathTemplate` (default `{model}/resolve/{revision}/`). */
   | { readonly kind: 'mirror'; readonly host: string; readonly modelId: string; readonly revision?: string; readonly pathTemplate?: string };
 
-/** No cache written anywhere, and no host allowed until a model source is applied. */
-function restrictSources(env: TransformersLib['env'], options: RuntimeOptions): void {
+/** No cache written anywhere, and no host allowed until a model source is applied; model files fetched through a {@link DownloadMeter}. */
+function restrictSources(env: TransformersLib['env'], options: RuntimeOptions): DownloadMeter {
   env.useBrowserCache = options.useBrowserCache ?? false;
   env.useWasmCache = options.useWasmCache ?? false;
   env.useFSCache = false; // never write model copies next to node_modules
   env.useCustomCache = false;
-  if (options.fetch) env.fetch = options.fetch;
+  const downloads = new DownloadMeter(options.fetch ?? env.fetch);
+  env.fetch = downloads.fetch;
   // Nothing is fetched until a model source is applied; until then, no host is allowed.
   env.allowRemoteModels = false;
   env.allowLocalModels = false;
+  return downloads;
 }
 
 /** Points transformers.js at one model source and returns the id to pass to `from_pretrained`. */

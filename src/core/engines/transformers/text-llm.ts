@@ -9,7 +9,7 @@ import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import type { GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import { GenerationMeter } from './generation-meter.ts';
-import { disposeIfAborted, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
+import { disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
 import { runDecodeLoop } from './decode-loop.ts';
 import type { TokenEvent, VlmSampling } from './vlm.ts';
@@ -51,12 +51,13 @@ export class TransformersTextLlm {
     throwIfAborted(options.signal);
     const { modelId, revision } = applyModelSource(runtime, options.source);
     const pretrained = pretrainedOptions(runtime, options, revision);
-    const tokenizer = await loadOrExplain(modelId, () => lib.AutoTokenizer.from_pretrained(modelId, pretrained));
+    const downloads = downloadReporter(options.onProgress);
+    const tokenizer = await loadOrExplain(runtime, downloads, modelId, () => lib.AutoTokenizer.from_pretrained(modelId, pretrained));
     if (!tokenizer.chat_template) {
       throw new EngineError('ENGINE_UNSUPPORTED', `Model "${modelId}" has no chat template; a text judge needs an instruction-tuned (chat) model.`);
     }
     throwIfAborted(options.signal);
-    const model = await loadOrExplain(modelId, () => lib.AutoModelForCausalLM.from_pretrained(modelId, pretrained as never));
+    const model = await loadOrExplain(runtime, downloads, modelId, () => lib.AutoModelForCausalLM.from_pretrained(modelId, pretrained as never));
     await disposeIfAborted(model, options.signal);
     return new TransformersTextLlm(runtime, tokenizer, model, modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm'));
   }

@@ -11,7 +11,7 @@ import { EngineError } from '../errors.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
 import { runDecodeLoop } from './decode-loop.ts';
-import { disposeIfAborted, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
+import { disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 
 /** `cpu`: onnxruntime-node's CPU provider, only with the native Node backend (runtime.ts `nativeNode`, the CLI). */
 export type VlmDevice = 'wasm' | 'webgpu' | 'cpu';
@@ -98,8 +98,8 @@ export class TransformersVlm {
     throwIfAborted(options.signal);
     const { modelId, revision } = applyModelSource(runtime, options.source);
     const loadOptions = pretrainedOptions(runtime, options, revision);
-    const { processor, model } = await loadOrExplain(modelId, async () => {
-      const processor = await lib.AutoProcessor.from_pretrained(modelId, { revision, progress_callback: loadOptions.progress_callback as never });
+    const { processor, model } = await loadOrExplain(runtime, downloadReporter(options.onProgress), modelId, async () => {
+      const processor = await lib.AutoProcessor.from_pretrained(modelId, { revision });
       throwIfAborted(options.signal);
       const model = await lib.AutoModelForImageTextToText.from_pretrained(modelId, loadOptions as never);
       return { processor, model };
