@@ -60,6 +60,26 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
   return lines.join('\n');
 }
 
+/**
+ * Which figures are a GPU's, said once up front: rows measured on a GPU name
+ * it at the start of their "how" (`GPU: <adapter>`, the real-size suite on a
+ * GPU machine); every other WebGPU figure is from the adapter the pages saw.
+ */
+export function gpuStatement(report: Pick<BenchReport, 'machine' | 'suites'>): string {
+  const adapter = report.machine.webgpu;
+  const gpuRows = report.suites.flatMap((s) => s.results).filter((r) => r.how.startsWith('GPU: '));
+  const software = /swiftshader|fallback/i.test(adapter);
+  const others = software
+    ? "its WebGPU adapter is SwiftShader, which runs the shaders on the CPU, so those WebGPU figures are from that software adapter and tell the app's overhead on WebGPU, not a GPU's speed"
+    : /^none/i.test(adapter)
+      ? 'the pages saw no WebGPU adapter'
+      : `its WebGPU figures are from its adapter (${adapter})`;
+  if (gpuRows.length === 0) {
+    return software || /^none/i.test(adapter) ? `**No figure in this report is from a GPU:** ${others}.` : `**WebGPU figures are from a GPU** (${adapter}); WASM figures are from the CPU.`;
+  }
+  return `**${gpuRows.length} figures are from a GPU:** the rows whose method starts with "GPU:" name it. For the rest of the machine above, ${others}.`;
+}
+
 export function renderMarkdown(report: BenchReport): string {
   const m = report.machine;
   const out: string[] = [
@@ -90,6 +110,8 @@ export function renderMarkdown(report: BenchReport): string {
     ),
     '',
     'Sizes: 1 KiB = 1,024 bytes; throughput: 1 MB = 10^6 bytes. Pages are served from 127.0.0.1, so network time is near zero: timings reflect the CPU and disk of the machine above.',
+    '',
+    gpuStatement(report),
   ];
   for (const suite of report.suites) {
     out.push(
