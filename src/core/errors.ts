@@ -15,6 +15,7 @@ type ErrorCode =
   | 'NOT_FOUND'
   | 'STORAGE_FAILED'
   | 'STORAGE_VERSION'
+  | 'STORAGE_CLOSED'
   | 'QUOTA_EXCEEDED'
   | 'WORKER_CRASHED'
   | 'WORKER_TERMINATED'
@@ -89,10 +90,17 @@ export class WorkerCrashedError extends NeuroEvalError {
   }
 }
 
-/** IndexedDB refused or failed a read or write. */
+/**
+ * IndexedDB refused or failed a read or write. STORAGE_CLOSED: the browser
+ * itself closed the database connection (it cannot write to the disk, or the
+ * site's data was cleared), so nothing more can be read or stored until a reload.
+ */
+export type StorageErrorCode = 'STORAGE_FAILED' | 'STORAGE_VERSION' | 'STORAGE_CLOSED' | 'QUOTA_EXCEEDED';
+const STORAGE_CODES: ReadonlySet<string> = new Set<StorageErrorCode>(['STORAGE_FAILED', 'STORAGE_VERSION', 'STORAGE_CLOSED', 'QUOTA_EXCEEDED']);
+
 export class StorageError extends NeuroEvalError {
   override readonly name = 'StorageError';
-  constructor(code: 'STORAGE_FAILED' | 'STORAGE_VERSION' | 'QUOTA_EXCEEDED', message: string, cause?: unknown) {
+  constructor(code: StorageErrorCode, message: string, cause?: unknown) {
     super(code, message, cause === undefined ? {} : { cause });
   }
 }
@@ -153,7 +161,7 @@ const ERROR_CLASSES: Record<string, (s: SerializedError) => NeuroEvalError> = {
   InvalidInputError: (s) => new InvalidInputError(s.message, s.location),
   WorkerCrashedError: (s) => Object.assign(new NeuroEvalError('WORKER_CRASHED', s.message), { name: 'WorkerCrashedError' }),
   StorageError: (s) =>
-    new StorageError(s.code === 'STORAGE_VERSION' || s.code === 'QUOTA_EXCEEDED' ? s.code : 'STORAGE_FAILED', s.message, s.cause === undefined ? undefined : s.cause),
+    new StorageError(STORAGE_CODES.has(s.code) ? (s.code as StorageErrorCode) : 'STORAGE_FAILED', s.message, s.cause === undefined ? undefined : s.cause),
   EngineError: (s) => new EngineError(s.subcode && ENGINE_CODES.has(s.subcode) ? (s.subcode as EngineErrorCode) : 'ENGINE_BAD_RESPONSE', s.message, s.cause === undefined ? undefined : s.cause),
 };
 

@@ -194,6 +194,12 @@ export class NeuroEvalDB extends Dexie {
   declare readonly resultDigests: Table<ResultDigestRecord, string>;
   declare readonly reviews: Table<ReviewRecord, string>;
   declare readonly settings: Table<SettingRecord, string>;
+  /**
+   * True once the browser itself closed this connection (the IndexedDB `close`
+   * event, which another tab's upgrade never fires): storage errors then say
+   * why (storage-errors.ts).
+   */
+  closedByBrowser = false;
 
   constructor(name: string = DB_NAME, deps: Pick<OpenOptions, 'indexedDB' | 'IDBKeyRange'> = {}) {
     // autoOpen off: Dexie would otherwise silently reopen after another tab's
@@ -244,6 +250,10 @@ export async function openDatabase(options: OpenOptions = {}): Promise<NeuroEval
     if (isVersionError(err)) throw new StorageError('STORAGE_VERSION', newerVersionMessage(await storedVersion(factory, name)), err);
     throw openFailure(err);
   }
+  // Dexie also listens (it marks the database closed); this only records that the browser did it.
+  db.backendDB()?.addEventListener('close', () => {
+    db.closedByBrowser = true;
+  });
   // Another tab may have upgraded the database between the check and the open.
   const native = db.backendDB()?.version ?? 0;
   if (isNewer(native)) {

@@ -1,6 +1,7 @@
 /** Behaviour of the storage repositories, on fake-indexeddb with a fresh database per test. */
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { IDBKeyRange, forceCloseDatabase, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CLOSED_BY_BROWSER_MESSAGE } from '../../../src/core/db/storage-errors.ts';
 import { WriteMeter } from '../../../src/core/db/write-meter.ts';
 import { NeuroEvalError } from '../../../src/core/errors.ts';
 import {
@@ -329,6 +330,22 @@ describe('quota errors', () => {
       code: 'STORAGE_FAILED',
       message: expect.stringContaining('Reload this page'),
     });
+  });
+
+  it('says the browser closed the database, and why it does, once it has', async () => {
+    const { db, repos } = await setup();
+    await repos.settings.set('theme', 'dark');
+    // What Chromium does when a write, or its own compaction, hits a full disk: every connection gets a `close` event.
+    forceCloseDatabase(db.backendDB());
+    expect(db.closedByBrowser).toBe(true);
+    const error = await caught(repos.settings.get('theme', 'light'));
+    expect(error).toMatchObject({ name: 'StorageError', code: 'STORAGE_CLOSED', message: CLOSED_BY_BROWSER_MESSAGE });
+    expect(CLOSED_BY_BROWSER_MESSAGE).toContain('most often because the disk is full');
+    // Closed by the app itself (as Dexie does for another tab's upgrade): not the browser's doing.
+    const other = await setup();
+    other.db.close();
+    expect(other.db.closedByBrowser).toBe(false);
+    expect(await caught(other.repos.settings.get('theme', 'light'))).toMatchObject({ code: 'STORAGE_FAILED' });
   });
 
   it('recognises quota errors nested the way browsers and Dexie report them', () => {

@@ -56,6 +56,19 @@ describe('a full disk during a run', () => {
 });
 
 describe("Chromium's full disk", () => {
+  it('says the disk is most likely full when the browser closed the database, and keeps what is stored', async () => {
+    const { CLOSED_BY_BROWSER_MESSAGE } = await import('../../../src/core/db/storage-errors.ts');
+    const h = harness();
+    const closed = () => new StorageError('STORAGE_CLOSED', CLOSED_BY_BROWSER_MESSAGE);
+    const outcome = await h.run({ store: fillingStore(h.recording, 7, closed) });
+    expect(outcome.status).toBe('paused');
+    expect(outcome.error).toBe(
+      'Stopped: the browser closed the database, as it does when it cannot write to the disk (most often because the disk is full). ' +
+        '7 of 48 answers are stored and kept. Free space on this disk, reload the page, then resume.',
+    );
+    expect(h.store.responses.size).toBe(7);
+  });
+
   it('reads LevelDB\'s no-space error under an aborted transaction as a full disk', async () => {
     const { toStorageError } = await import('../../../src/core/db/storage-errors.ts');
     const abort = Object.assign(new Error('UnknownError Connection is closing because of: IO error: …/000003.log: FILE_ERROR_NO_SPACE (ChromeMethodBFE: 3::WritableFileAppend::8)'), { name: 'AbortError' });

@@ -190,6 +190,17 @@ describe('engine errors across the boundary', () => {
   });
 });
 
+describe('storage errors across the boundary', () => {
+  it('keep each storage code, so the page knows the browser closed the database', async () => {
+    const { serializeError, fromSerialized } = await import('../../../src/core/errors.ts');
+    for (const code of ['STORAGE_FAILED', 'STORAGE_VERSION', 'STORAGE_CLOSED', 'QUOTA_EXCEEDED'] as const) {
+      const back = fromSerialized(serializeError(new StorageError(code, `${code} message`)));
+      expect(back).toBeInstanceOf(StorageError);
+      expect(back).toMatchObject({ code, message: `${code} message` });
+    }
+  });
+});
+
 describe('typed errors and progress across the boundary', () => {
   it('rebuilds an engine error with its class and code: a lost device is a code, not a message', async () => {
     const { client } = makeClient();

@@ -1,5 +1,5 @@
 /** Content-addressed image blobs, keyed by SHA-256. */
-import { guard, notFound } from '../storage-errors.ts';
+import { guardFor, notFound } from '../storage-errors.ts';
 import type { AssetRecord } from '../types.ts';
 import type { RepoContext } from './context.ts';
 
@@ -24,6 +24,7 @@ export interface AssetsRepo {
 
 /** Builds the assets repository. */
 export function createAssetsRepo({ db, meter }: RepoContext): AssetsRepo {
+  const guard = guardFor(db);
   const t = db.assets;
   const get = (sha256: string) => guard('read the image', () => t.get(sha256));
   return {

@@ -3,7 +3,7 @@
  * Deleting one, with its runs and the images no other benchmark uses, is the
  * deletions repository's (deletions.repo.ts).
  */
-import { guard, notFound } from '../storage-errors.ts';
+import { guardFor, notFound } from '../storage-errors.ts';
 import type { AssetRecord, BenchmarkRecord, CasePayload, CaseRecord } from '../types.ts';
 import type { RepoContext } from './context.ts';
 
@@ -25,6 +25,7 @@ export interface BenchmarksRepo {
 
 /** Builds the benchmarks repository. */
 export function createBenchmarksRepo({ db, meter }: RepoContext): BenchmarksRepo {
+  const guard = guardFor(db);
   const t = db.benchmarks;
   const get = (id: string) => guard('read the benchmark', () => t.get(id));
   return {

@@ -1,6 +1,6 @@
 /** Benchmark cases, keyed by `[benchmarkId, id]`. */
 import Dexie from 'dexie';
-import { guard, notFound } from '../storage-errors.ts';
+import { guardFor, notFound } from '../storage-errors.ts';
 import type { CaseRecord } from '../types.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
@@ -29,6 +29,7 @@ export interface CasesRepo {
 
 /** Builds the cases repository. */
 export function createCasesRepo({ db, meter }: RepoContext): CasesRepo {
+  const guard = guardFor(db);
   const t = db.cases;
   const inBenchmark = (benchmarkId: string, facet: CaseFacet) =>
     t.where(`[benchmarkId+${facet}]`).between([benchmarkId, Dexie.minKey], [benchmarkId, Dexie.maxKey], true, true);

@@ -17,7 +17,7 @@
  * they are rebuilt from the scores that remain instead of showing a deleted answer.
  */
 import type { Table } from 'dexie';
-import { guard, notFound } from '../storage-errors.ts';
+import { guardFor, notFound } from '../storage-errors.ts';
 import type { NeuroEvalDB } from '../schema.ts';
 import type { ScoreSetRecord, Timestamp } from '../types.ts';
 import type { RepoContext } from './context.ts';
@@ -215,6 +215,7 @@ async function walkReview(w: Walk, id: string): Promise<string> {
 
 /** Builds the deletions repository. */
 export function createDeletionsRepo({ db, now }: RepoContext): DeletionsRepo {
+  const guard = guardFor(db);
   const run = (kind: DeletionKind, id: string, write: boolean, walk: (w: Walk, id: string) => Promise<string>) =>
     guard(write ? `delete the ${kind}` : `count what deleting the ${kind} removes`, () =>
       // Every table in one transaction: a deletion is all or nothing, and a plan reads one consistent state.

@@ -1,5 +1,5 @@
 /** Models the user has added (from the catalogue, imported, or the self-test model). */
-import { guard, notFound } from '../storage-errors.ts';
+import { guardFor, notFound } from '../storage-errors.ts';
 import type { ModelRecord } from '../types.ts';
 import type { RepoContext } from './context.ts';
 
@@ -17,6 +17,7 @@ export interface ModelsRepo {
 
 /** Builds the models repository. */
 export function createModelsRepo({ db }: RepoContext): ModelsRepo {
+  const guard = guardFor(db);
   const t = db.models;
   const get = (id: string) => guard('read the model', () => t.get(id));
   return {

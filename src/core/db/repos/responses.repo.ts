@@ -1,6 +1,6 @@
 /** Model responses of runs: written in batches while a run progresses. */
 import Dexie from 'dexie';
-import { guard, notFound } from '../storage-errors.ts';
+import { guardFor, notFound } from '../storage-errors.ts';
 import type { ResponseRecord } from '../types.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
@@ -32,6 +32,7 @@ export interface ResponsesRepo {
 
 /** Builds the responses repository. */
 export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
+  const guard = guardFor(db);
   const t = db.responses;
   const get = (id: string) => guard('read the response', () => t.get(id));
   /** The distinct second parts of a `[runId+…]` index for one run, read from the index alone. */

@@ -1,5 +1,5 @@
 /** Human reviews of responses, with an append-only audit trail of changes. */
-import { guard, notFound } from '../storage-errors.ts';
+import { guardFor, notFound } from '../storage-errors.ts';
 import type { ReviewRecord, ReviewState } from '../types.ts';
 import type { RepoContext } from './context.ts';
 
@@ -45,6 +45,7 @@ function reviewIdOf(responseId: string, reviewerId: string): string {
 
 /** Builds the reviews repository. */
 export function createReviewsRepo({ db, now }: RepoContext): ReviewsRepo {
+  const guard = guardFor(db);
   const t = db.reviews;
   const get = (id: string) => guard('read the review', () => t.get(id));
   return {

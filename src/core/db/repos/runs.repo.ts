@@ -1,7 +1,7 @@
 /** Evaluation runs, their status, and deleting a run with everything it produced. */
 import { criteriaSha256, type CriteriaDeviation, type CriteriaSet } from '../../criteria/criteria.ts';
 import { InvalidInputError } from '../../errors.ts';
-import { guard, notFound } from '../storage-errors.ts';
+import { guardFor, notFound } from '../storage-errors.ts';
 import type { ResponseRecord, ReviewRecord, RunRecord, RunStatus } from '../types.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
@@ -59,6 +59,7 @@ export interface RunsRepo {
 
 /** Builds the runs repository. */
 export function createRunsRepo({ db, now, meter }: RepoContext): RunsRepo {
+  const guard = guardFor(db);
   const t = db.runs;
   const get = (id: string) => guard('read the run', () => t.get(id));
   return {

@@ -7,7 +7,7 @@
  */
 import type { BenchCase } from '../../bundle/types.ts';
 import { buildDigest, currentFor, digestId, type DetailDigest, type OpenDigest } from '../../results/digest.ts';
-import { guard } from '../storage-errors.ts';
+import { guardFor } from '../storage-errors.ts';
 import type { ScoreRecord, ScoreSetRecord } from '../types.ts';
 import type { ItemScore } from '../../scoring/run/types.ts';
 import type { RepoContext } from './context.ts';
@@ -46,6 +46,7 @@ export interface ScoresRepo {
 }
 
 export function createScoresRepo({ db, meter, now }: RepoContext): ScoresRepo {
+  const guard = guardFor(db);
   const t = db.scores;
   const sets = db.scoreSets;
   const listSets = (runId: string) => sets.where('[runId+version]').between([runId, -Infinity], [runId, Infinity]).reverse().toArray();

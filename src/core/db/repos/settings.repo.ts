@@ -1,5 +1,5 @@
 /** Key/value app settings. */
-import { guard } from '../storage-errors.ts';
+import { guardFor } from '../storage-errors.ts';
 import type { SettingRecord } from '../types.ts';
 import type { RepoContext } from './context.ts';
 
@@ -17,6 +17,7 @@ export interface SettingsRepo {
 
 /** Builds the settings repository. */
 export function createSettingsRepo({ db, now }: RepoContext): SettingsRepo {
+  const guard = guardFor(db);
   const t = db.settings;
   return {
     get: <T>(key: string, fallback: T) =>

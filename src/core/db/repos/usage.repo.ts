@@ -5,7 +5,7 @@
  * images once, and the bytes it shares with another benchmark are given
  * apart (deleting it would not free those).
  */
-import { guard } from '../storage-errors.ts';
+import { guardFor } from '../storage-errors.ts';
 import type { RepoContext } from './context.ts';
 
 export interface BenchmarkUsage {
@@ -39,6 +39,7 @@ export interface UsageRepo {
 
 /** Builds the usage repository. */
 export function createUsageRepo({ db }: RepoContext): UsageRepo {
+  const guard = guardFor(db);
   return {
     storageUse: () =>
       guard('measure stored data', () =>
