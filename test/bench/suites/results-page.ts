@@ -7,7 +7,7 @@
  * app's origin (the production build, service worker and all).
  */
 import { type BenchResult, type BenchSuite, median } from '../harness.ts';
-import { LONG_TASK_MS, readMainThreadLog, startMainThreadCollectors } from '../main-thread.ts';
+import { LONG_TASK_MS, describeLoaf, loafOf, readMainThreadLog, startMainThreadCollectors } from '../main-thread.ts';
 import { startSeededServer } from '../seed-server.ts';
 
 const ANSWERS = 100_000;
@@ -85,6 +85,8 @@ export const resultsPageSuite: BenchSuite = {
       const warm: number[] = [];
       let longTasks = 0;
       let longest = 0;
+      /** Each long task: which open, how long, and the scripts of the frame it fell in. */
+      const attributed: string[] = [];
       for (let i = 0; i < SAMPLES; i++) {
         await page.goto(`${server.url}#/settings`);
         await page.reload();
@@ -96,6 +98,7 @@ export const resultsPageSuite: BenchSuite = {
         const tasks = log.longTasks.filter((t) => t.startTime >= t0);
         longTasks += tasks.length;
         longest = Math.max(longest, ...tasks.map((t) => t.duration), 0);
+        for (const t of tasks) attributed.push(`open ${i + 1}: ${t.duration.toFixed(0)} ms at ${(t.startTime - t0).toFixed(0)} ms: ${describeLoaf(loafOf(log.loafs, t))}`);
         await page.evaluate(() => (location.hash = '#/settings'));
         await page.locator('main h1').filter({ hasText: 'Settings' }).waitFor();
         warm.push((await openResults()).painted);
@@ -138,7 +141,7 @@ export const resultsPageSuite: BenchSuite = {
         { name: 'Open the results page, first open after the browser starts', value: opens[0]!, unit: 'ms', how: 'the first of those samples: no compiled code cached for the worker and the page yet', digits: 0 },
         { name: 'Open the results page, timed by the test driver, median', value: median(driverOpens), unit: 'ms', how: `${SAMPLES} more fresh opens timed as this suite did before: until Playwright's three waits (each polls once per frame over the DevTools protocol) have returned`, samples: driverOpens, digits: 0 },
         { name: 'Open it again in the same tab, median', value: median(warm), unit: 'ms', how: 'the same navigation once more after visiting Settings, timed in the page: the worker already holds the digests and only checks they are current', samples: warm, digits: 0 },
-        { name: 'Main-thread long tasks while opening', value: longTasks, unit: 'tasks', how: `tasks over ${LONG_TASK_MS} ms on the page's main thread over all ${SAMPLES} fresh opens (target 0); longest ${longest.toFixed(0)} ms`, digits: 0 },
+        { name: 'Main-thread long tasks while opening', value: longTasks, unit: 'tasks', how: `tasks over ${LONG_TASK_MS} ms on the page's main thread over all ${SAMPLES} fresh opens (target 0); longest ${longest.toFixed(0)} ms${attributed.length ? `: ${attributed.join(' | ')}` : ''}`, digits: 0, detail: attributed },
         { name: 'Filter the answer table (outcome = wrong), median', value: median(filters), unit: 'ms', how: `${SAMPLES} changes of the outcome filter until the new total and rows show (filter over the stored index and the page's rows read in the results worker)`, samples: filters, digits: 0 },
         { name: 'Sort the answer table (by confidence), median', value: median(sorts), unit: 'ms', how: `${SAMPLES} clicks on the Confidence header until the first row changes (100,000 index entries sorted in the worker, then that page's rows read)`, samples: sorts, digits: 0 },
         { name: 'Seeding (not part of the page)', value: seeded.ms / 1000, unit: 's', how: 'writing 25,000 cases, 100,000 answers, 100,000 score rows and their results digest (scored in the page with 1,000 resamples) before the measurements', digits: 1 },
