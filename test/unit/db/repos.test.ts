@@ -336,7 +336,8 @@ describe('quota errors', () => {
     const { db, repos } = await setup();
     await repos.settings.set('theme', 'dark');
     // What Chromium does when a write, or its own compaction, hits a full disk: every connection gets a `close` event.
-    forceCloseDatabase(db.backendDB());
+    // fake-indexeddb's types ask for the class (`typeof FDBDatabase`); the function takes the connection.
+    forceCloseDatabase(db.backendDB() as unknown as Parameters<typeof forceCloseDatabase>[0]);
     expect(db.closedByBrowser).toBe(true);
     const error = await caught(repos.settings.get('theme', 'light'));
     expect(error).toMatchObject({ name: 'StorageError', code: 'STORAGE_CLOSED', message: CLOSED_BY_BROWSER_MESSAGE });
