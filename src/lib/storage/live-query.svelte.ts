@@ -11,14 +11,20 @@ export class LiveQuery<T> {
   #value = $state<T | undefined>(undefined);
   #error = $state<string | null>(null);
 
-  constructor(query: (r: Repositories) => Promise<T>) {
+  /**
+   * `signal` aborts when the component goes away: a long query (a scan of
+   * every case) can stop there instead of holding the main thread for a page
+   * no longer shown. Dexie cannot cancel a query itself.
+   */
+  constructor(query: (r: Repositories, signal: AbortSignal) => Promise<T>) {
     $effect(() => {
       let sub: { unsubscribe(): void } | null = null;
       let cancelled = false;
+      const gone = new AbortController();
       repos().then(
         (r) => {
           if (cancelled) return;
-          sub = liveQuery(() => query(r)).subscribe({
+          sub = liveQuery(() => query(r, gone.signal)).subscribe({
             next: (v) => {
               this.#value = v;
               this.#error = null;
@@ -34,6 +40,7 @@ export class LiveQuery<T> {
       );
       return () => {
         cancelled = true;
+        gone.abort();
         sub?.unsubscribe();
       };
     });

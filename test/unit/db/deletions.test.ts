@@ -257,4 +257,21 @@ describe('storage use per benchmark', () => {
     expect(after.benchmarks).toEqual([{ benchmarkId: 'b', name: 'Bench b', cases: 2, images: 2, imageBytes: 80, sharedImageBytes: 0, runs: 1, answers: 2 }]);
     expect(after).toMatchObject({ images: 2, imageBytes: 80 });
   });
+
+  it('stops reading cases part-way once its signal aborts (the Settings page was left)', async () => {
+    const { db, repos } = await setup();
+    await seed(repos);
+    const gone = new AbortController();
+    let read = 0;
+    // Each case read by the scan; the page goes away after the first.
+    db.cases.hook('reading', (c) => {
+      if (++read === 1) gone.abort();
+      return c;
+    });
+    await expect(repos.usage.storageUse(gone.signal)).rejects.toMatchObject({ message: expect.stringContaining('AbortError') });
+    expect(read).toBe(1);
+    // Without a signal, or before the abort, it still reads everything.
+    read = -100;
+    expect((await repos.usage.storageUse(new AbortController().signal)).cases).toBe(4);
+  });
 });

@@ -33,19 +33,26 @@ export interface StorageUse {
 }
 
 export interface UsageRepo {
-  /** Storage use per benchmark and in total, read in one transaction. */
-  storageUse(): Promise<StorageUse>;
+  /**
+   * Storage use per benchmark and in total, read in one transaction. It reads
+   * every case, so `signal` stops it part-way (rejecting with the abort) when
+   * nobody waits for it any more.
+   */
+  storageUse(signal?: AbortSignal): Promise<StorageUse>;
 }
 
 /** Builds the usage repository. */
 export function createUsageRepo({ db }: RepoContext): UsageRepo {
   const guard = guardFor(db);
   return {
-    storageUse: () =>
+    storageUse: (signal) =>
       guard('measure stored data', () =>
         db.transaction('r', [db.benchmarks, db.cases, db.assets, db.runs, db.responses], async (): Promise<StorageUse> => {
           const bytes = new Map<string, number>();
-          await db.assets.each((a) => void bytes.set(a.sha256, a.bytes));
+          // Dexie swallows a throw inside each(): `until` is what stops a cursor.
+          const stopped = () => signal?.aborted === true;
+          await db.assets.toCollection().until(stopped).each((a) => void bytes.set(a.sha256, a.bytes));
+          signal?.throwIfAborted();
           const entries = new Map<string, { name: string | null; hashes: Set<string>; cases: number; runs: number; answers: number }>();
           const entry = (id: string) => {
             let e = entries.get(id);
@@ -57,11 +64,12 @@ export function createUsageRepo({ db }: RepoContext): UsageRepo {
             e.name = b.name;
             for (const f of b.files) e.hashes.add(f.sha256);
           });
-          await db.cases.each((c) => {
+          await db.cases.toCollection().until(stopped).each((c) => {
             const e = entry(c.benchmarkId);
             e.cases++;
             for (const img of c.images) if (img.sha256) e.hashes.add(img.sha256);
           });
+          signal?.throwIfAborted();
           let answers = 0;
           for (const run of await db.runs.toArray()) {
             const e = entry(run.benchmarkId);
