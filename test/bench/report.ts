@@ -60,6 +60,11 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
   return lines.join('\n');
 }
 
+/** True for Chromium's software WebGPU adapter (SwiftShader, reported as a fallback adapter), which runs shaders on the CPU. */
+export function isSoftwareAdapter(adapter: string): boolean {
+  return /swiftshader|fallback/i.test(adapter);
+}
+
 /**
  * Which figures are a GPU's, said once up front: rows measured on a GPU name
  * it at the start of their "how" (`GPU: <adapter>`, the real-size suite on a
@@ -68,14 +73,15 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
 export function gpuStatement(report: Pick<BenchReport, 'machine' | 'suites'>): string {
   const adapter = report.machine.webgpu;
   const gpuRows = report.suites.flatMap((s) => s.results).filter((r) => r.how.startsWith('GPU: '));
-  const software = /swiftshader|fallback/i.test(adapter);
+  const software = isSoftwareAdapter(adapter);
+  const none = /^none/i.test(adapter);
   const others = software
     ? "its WebGPU adapter is SwiftShader, which runs the shaders on the CPU, so those WebGPU figures are from that software adapter and tell the app's overhead on WebGPU, not a GPU's speed"
-    : /^none/i.test(adapter)
+    : none
       ? 'the pages saw no WebGPU adapter'
       : `its WebGPU figures are from its adapter (${adapter})`;
   if (gpuRows.length === 0) {
-    return software || /^none/i.test(adapter) ? `**No figure in this report is from a GPU:** ${others}.` : `**WebGPU figures are from a GPU** (${adapter}); WASM figures are from the CPU.`;
+    return software || none ? `**No figure in this report is from a GPU:** ${others}.` : `**WebGPU figures are from a GPU** (${adapter}); WASM figures are from the CPU.`;
   }
   return `**${gpuRows.length} figures are from a GPU:** the rows whose method starts with "GPU:" name it. For the rest of the machine above, ${others}.`;
 }

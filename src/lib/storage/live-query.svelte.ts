@@ -19,11 +19,10 @@ export class LiveQuery<T> {
   constructor(query: (r: Repositories, signal: AbortSignal) => Promise<T>) {
     $effect(() => {
       let sub: { unsubscribe(): void } | null = null;
-      let cancelled = false;
       const gone = new AbortController();
       repos().then(
         (r) => {
-          if (cancelled) return;
+          if (gone.signal.aborted) return;
           sub = liveQuery(() => query(r, gone.signal)).subscribe({
             next: (v) => {
               this.#value = v;
@@ -39,7 +38,6 @@ export class LiveQuery<T> {
         },
       );
       return () => {
-        cancelled = true;
         gone.abort();
         sub?.unsubscribe();
       };

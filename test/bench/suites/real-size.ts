@@ -32,6 +32,7 @@ import { ensureRealSizeModel } from '../../../scripts/real-size-model/build.ts';
 import { SMOLVLM_256M, SMOLVLM_2B, type RealSizeDims } from '../../../scripts/real-size-model/dims.ts';
 import { type BenchContext, type BenchResult, type BenchSuite, freshContext, median, startBenchVite } from '../harness.ts';
 import type { BenchDevice, BenchPath, LoadOptions, RunResult } from '../pages/real-size.ts';
+import { isSoftwareAdapter } from '../report.ts';
 
 const PAGE = 'test/bench/pages/real-size.html';
 const GPU_MODE = process.env['NEUROEVAL_BENCH_GPU'] === '1';
@@ -91,7 +92,7 @@ const MIB = 1024 * 1024;
 function hardware(device: BenchDevice, adapter: string | null): string {
   if (device === 'wasm') return 'CPU (WASM)';
   const a = adapter ?? 'unknown adapter';
-  return /swiftshader|fallback/i.test(a) ? `software adapter (SwiftShader: ${a})` : `GPU: ${a}`;
+  return isSoftwareAdapter(a) ? `software adapter (SwiftShader: ${a})` : `GPU: ${a}`;
 }
 
 /** The renderer processes of the browser now (Chromium's own list), or null where it cannot say. */
@@ -172,9 +173,8 @@ interface PathPage {
 /**
  * Resident memory of a page's renderer after a full garbage collection in
  * the page and in each of its workers (`--expose-gc`): what the path holds,
- * as opposed to its peak, which also counts garbage not yet collected (the
- * app's load streams each file to report progress, and V8 frees those
- * chunks lazily).
+ * as opposed to its peak, which also counts garbage not yet collected (a
+ * load's file buffers and each run's tensors, which V8 frees lazily).
  */
 async function heldAfterGc(p: PathPage): Promise<number | null> {
   const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -229,7 +229,7 @@ function rows(plan: Plan, direct: PathPage, app: PathPage, decoderBytes: number)
   each('peak memory', 'MiB', (p) => (p.peakGrowth === null ? null : p.peakGrowth / MIB), () => "the page's renderer process resident memory (page + worker: JS heaps and wasm memory) at its peak over before loading, garbage not yet collected included");
   each('memory held after the runs', 'MiB', (p) => (p.heldGrowth === null ? null : p.heldGrowth / MIB), () => "the page's renderer process resident memory over before loading, the model still loaded, after the runs and a full garbage collection in the page and its workers");
   if (plan.device === 'webgpu') each('GPU buffers at peak', 'MiB', (p) => p.gpuPeakBytes / MIB, () => 'bytes of WebGPU buffers live at once (createBuffer − destroy, workers/runtime/gpu-meter.ts)');
-  const gpu = plan.device === 'webgpu' && !/swiftshader|fallback/i.test(app.adapter ?? 'swiftshader') ? GPU_BANDWIDTH.find((g) => g.match.test(app.adapter ?? '')) : undefined;
+  const gpu = plan.device === 'webgpu' && !isSoftwareAdapter(app.adapter ?? 'swiftshader') ? GPU_BANDWIDTH.find((g) => g.match.test(app.adapter ?? '')) : undefined;
   const appDecode = app.runs.map((r) => r.usage.decodeTokensPerS).filter((v): v is number => v !== null);
   if (gpu && appDecode.length) {
     const bound = gpu.bytesPerS / decoderBytes;

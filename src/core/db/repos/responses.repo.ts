@@ -70,9 +70,9 @@ export function createResponsesRepo({ db, meter }: RepoContext): ResponsesRepo {
       guard('save responses', async () => {
         if (rows.length === 0) return;
         if (rows.length === 1) {
-          // One row is atomic by itself, and a plain put is what reports a full disk as the quota error a run stops
-          // on (storage-stop.ts): a failed explicit transaction can instead close the connection and surface only as
-          // "database closed" (test/browser/disk-full.spec.ts). The runner saves its answers one at a time.
+          // One row is atomic by itself, and a plain put reports a full disk as the quota error itself (storage-stop.ts),
+          // where a failed explicit transaction more often leaves only the browser's closing of the connection
+          // (STORAGE_CLOSED, test/browser/disk-full.spec.ts). The runner saves its answers one at a time.
           await t.put(rows[0]!);
         } else {
           // An explicit transaction makes the batch atomic: an uncaught BulkError aborts it.
