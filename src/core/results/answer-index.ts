@@ -7,7 +7,8 @@
  * gives over all rows, row for row.
  */
 import type { AnswerQuery, AnswerSortKey, Outcome } from './answers.ts';
-import { collationRanks, type AnswerColumns } from './digest.ts';
+import { collationRanks, responseIdAt, tableRows, type AnswerColumns } from './digest.ts';
+import { unpackStrings } from './packed-strings.ts';
 
 export interface AnswerRef {
   readonly scoreSetId: string;
@@ -62,7 +63,7 @@ export class AnswerIndex {
   readonly total: number;
   readonly #setOf: Uint32Array;
   readonly #setIds: readonly string[];
-  readonly #responseIds: readonly (readonly string[])[];
+  readonly #responseIdAt: readonly ((row: number) => string)[];
   readonly #starts: readonly number[];
   readonly #cols: Readonly<Record<'caseId' | 'modelId' | 'variant' | 'protocolId', Column>>;
   readonly #value: Float64Array;
@@ -70,11 +71,11 @@ export class AnswerIndex {
   #last: { key: string; order: Uint32Array } | null = null;
 
   /** The sets' columns in the order the table lists them unsorted (runs in order, then each set's rows). */
-  constructor(sets: readonly { readonly scoreSetId: string; readonly table: AnswerColumns }[]) {
-    const n = sets.reduce((a, s) => a + s.table.responseIds.length, 0);
+  constructor(sets: readonly { readonly scoreSetId: string; readonly runId: string; readonly table: AnswerColumns }[]) {
+    const n = sets.reduce((a, s) => a + tableRows(s.table), 0);
     this.total = n;
     this.#setIds = sets.map((s) => s.scoreSetId);
-    this.#responseIds = sets.map((s) => s.table.responseIds);
+    this.#responseIdAt = sets.map((s) => (row) => responseIdAt(s.table, s.runId, row));
     this.#setOf = new Uint32Array(n);
     this.#value = new Float64Array(n);
     this.#confidence = new Float64Array(n);
@@ -82,15 +83,15 @@ export class AnswerIndex {
     let at = 0;
     sets.forEach((s, k) => {
       starts.push(at);
-      this.#setOf.fill(k, at, at + s.table.responseIds.length);
+      this.#setOf.fill(k, at, at + tableRows(s.table));
       this.#value.set(s.table.value, at);
       this.#confidence.set(s.table.confidence, at);
-      at += s.table.responseIds.length;
+      at += tableRows(s.table);
     });
     this.#starts = starts;
     const t = sets.map((s) => s.table);
     this.#cols = {
-      caseId: new Column(n, t.map((x) => ({ values: x.caseIds, codes: x.caseCode, ranks: x.caseRank }))),
+      caseId: new Column(n, t.map((x) => ({ values: unpackStrings(x.caseIds), codes: x.caseCode, ranks: x.caseRank }))),
       modelId: new Column(n, t.map((x) => ({ values: x.modelIds, codes: x.modelCode }))),
       variant: new Column(n, t.map((x) => ({ values: x.variants, codes: x.variantCode }))),
       protocolId: new Column(n, t.map((x) => ({ values: x.protocols, codes: x.protocolCode }))),
@@ -105,7 +106,7 @@ export class AnswerIndex {
     const refs: AnswerRef[] = [];
     for (const i of order.subarray(offset, offset + limit)) {
       const k = this.#setOf[i]!;
-      refs.push({ scoreSetId: this.#setIds[k]!, responseId: this.#responseIds[k]![i - this.#starts[k]!]! });
+      refs.push({ scoreSetId: this.#setIds[k]!, responseId: this.#responseIdAt[k]!(i - this.#starts[k]!) });
     }
     return { total: order.length, offset, refs };
   }

@@ -26,10 +26,13 @@ import type { ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { PATIENT_KEY, STUDY_KEY } from '../scoring/run/patients.ts';
 import { degradationCurves, dimensionsFor, rowReliability, type BreakdownCase, type DegradationCurve, type Dimension, type ScoredItem } from './leaderboard.ts';
+import { itemKeyOf, responseIdOf } from '../runner/plan.ts';
+import type { Variant } from '../runner/types.ts';
+import { packedAt, packStrings, unpackStrings, type PackedStrings } from './packed-strings.ts';
 import { TECHNICAL_TAGS } from './technical-tags.ts';
 
 /** Bumped whenever what a digest holds or how it is computed changes: older digests are rebuilt. */
-export const DIGEST_FORMAT = 3;
+export const DIGEST_FORMAT = 5;
 
 /** What a digest was computed from; a digest whose source differs from the set's is stale. */
 export interface DigestSource {
@@ -46,8 +49,16 @@ export interface DigestSource {
 
 /** The answers table's columns, one entry per answer; codes index the dictionaries. */
 export interface AnswerColumns {
-  readonly responseIds: readonly string[];
-  readonly caseIds: readonly string[];
+  /**
+   * The answer ids that are not the run's id for the row's item
+   * (`responseIdOf(runId, itemKeyOf(…))`, which every answer the runner
+   * stores has), by row, ascending: the others are derived from the columns
+   * when asked ({@link responseIdAt}). 100,000 ids stored as text were more
+   * than half of what opening read back.
+   */
+  readonly otherIds: { readonly rows: Uint32Array; readonly ids: PackedStrings };
+  /** The case dictionary, packed: strings read back one by one, bytes at once (packed-strings.ts). */
+  readonly caseIds: PackedStrings;
   /** The sort key of each case id: its place in the table's collation (equal for ids it does not tell apart). */
   readonly caseRank: Uint32Array;
   readonly caseCode: Uint32Array;
@@ -61,6 +72,9 @@ export interface AnswerColumns {
   readonly value: Float64Array;
   /** Stated confidence; NaN when none. */
   readonly confidence: Float64Array;
+  readonly questionIds: readonly string[];
+  readonly questionCode: Uint32Array;
+  readonly sample: Uint32Array;
 }
 
 export interface OpenDigest extends DigestSource {
@@ -74,9 +88,6 @@ export interface OpenDigest extends DigestSource {
 
 export interface DetailDigest extends DigestSource {
   readonly part: 'detail';
-  readonly questionIds: readonly string[];
-  readonly questionCode: Uint32Array;
-  readonly sample: Uint32Array;
   /** Each metric's value per answer (NaN when the answer has none), aligned with the open part's rows. */
   readonly metrics: Readonly<Record<string, Float64Array>>;
   /** The answered cases, with only what breakdowns and patient clustering read, as columns (no object per case to read back). */
@@ -94,7 +105,7 @@ const CASE_FIELDS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequenc
 type CaseField = (typeof CASE_FIELDS)[number];
 
 export interface CaseColumns {
-  readonly ids: readonly string[];
+  readonly ids: PackedStrings;
   /** Whether the case has a first image (whose sequence and plane breakdowns read). */
   readonly hasImage: Uint8Array;
   readonly fields: Readonly<Record<CaseField, FieldColumn>>;
@@ -116,7 +127,7 @@ function caseColumns(cases: readonly BenchCase[]): CaseColumns {
     sequence: (c) => c.sequences?.[0], imageSequence: (c) => first(c)?.sequence, plane: (c) => (first(c)?.plane === undefined ? undefined : String(first(c)!.plane)),
   };
   return {
-    ids: cases.map((c) => c.id),
+    ids: packStrings(cases.map((c) => c.id)),
     hasImage: Uint8Array.from(cases, (c) => (first(c) ? 1 : 0)),
     fields: Object.fromEntries(CASE_FIELDS.map((f) => [f, fieldColumn(cases.map(get[f]))])) as Record<CaseField, FieldColumn>,
     meta: Object.fromEntries(META_KEPT.map((k) => [k, fieldColumn(cases.map((c) => c.meta?.[k]))])),
@@ -127,7 +138,7 @@ function caseColumns(cases: readonly BenchCase[]): CaseColumns {
 export function casesFromColumns(cols: CaseColumns): Map<string, BreakdownCase> {
   const at = (col: FieldColumn, i: number): string | undefined => (col.codes[i] === ABSENT ? undefined : col.values[col.codes[i]!]);
   const out = new Map<string, BreakdownCase>();
-  cols.ids.forEach((id, i) => {
+  unpackStrings(cols.ids).forEach((id, i) => {
     const f = (name: CaseField) => at(cols.fields[name], i);
     const meta: Record<string, string> = {};
     for (const [k, col] of Object.entries(cols.meta)) {
@@ -207,6 +218,39 @@ export function collationRanks(values: readonly string[]): Uint32Array {
   return ranks;
 }
 
+/** The rows whose answer id is not the one the runner gives that item in this run, with their ids. */
+function otherIds(runId: string, items: readonly ScoreRecord[]): AnswerColumns['otherIds'] {
+  const rows: number[] = [];
+  const ids: string[] = [];
+  items.forEach((it, i) => {
+    if (it.responseId === responseIdOf(runId, itemKeyOf({ caseId: it.caseId, questionId: it.questionId, modelId: it.modelId, variant: it.variant as Variant, sample: it.sample }))) return;
+    rows.push(i);
+    ids.push(it.responseId);
+  });
+  return { rows: Uint32Array.from(rows), ids: packStrings(ids) };
+}
+
+/** The number of answers in a set's table. */
+export const tableRows = (t: AnswerColumns): number => t.caseCode.length;
+
+/** The answer id of row `i` of a set's table (`runId`: the set's run). */
+export function responseIdAt(t: AnswerColumns, runId: string, i: number): string {
+  const rows = t.otherIds.rows;
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]! < i) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < rows.length && rows[lo] === i) return packedAt(t.otherIds.ids, lo);
+  const code = (values: readonly string[], codes: Uint32Array) => values[codes[i]!]!;
+  return responseIdOf(runId, itemKeyOf({
+    caseId: packedAt(t.caseIds, t.caseCode[i]!), questionId: code(t.questionIds, t.questionCode), modelId: code(t.modelIds, t.modelCode),
+    variant: code(t.variants, t.variantCode) as Variant, sample: t.sample[i]!,
+  }));
+}
+
 const byId = (a: ScoreRecord, b: ScoreRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
@@ -253,12 +297,13 @@ export function buildDigest(set: ScoreSetRecord, rows: readonly ScoreRecord[], c
     degradation: degradationCurves([{ run, set, items }]),
     dimensions: dimensionsFor(cases),
     table: {
-      responseIds: items.map((it) => it.responseId), caseIds: dict.case.values, caseRank: collationRanks(dict.case.values), caseCode: col.caseCode, modelIds: dict.model.values, modelCode: col.modelCode,
+      otherIds: otherIds(set.runId, items), caseIds: packStrings(dict.case.values), caseRank: collationRanks(dict.case.values), caseCode: col.caseCode, modelIds: dict.model.values, modelCode: col.modelCode,
       variants: dict.variant.values, variantCode: col.variantCode, protocols: dict.protocol.values, protocolCode: col.protocolCode, value: col.value, confidence: col.confidence,
+      questionIds: dict.question.values, questionCode: col.questionCode, sample: col.sample,
     },
   };
   const detail: DetailDigest = {
-    ...source, part: 'detail', questionIds: dict.question.values, questionCode: col.questionCode, sample: col.sample, metrics,
+    ...source, part: 'detail', metrics,
     cases: caseColumns(cases.filter((c) => answered.has(c.id))),
   };
   return { open, detail };
@@ -273,12 +318,13 @@ export function lightItems(open: OpenDigest, detail: DetailDigest, metric: strin
   const values = detail.metrics[metric];
   if (!values) return [];
   const t = open.table;
+  const caseIds = unpackStrings(t.caseIds);
   const out: ScoredItem[] = [];
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (Number.isNaN(v)) continue;
     out.push({
-      caseId: t.caseIds[t.caseCode[i]!]!, questionId: detail.questionIds[detail.questionCode[i]!]!, sample: detail.sample[i]!,
+      caseId: caseIds[t.caseCode[i]!]!, questionId: t.questionIds[t.questionCode[i]!]!, sample: t.sample[i]!,
       modelId: t.modelIds[t.modelCode[i]!]!, variant: t.variants[t.variantCode[i]!]!, protocolId: t.protocols[t.protocolCode[i]!]!, metrics: { [metric]: { value: v } },
     });
   }

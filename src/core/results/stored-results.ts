@@ -42,7 +42,7 @@ export async function loadStoredResults(repos: Repositories, benchmarkId: string
     ...base,
     digests,
     reviewed,
-    answerIndex: () => (table ??= new AnswerIndex(digests.map((d) => ({ scoreSetId: d.scoreSetId, table: d.table })))),
+    answerIndex: () => (table ??= new AnswerIndex(digests.map((d) => ({ scoreSetId: d.scoreSetId, runId: d.runId, table: d.table })))),
   };
 }
 

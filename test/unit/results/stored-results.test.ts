@@ -32,7 +32,7 @@ const cases: BenchCase[] = Array.from({ length: 30 }, (_, i) => ({
 const VARIANTS: Variant[] = ['none', 'degrade:blur:1', 'degrade:blur:2'];
 
 /** Deterministic, uneven answers: each model right on a different share, two samples on some questions, confidences spread. */
-function answers(runId: string, models: readonly string[], seed: number): RunResponse[] {
+function answers(runId: string, models: readonly string[], seed: number, idOf: (itemKey: string, n: number) => string = (itemKey) => `${runId}/${itemKey}`): RunResponse[] {
   const out: RunResponse[] = [];
   models.forEach((modelId, m) => {
     for (const variant of VARIANTS) {
@@ -43,7 +43,7 @@ function answers(runId: string, models: readonly string[], seed: number): RunRes
           const dx = right ? c.questions[0]!.reference!.diagnosis! : DX[(i + 1) % 4]!;
           const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId, variant, sample });
           out.push({
-            id: `${runId}/${itemKey}`, runId, itemKey, caseId: c.id, questionId: 'q', cacheKey: '', modelId, variant, sample, rawText: dx,
+            id: idOf(itemKey, out.length), runId, itemKey, caseId: c.id, questionId: 'q', cacheKey: '', modelId, variant, sample, rawText: dx,
             parsed: { hypotheses: [{ rank: 1, diagnosis: dx, confidence: ((h * 13) % 10) / 10, evidence: null }] }, parseError: null,
             usage: { promptTokens: 10, completionTokens: 5, ttftMs: 1, prefillTps: 100, decodeTps: 10 + m }, latencyMs: 100 + h, finishReason: 'stop', createdAt: 1,
           });
@@ -141,6 +141,25 @@ describe('results opened from stored digests', () => {
     expect(overview.full.reliability.length).toBe(rows.length);
     expect(overview.full.dimensions).toContain('fieldStrength');
     expect(stored.answerIndex().total).toBe(overview.full.runs.reduce((a, r) => a + r.answers, 0));
+    await expectAgreement(repos);
+  });
+
+  it('give each answer its own id, those the runner did not name included', async () => {
+    const { repos } = await seeded();
+    // An answer id is the run's id and the item's key, which the table's columns hold, so only other ids are stored:
+    // here every third answer of a third run keeps the id it had elsewhere (non-ASCII included).
+    const odd = (n: number) => n % 3 === 0;
+    const r3 = answers('r3', ['epsilon', 'zeta'], 5, (itemKey, n) => (odd(n) ? `Übernahme-${n}/${itemKey}` : `r3/${itemKey}`));
+    await repos.runs.put(testRun({ id: 'r3', name: 'Run r3', plan: { cases: cases.length, models: 2, variants: 3, samples: 2, items: r3.length } }));
+    await repos.responses.putBatch(r3);
+    await score(repos, 'r3', r3, true);
+    const digest = (await repos.scores.openDigest((await repos.scores.latestSet('r3'))!, 'h'.repeat(64)))!;
+    expect(digest.table.otherIds.rows.length).toBe(r3.filter((_, n) => odd(n)).length);
+    const first = (await repos.scores.openDigest((await repos.scores.latestSet('r1'))!, 'h'.repeat(64)))!;
+    expect(first.table.otherIds.rows.length).toBe(0);
+    const stored = await loadStoredResults(repos, 'b');
+    const listed = await storedAnswers(repos, stored, { modelId: 'zeta', limit: 1000 });
+    expect(listed.rows.map((r) => r.responseId).sort()).toEqual(r3.filter((r) => r.modelId === 'zeta').map((r) => r.id).sort());
     await expectAgreement(repos);
   });
 
