@@ -100,24 +100,20 @@ export interface ResultsRuns {
 }
 
 export async function readResultsRuns(repos: Repositories, benchmarkId: string): Promise<ResultsRuns> {
-  const benchmark = await repos.benchmarks.require(benchmarkId);
-  const runs = await repos.runs.listByBenchmark(benchmarkId);
-  const signed: { id: string; updatedAt: number; setId: string | null }[] = [];
-  const scored: ScoredRun[] = [];
-  const overviews: RunOverview[] = [];
-  const reviews: ReviewRecord[] = [];
-  for (const run of runs) {
-    const set = await repos.scores.latestSet(run.id);
-    const runReviews = await repos.reviews.listByRun(run.id);
-    reviews.push(...runReviews);
-    signed.push({ id: run.id, updatedAt: run.updatedAt, setId: set?.id ?? null });
-    overviews.push({
-      id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers: await repos.responses.countByRun(run.id),
-      scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ? encoderProvenance(set.config.encoder, set.config.bertscore) : null,
-      newReviews: set ? runReviews.filter((r) => r.createdAt > (set.config.reviewsUpTo ?? 0)).length : runReviews.length,
-    });
-    if (set) scored.push({ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: [] });
-  }
+  const [benchmark, runs] = await Promise.all([repos.benchmarks.require(benchmarkId), repos.runs.listByBenchmark(benchmarkId)]);
+  // Each run's reads at once, every run at once: opening the page waits on this, and one read after another was a round trip each.
+  const read = await Promise.all(runs.map(async (run) => {
+    const [set, runReviews, answers] = await Promise.all([repos.scores.latestSet(run.id), repos.reviews.listByRun(run.id), repos.responses.countByRun(run.id)]);
+    return { run, set, runReviews, answers };
+  }));
+  const signed = read.map(({ run, set }) => ({ id: run.id, updatedAt: run.updatedAt, setId: set?.id ?? null }));
+  const reviews = read.flatMap((r) => r.runReviews);
+  const overviews: RunOverview[] = read.map(({ run, set, runReviews, answers }) => ({
+    id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers,
+    scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ? encoderProvenance(set.config.encoder, set.config.bertscore) : null,
+    newReviews: set ? runReviews.filter((r) => r.createdAt > (set.config.reviewsUpTo ?? 0)).length : runReviews.length,
+  }));
+  const scored: ScoredRun[] = read.flatMap(({ run, set }) => (set ? [{ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: [] }] : []));
   return { benchmark, runs: overviews, scored, reviews, signature: signatureOf(signed, reviews) };
 }
 
