@@ -36,6 +36,9 @@ export interface AnswerQuery {
   readonly limit?: number;
 }
 
+/** What the answers table shows when it opens: every answer, by case. The results worker sorts this order ahead, while the page draws the leaderboard. */
+export const TABLE_OPENS_WITH = { outcome: 'any', sort: { key: 'caseId', descending: false } } as const satisfies AnswerQuery;
+
 export interface AnswerPage {
   readonly total: number;
   readonly offset: number;
