@@ -51,7 +51,10 @@ async function precache(): Promise<void> {
       urls.slice(i, i + 8).map(async (url) => {
         const res = await fetch(url, { cache: 'reload' });
         if (!res.ok) throw new Error(`precache: ${url} answered ${res.status}`);
-        await cache.put(url, res);
+        // Stored with the isolation headers, so a hit is answered as stored: a response built anew for each
+        // request loses the compiled code Chromium keeps beside a script cached at install, and every worker
+        // and page chunk was compiled again on each load.
+        await cache.put(url, isolate(res));
       }),
     );
   }
@@ -144,9 +147,12 @@ async function withAllowedOrigins(res: Response): Promise<Response> {
 async function fromCache(key: string, request: Request): Promise<Response> {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(key);
-  const res = hit ?? (await fetch(request));
-  return isolate(res);
+  // A cache filled by an earlier worker of the same build may hold entries without the headers.
+  if (hit && isolated(hit)) return hit;
+  return isolate(hit ?? (await fetch(request)));
 }
+
+const isolated = (res: Response): boolean => res.headers.get('Cross-Origin-Embedder-Policy') === 'require-corp' && res.headers.get('Cross-Origin-Opener-Policy') === 'same-origin';
 
 /**
  * Adds COOP/COEP so the page is cross-origin isolated (SharedArrayBuffer, WASM threads).

@@ -13,6 +13,19 @@ test('after the first visit the app works with the network off', async ({ page, 
   await openApp(page, server.url);
   const { cached, total } = await waitForOfflineReady(page);
   expect(cached).toBe(total);
+  // Each file is cached with the isolation headers, so a request is answered with the cached response itself
+  // (which keeps the compiled code Chromium stores beside a script cached at install), not a copy made per request.
+  const headers = await page.evaluate(async () => {
+    const name = (await caches.keys()).find((k) => k.startsWith('neuroeval-precache-'))!;
+    const cache = await caches.open(name);
+    const requests = await cache.keys();
+    return Promise.all(requests.map(async (r) => {
+      const res = (await cache.match(r))!;
+      return `${res.headers.get('Cross-Origin-Opener-Policy')} ${res.headers.get('Cross-Origin-Embedder-Policy')}`;
+    }));
+  });
+  expect(headers.length).toBe(total);
+  expect(new Set(headers)).toEqual(new Set(['same-origin require-corp']));
 
   // The network goes away entirely: the server stops and the browser is offline.
   await server.close();
