@@ -246,7 +246,7 @@ export function responseIdAt(t: AnswerColumns, runId: string, i: number): string
   if (lo < rows.length && rows[lo] === i) return packedAt(t.otherIds.ids, lo);
   const code = (values: readonly string[], codes: Uint32Array) => values[codes[i]!]!;
   return responseIdOf(runId, itemKeyOf({
-    caseId: packedAt(t.caseIds, t.caseCode[i]!), questionId: code(t.questionIds, t.questionCode), modelId: code(t.modelIds, t.modelCode),
+    caseId: unpackStrings(t.caseIds)[t.caseCode[i]!]!, questionId: code(t.questionIds, t.questionCode), modelId: code(t.modelIds, t.modelCode),
     variant: code(t.variants, t.variantCode) as Variant, sample: t.sample[i]!,
   }));
 }

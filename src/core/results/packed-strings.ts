@@ -25,20 +25,28 @@ export function packStrings(values: readonly string[]): PackedStrings {
   return { bytes, ends };
 }
 
-export const packedCount = (p: PackedStrings): number => p.ends.length;
-
 /** The i-th string. */
 export function packedAt(p: PackedStrings, i: number): string {
   if (i < 0 || i >= p.ends.length) throw new RangeError(`No string ${i} in a list of ${p.ends.length}`);
   return decoder.decode(p.bytes.subarray(i === 0 ? 0 : p.ends[i - 1]!, p.ends[i]!));
 }
 
+/** Lists already unpacked: a digest's case ids are asked for by the answer index, each metric's light rows and each answer id. */
+const unpacked = new WeakMap<PackedStrings, readonly string[]>();
+
 /**
- * Every string. Text that is all ASCII (ids almost always are) is decoded
- * once and cut at the offsets, which are then character offsets too; other
- * text is decoded string by string.
+ * Every string, unpacked once per list (the list is never changed). Text
+ * that is all ASCII (ids almost always are) is decoded once and cut at the
+ * offsets, which are then character offsets too; other text is decoded
+ * string by string.
  */
-export function unpackStrings(p: PackedStrings): string[] {
+export function unpackStrings(p: PackedStrings): readonly string[] {
+  let out = unpacked.get(p);
+  if (!out) unpacked.set(p, (out = unpack(p)));
+  return out;
+}
+
+function unpack(p: PackedStrings): string[] {
   const n = p.ends.length;
   const out = new Array<string>(n);
   const text = decoder.decode(p.bytes);
