@@ -31,6 +31,18 @@ test('the shell renders every page from the navigation', async ({ page, server }
   await expect(page).toHaveTitle('Settings · NeuroEval');
 });
 
+test('once idle, the app has the results page\'s code and worker ready before the results are opened', async ({ page, server }) => {
+  await openApp(page, server.url);
+  // Home was opened, never Results: both come from the idle warm-up (app/Shell.svelte).
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop() ?? '')), { timeout: 15_000 })
+    .toEqual(expect.arrayContaining([expect.stringMatching(/^ResultsView-.*\.js$/), expect.stringMatching(/^results\.worker-.*\.js$/)]));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Home');
+  // The page opens from the loaded code at once, with no "could not be loaded".
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Results' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Results');
+  await expect(page.getByTestId('results-runs')).toBeVisible();
+});
+
 test('the environment check reports the WebGPU adapter, a worker compute pass and the storage state', async ({ page, server }) => {
   await openApp(page, server.url);
   const env = page.getByTestId('environment-check');
