@@ -264,14 +264,15 @@ describe('storage use per benchmark', () => {
     const gone = new AbortController();
     let read = 0;
     // Each case read by the scan; the page goes away after the first.
-    db.cases.hook('reading', (c) => {
+    const leaveAfterFirst = (c: CaseRecord) => {
       if (++read === 1) gone.abort();
       return c;
-    });
+    };
+    db.cases.hook('reading', leaveAfterFirst);
     await expect(repos.usage.storageUse(gone.signal)).rejects.toMatchObject({ message: expect.stringContaining('AbortError') });
     expect(read).toBe(1);
-    // Without a signal, or before the abort, it still reads everything.
-    read = -100;
+    db.cases.hook('reading').unsubscribe(leaveAfterFirst);
+    // With a signal that is not aborted, it reads everything.
     expect((await repos.usage.storageUse(new AbortController().signal)).cases).toBe(4);
   });
 });
