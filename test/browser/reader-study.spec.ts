@@ -63,6 +63,8 @@ async function read(page: Page, url: string, runId: string, pseudonym: string, r
   for (let i = 0; i < CASES; i++) {
     const heading = page.getByTestId('reader-case');
     await expect(page.getByTestId('reader-progress')).toHaveText(`${i} of ${CASES} answered`);
+    // The count can show the stored answer before the page moves on: the position says which question is shown.
+    await expect(page.getByTestId('reader-position')).toHaveText(`Question ${i + 1} of ${CASES}`);
     const caseId = (await heading.getAttribute('data-case-id'))!;
     // Blind: neither the model's answer nor the reference is on the page.
     await expect(page.getByText('Answer key')).toHaveCount(0);
