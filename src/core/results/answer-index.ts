@@ -21,36 +21,63 @@ export interface AnswerRefPage {
   readonly refs: readonly AnswerRef[];
 }
 
-/** One string column over all sets: a shared dictionary, each answer's code, and the dictionary's sort ranks (made when first needed). */
-class Column {
-  readonly values: string[] = [];
+interface ColumnPart {
+  /** The set's dictionary; a function when it is unpacked only if asked for (the case ids). */
+  readonly values: readonly string[] | (() => readonly string[]);
   readonly codes: Uint32Array;
-  readonly #index = new Map<string, number>();
-  #ranks: Uint32Array | null;
+  readonly ranks?: Uint32Array;
+}
 
-  constructor(n: number, parts: readonly { readonly values: readonly string[]; readonly codes: Uint32Array; readonly ranks?: Uint32Array }[]) {
+const valuesOf = (p: ColumnPart): readonly string[] => (typeof p.values === 'function' ? p.values() : p.values);
+
+/**
+ * One string column over all sets: a shared dictionary, each answer's code,
+ * and the dictionary's sort ranks (made when first needed). A single set's
+ * column is its stored one as it is: the table opens sorted by case on the
+ * stored ranks, so neither the 25,000 case ids nor a lookup of them is made
+ * before a filter or a search needs them (building both was most of opening
+ * the table).
+ */
+class Column {
+  readonly codes: Uint32Array;
+  #values: readonly string[] | null = null;
+  #index: Map<string, number> | null = null;
+  #ranks: Uint32Array | null;
+  readonly #single: ColumnPart | null;
+
+  constructor(n: number, parts: readonly ColumnPart[]) {
+    if (parts.length === 1) {
+      this.#single = parts[0]!;
+      this.codes = this.#single.codes;
+      this.#ranks = this.#single.ranks ?? null;
+      return;
+    }
+    this.#single = null;
+    const values: string[] = [];
+    const index = new Map<string, number>();
     this.codes = new Uint32Array(n);
     let at = 0;
     for (const p of parts) {
-      const map = p.values.map((v) => this.#code(v));
+      const map = valuesOf(p).map((v) => {
+        let c = index.get(v);
+        if (c === undefined) index.set(v, (c = values.push(v) - 1));
+        return c;
+      });
       for (let i = 0; i < p.codes.length; i++) this.codes[at + i] = map[p.codes[i]!]!;
       at += p.codes.length;
     }
-    // One set's ranks are stored with it; a dictionary merged from several is ranked on first use.
-    this.#ranks = parts.length === 1 && parts[0]!.ranks ? parts[0]!.ranks : null;
+    this.#values = values;
+    this.#index = index;
+    // A dictionary merged from several sets is ranked on first use.
+    this.#ranks = null;
   }
 
-  #code(v: string): number {
-    let c = this.#index.get(v);
-    if (c === undefined) {
-      c = this.values.length;
-      this.values.push(v);
-      this.#index.set(v, c);
-    }
-    return c;
+  get values(): readonly string[] {
+    return (this.#values ??= valuesOf(this.#single!));
   }
 
   codeOf(v: string): number | undefined {
+    this.#index ??= new Map(this.values.map((s, i) => [s, i]));
     return this.#index.get(v);
   }
 
@@ -61,7 +88,8 @@ class Column {
 
 export class AnswerIndex {
   readonly total: number;
-  readonly #setOf: Uint32Array;
+  /** Each row's set; null with one set (every row is the first set's). */
+  readonly #setOf: Uint32Array | null;
   readonly #setIds: readonly string[];
   readonly #responseIdAt: readonly ((row: number) => string)[];
   readonly #starts: readonly number[];
@@ -76,22 +104,30 @@ export class AnswerIndex {
     this.total = n;
     this.#setIds = sets.map((s) => s.scoreSetId);
     this.#responseIdAt = sets.map((s) => (row) => responseIdAt(s.table, s.runId, row));
-    this.#setOf = new Uint32Array(n);
-    this.#value = new Float64Array(n);
-    this.#confidence = new Float64Array(n);
     const starts: number[] = [];
-    let at = 0;
-    sets.forEach((s, k) => {
-      starts.push(at);
-      this.#setOf.fill(k, at, at + tableRows(s.table));
-      this.#value.set(s.table.value, at);
-      this.#confidence.set(s.table.confidence, at);
-      at += tableRows(s.table);
-    });
+    if (sets.length === 1) {
+      // One set (a benchmark with one scored run): its columns are read as stored, not copied.
+      this.#setOf = null;
+      this.#value = sets[0]!.table.value;
+      this.#confidence = sets[0]!.table.confidence;
+      starts.push(0);
+    } else {
+      this.#setOf = new Uint32Array(n);
+      this.#value = new Float64Array(n);
+      this.#confidence = new Float64Array(n);
+      let at = 0;
+      sets.forEach((s, k) => {
+        starts.push(at);
+        this.#setOf!.fill(k, at, at + tableRows(s.table));
+        this.#value.set(s.table.value, at);
+        this.#confidence.set(s.table.confidence, at);
+        at += tableRows(s.table);
+      });
+    }
     this.#starts = starts;
     const t = sets.map((s) => s.table);
     this.#cols = {
-      caseId: new Column(n, t.map((x) => ({ values: unpackStrings(x.caseIds), codes: x.caseCode, ranks: x.caseRank }))),
+      caseId: new Column(n, t.map((x) => ({ values: () => unpackStrings(x.caseIds), codes: x.caseCode, ranks: x.caseRank }))),
       modelId: new Column(n, t.map((x) => ({ values: x.modelIds, codes: x.modelCode }))),
       variant: new Column(n, t.map((x) => ({ values: x.variants, codes: x.variantCode }))),
       protocolId: new Column(n, t.map((x) => ({ values: x.protocols, codes: x.protocolCode }))),
@@ -105,7 +141,7 @@ export class AnswerIndex {
     const limit = Math.max(0, q.limit ?? 100);
     const refs: AnswerRef[] = [];
     for (const i of order.subarray(offset, offset + limit)) {
-      const k = this.#setOf[i]!;
+      const k = this.#setOf?.[i] ?? 0;
       refs.push({ scoreSetId: this.#setIds[k]!, responseId: this.#responseIdAt[k]!(i - this.#starts[k]!) });
     }
     return { total: order.length, offset, refs };
@@ -131,6 +167,11 @@ export class AnswerIndex {
     const caseMatch = search ? cases.values.map((c) => c.toLowerCase().includes(search)) : null;
     const outcome: Outcome = q.outcome ?? 'any';
     const out = new Uint32Array(this.total);
+    if (model === null && protocol === null && variant === null && !caseMatch && outcome === 'any') {
+      // Every row, in table order: how the table opens.
+      for (let i = 0; i < this.total; i++) out[i] = i;
+      return out;
+    }
     let m = 0;
     for (let i = 0; i < this.total; i++) {
       if (model !== null && this.#cols.modelId.codes[i] !== model) continue;
@@ -160,16 +201,18 @@ export class AnswerIndex {
     // Strings: a counting sort by collation rank, stable, so linear in the rows.
     const col = this.#cols[key];
     const ranks = col.ranks;
+    const codes = col.codes;
     const top = ranks.length;
-    const rankOf = (i: number) => {
-      const r = ranks[col.codes[i]!]!;
-      return descending ? top - 1 - r : r;
-    };
+    // Each code's sort key, once per dictionary entry rather than per row.
+    const keyOf = descending ? ranks.map((r) => top - 1 - r) : ranks;
     const counts = new Uint32Array(top + 1);
-    for (const i of rows) counts[rankOf(i) + 1]!++;
+    for (let j = 0; j < rows.length; j++) counts[keyOf[codes[rows[j]!]!]! + 1]!++;
     for (let r = 1; r <= top; r++) counts[r]! += counts[r - 1]!;
     const out = new Uint32Array(rows.length);
-    for (const i of rows) out[counts[rankOf(i)]!++] = i;
+    for (let j = 0; j < rows.length; j++) {
+      const i = rows[j]!;
+      out[counts[keyOf[codes[i]!]!]!++] = i;
+    }
     return out;
   }
 }

@@ -39,6 +39,21 @@ export interface AnswerQuery {
 /** What the answers table shows when it opens: every answer, by case. The results worker sorts this order ahead, while the page draws the leaderboard. */
 export const TABLE_OPENS_WITH = { outcome: 'any', sort: { key: 'caseId', descending: false } } as const satisfies AnswerQuery;
 
+/** Rows the answers table asks for at a time. */
+export const TABLE_PAGE = 100;
+
+/** The answers table's first ask when it opens; the results worker reads it ahead with the table's order. */
+export const TABLE_FIRST_PAGE: AnswerQuery = { ...TABLE_OPENS_WITH, offset: 0, limit: TABLE_PAGE };
+
+/** Whether two queries ask for the same rows (absent and empty filters alike, the search trimmed, the defaults filled in). */
+export function sameAnswerQuery(a: AnswerQuery, b: AnswerQuery): boolean {
+  const norm = (q: AnswerQuery) => JSON.stringify([
+    q.modelId || '', q.protocolId || '', q.variant || '', q.outcome ?? 'any', q.search?.trim().toLowerCase() ?? '',
+    q.sort ? [q.sort.key, q.sort.descending === true] : null, Math.max(0, q.offset ?? 0), Math.max(0, q.limit ?? 100),
+  ]);
+  return norm(a) === norm(b);
+}
+
 export interface AnswerPage {
   readonly total: number;
   readonly offset: number;

@@ -28,7 +28,7 @@ import { PATIENT_KEY, STUDY_KEY } from '../scoring/run/patients.ts';
 import { degradationCurves, dimensionsFor, rowReliability, type BreakdownCase, type DegradationCurve, type Dimension, type ScoredItem } from './leaderboard.ts';
 import { itemKeyOf, responseIdOf } from '../runner/plan.ts';
 import type { Variant } from '../runner/types.ts';
-import { packedAt, packStrings, unpackStrings, type PackedStrings } from './packed-strings.ts';
+import { packedAt, packStrings, stringAt, unpackStrings, type PackedStrings } from './packed-strings.ts';
 import { TECHNICAL_TAGS } from './technical-tags.ts';
 
 /** Bumped whenever what a digest holds or how it is computed changes: older digests are rebuilt. */
@@ -246,7 +246,7 @@ export function responseIdAt(t: AnswerColumns, runId: string, i: number): string
   if (lo < rows.length && rows[lo] === i) return packedAt(t.otherIds.ids, lo);
   const code = (values: readonly string[], codes: Uint32Array) => values[codes[i]!]!;
   return responseIdOf(runId, itemKeyOf({
-    caseId: unpackStrings(t.caseIds)[t.caseCode[i]!]!, questionId: code(t.questionIds, t.questionCode), modelId: code(t.modelIds, t.modelCode),
+    caseId: stringAt(t.caseIds, t.caseCode[i]!), questionId: code(t.questionIds, t.questionCode), modelId: code(t.modelIds, t.modelCode),
     variant: code(t.variants, t.variantCode) as Variant, sample: t.sample[i]!,
   }));
 }

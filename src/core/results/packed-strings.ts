@@ -46,6 +46,11 @@ export function unpackStrings(p: PackedStrings): readonly string[] {
   return out;
 }
 
+/** The i-th string, from the unpacked list when there is one: a page of the answers table needs 100 case ids, not 25,000. */
+export function stringAt(p: PackedStrings, i: number): string {
+  return unpacked.get(p)?.[i] ?? packedAt(p, i);
+}
+
 function unpack(p: PackedStrings): string[] {
   const n = p.ends.length;
   const out = new Array<string>(n);

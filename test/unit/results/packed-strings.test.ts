@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packStrings, packedAt, unpackStrings } from '../../../src/core/results/packed-strings.ts';
+import { packStrings, packedAt, stringAt, unpackStrings } from '../../../src/core/results/packed-strings.ts';
 
 describe('packed strings', () => {
   it('gives back every string, in order, ASCII ids and all', () => {
@@ -25,6 +25,15 @@ describe('packed strings', () => {
     expect(copy.bytes).toBeInstanceOf(Uint8Array);
     expect(copy.ends).toBeInstanceOf(Uint32Array);
     expect(unpackStrings(copy)).toEqual(values);
+  });
+
+  it('gives one string without unpacking the list, and from the list once it is unpacked', () => {
+    const values = ['case-1', 'Fall-Ä', 'case-3'];
+    const p = packStrings(values);
+    values.forEach((v, i) => expect(stringAt(p, i)).toBe(v));
+    const list = unpackStrings(p);
+    values.forEach((v, i) => expect(stringAt(p, i)).toBe(list[i]));
+    expect(() => stringAt(packStrings(['a']), 1)).toThrow(/No string 1/);
   });
 
   it('says which string is missing when asked past the end', () => {

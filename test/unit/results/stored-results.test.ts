@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories } from '../../../src/core/db/index.ts';
 import { agreementReport } from '../../../src/core/results/agreement.ts';
-import { queryAnswers, type AnswerQuery, type AnswerSortKey } from '../../../src/core/results/answers.ts';
+import { queryAnswers, sameAnswerQuery, TABLE_FIRST_PAGE, TABLE_PAGE, type AnswerQuery, type AnswerSortKey } from '../../../src/core/results/answers.ts';
 import { breakdown, compareRows } from '../../../src/core/results/leaderboard.ts';
 import { loadResults, overviewOf, resultsSignature } from '../../../src/core/results/overview.ts';
 import { loadStoredDetail, loadStoredResults, storedAnswers, storedOverview } from '../../../src/core/results/stored-results.ts';
@@ -57,7 +57,8 @@ function answers(runId: string, models: readonly string[], seed: number, idOf: (
 let counter = 0;
 
 /** A benchmark with two runs (one model in both, so labels carry run names), reviews, both scored. */
-async function seeded(): Promise<{ db: NeuroEvalDB; repos: Repositories; responses: { r1: RunResponse[]; r2: RunResponse[] } }> {
+/** Two scored runs, or with `oneRun` the first only (a benchmark whose table is one set's columns as stored). */
+async function seeded(oneRun = false): Promise<{ db: NeuroEvalDB; repos: Repositories; responses: { r1: RunResponse[]; r2: RunResponse[] } }> {
   const db = await openDatabase({ name: `stored-results-${Date.now()}-${++counter}`, indexedDB, IDBKeyRange });
   const repos = createRepositories(db);
   await repos.benchmarks.putWithContent({
@@ -66,14 +67,15 @@ async function seeded(): Promise<{ db: NeuroEvalDB; repos: Repositories; respons
   }, cases);
   const responses = { r1: answers('r1', ['alpha', 'beta', 'gamma'], 0), r2: answers('r2', ['alpha', 'delta'], 3) };
   for (const [runId, rows] of Object.entries(responses)) {
+    if (oneRun && runId !== 'r1') continue;
     await repos.runs.put(testRun({ id: runId, name: `Run ${runId}`, plan: { cases: cases.length, models: 3, variants: 3, samples: 2, items: rows.length } }));
     await repos.responses.putBatch(rows);
   }
   await repos.reviews.record({ responseId: responses.r1[0]!.id, runId: 'r1', reviewerId: 'dr-a', verdict: 'wrong', errorClasses: ['hallucinated-finding'], rationaleRating: 2, reason: '' });
   await repos.reviews.record({ responseId: responses.r1[0]!.id, runId: 'r1', reviewerId: 'dr-b', verdict: 'correct', errorClasses: [], rationaleRating: 4, reason: '' });
-  await repos.reviews.record({ responseId: responses.r2[5]!.id, runId: 'r2', reviewerId: 'dr-a', verdict: 'wrong', errorClasses: ['laterality'], rationaleRating: null, reason: '' });
+  if (!oneRun) await repos.reviews.record({ responseId: responses.r2[5]!.id, runId: 'r2', reviewerId: 'dr-a', verdict: 'wrong', errorClasses: ['laterality'], rationaleRating: null, reason: '' });
   await score(repos, 'r1', responses.r1, true);
-  await score(repos, 'r2', responses.r2, false);
+  if (!oneRun) await score(repos, 'r2', responses.r2, false);
   return { db, repos, responses };
 }
 
@@ -144,6 +146,19 @@ describe('results opened from stored digests', () => {
     await expectAgreement(repos);
   });
 
+  it('show the same with one scored run, whose table columns are read as stored', async () => {
+    const { repos } = await seeded(true);
+    const { overview, stored } = await bothWays(repos);
+    expect(overview.full.runs.map((r) => r.id)).toEqual(['r1']);
+    expect(stored.digests).toHaveLength(1);
+    await expectAgreement(repos);
+    // A filter or search after the table opened by case reads the case ids then: the same rows as from every score row.
+    const full = await loadResults(repos, 'b');
+    for (const q of [{ search: 'case-1', limit: 500 }, { modelId: 'beta', sort: { key: 'caseId', descending: true }, limit: 500 }] as AnswerQuery[]) {
+      expect(await storedAnswers(repos, stored, q)).toEqual(queryAnswers(full.answers, q));
+    }
+  });
+
   it('give each answer its own id, those the runner did not name included', async () => {
     const { repos } = await seeded();
     // An answer id is the run's id and the item's key, which the table's columns hold, so only other ids are stored:
@@ -211,6 +226,16 @@ describe('results opened from stored digests', () => {
     expect(await repos.scores.openDigest(outdated, 'h'.repeat(64))).toBeUndefined();
     await expectAgreement(repos);
     expect(await repos.scores.openDigest(outdated, 'h'.repeat(64))).toMatchObject({ items: rows.length - 1 });
+  });
+
+  it('read ahead the page the answers table asks first, and only for that ask', () => {
+    // The table's first ask as AnswersTable.svelte makes it: its filters empty, its page from the top.
+    const opening: AnswerQuery = { outcome: 'any', sort: { key: 'caseId', descending: false }, offset: 0, limit: TABLE_PAGE };
+    expect(sameAnswerQuery(opening, TABLE_FIRST_PAGE)).toBe(true);
+    expect(sameAnswerQuery({ ...opening, search: '  ' }, TABLE_FIRST_PAGE)).toBe(true);
+    for (const other of [{ ...opening, offset: TABLE_PAGE }, { ...opening, outcome: 'wrong' }, { ...opening, search: 'case-1' }, { ...opening, modelId: 'alpha' }, { ...opening, sort: { key: 'caseId', descending: true } }, { ...opening, sort: { key: 'value' } }] as AnswerQuery[]) {
+      expect(sameAnswerQuery(other, TABLE_FIRST_PAGE), JSON.stringify(other)).toBe(false);
+    }
   });
 });
 
