@@ -8,6 +8,12 @@
  * (the digests' per-answer values). Exports and the HTML report read every
  * row once. Both are kept until a score set, run or review changes. Also
  * run imports.
+ *
+ * The app runs two instances (lib/workers/clients.ts): one serves the
+ * overview and the answers table, the other the tests, breakdowns, reader
+ * study, safety view and exports, whose resampling would otherwise hold the
+ * table's requests up. Each keeps its own cache, checked against the
+ * results signature.
  */
 import { loadRunCriteria, needsSafety, runCriteriaView, runSafety, type RunCriteriaView } from '../src/core/criteria/index.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
