@@ -103,29 +103,6 @@ async function results(benchmarkId: string, revision?: string): Promise<LoadedRe
   return current(fullCache, benchmarkId, revision, async () => loadResults(await database(), benchmarkId), (c) => (fullCache = c));
 }
 
-/** Overview and answer-page calls being served: what the page waits for to show the leaderboard and the table. */
-let foreground = 0;
-
-async function inForeground<T>(work: () => Promise<T>): Promise<T> {
-  foreground++;
-  try {
-    return await work();
-  } finally {
-    foreground--;
-  }
-}
-
-/**
- * Paired tests and breakdowns are asked in the same breath as the first
- * page of answers but shown further down (and the leaderboard shows its rows
- * before their tests), so they wait until no overview or answer page is being
- * served: first a turn, so calls already queued start, then while any runs.
- */
-async function afterForeground(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 0));
-  while (foreground > 0) await new Promise((r) => setTimeout(r, 5));
-}
-
 async function detailOf(data: StoredResults): Promise<StoredDetail> {
   if (detailCache?.data !== data) detailCache = { data, detail: loadStoredDetail(await database(), data) };
   return detailCache.detail;
@@ -137,7 +114,6 @@ async function comparisonsFor(benchmarkId: string, metric: string, revision?: st
   let c = comparisons.get(key);
   if (!c) {
     comparisons.set(key, (c = (async () => {
-      await afterForeground();
       const detail = await detailOf(data);
       return compareRows(detail.itemsFor(metric), metric, { unit, cases: detail.cases });
     })()));
@@ -208,20 +184,18 @@ const resultsApi = {
    * digests' read overlapping the page's own start).
    */
   async prepare(input: { benchmarkId: string }): Promise<void> {
-    const data = await inForeground(() => stored(input.benchmarkId));
-    // Then, after the overview that waited for the same read has been answered, the table's first page: its index,
-    // its order and its rows are read here while the page draws the leaderboard, and the page's first ask finds them.
-    void inForeground(async () => {
-      await new Promise((r) => setTimeout(r, 0));
-      if (firstPage?.data === data) return;
-      const page = (async () => storedAnswers(await database(), data, TABLE_FIRST_PAGE))();
-      firstPage = { data, page };
-      await page;
-    }).catch(() => undefined);
+    const data = await stored(input.benchmarkId);
+    // Then, after the overview that waited for the same read has been answered (a turn later), the table's first
+    // page: its index, its order and its rows are read here while the page draws the leaderboard, and the page's
+    // first ask finds them. A read that fails is made again by that ask.
+    setTimeout(() => {
+      if (firstPage?.data !== data) firstPage = { data, page: (async () => storedAnswers(await database(), data, TABLE_FIRST_PAGE))() };
+      firstPage.page.catch(() => undefined);
+    }, 0);
   },
 
   async overview(input: Revisioned): Promise<ResultsOverview> {
-    return inForeground(async () => storedOverview(await database(), await stored(input.benchmarkId, input.revision)));
+    return storedOverview(await database(), await stored(input.benchmarkId, input.revision));
   },
 
   /** Every pair of leaderboard rows tested on one metric, per question (default) or per sample. */
@@ -236,7 +210,6 @@ const resultsApi = {
     // The promise is kept at once, so a second open while the first is still computing waits for it instead of computing again.
     if (!b) {
       breakdowns.set(key, (b = (async () => {
-        await afterForeground();
         const detail = await detailOf(data);
         return breakdown(detail.itemsFor(input.metric), detail.cases, input.dimension, input.metric, input.unit ? { unit: input.unit } : {});
       })()));
@@ -246,19 +219,16 @@ const resultsApi = {
   },
 
   async answers(input: Revisioned & { query: AnswerQuery }): Promise<AnswerPage> {
-    return inForeground(async () => {
-      const data = await stored(input.benchmarkId, input.revision);
-      const read = async () => storedAnswers(await database(), data, input.query);
-      // A read ahead that failed is made again here, where its error reaches the table.
-      if (firstPage?.data === data && sameAnswerQuery(input.query, TABLE_FIRST_PAGE)) return firstPage.page.catch(read);
-      return read();
-    });
+    const data = await stored(input.benchmarkId, input.revision);
+    const read = async () => storedAnswers(await database(), data, input.query);
+    // A read ahead that failed is made again here, where its error reaches the table.
+    if (firstPage?.data === data && sameAnswerQuery(input.query, TABLE_FIRST_PAGE)) return firstPage.page.catch(read);
+    return read();
   },
 
   /** Each reader and the readers' consensus against each model arm on one metric; null without a scored reader run. */
   async readers(input: Revisioned & { metric: string }): Promise<ReaderStudyResult | null> {
     const data = await stored(input.benchmarkId, input.revision);
-    await afterForeground();
     const detail = await detailOf(data);
     return loadReaderStudy(await database(), data.scored, detail.itemsFor(input.metric), input.metric);
   },
