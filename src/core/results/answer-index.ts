@@ -6,7 +6,7 @@
  * table rows (`answerTableRow`), so the result is the page `queryAnswers`
  * gives over all rows, row for row.
  */
-import type { AnswerQuery, AnswerSortKey, Outcome } from './answers.ts';
+import { answerOrderKey, type AnswerQuery, type AnswerSortKey, type Outcome } from './answers.ts';
 import { collationRanks, responseIdAt, tableRows, type AnswerColumns } from './digest.ts';
 import { unpackStrings } from './packed-strings.ts';
 
@@ -149,7 +149,7 @@ export class AnswerIndex {
 
   /** Filtered and sorted row positions; the last one is kept, so paging through it costs nothing more. */
   #ordered(q: AnswerQuery): Uint32Array {
-    const key = JSON.stringify([q.modelId, q.protocolId, q.variant, q.outcome, q.search?.trim().toLowerCase(), q.sort]);
+    const key = answerOrderKey(q);
     if (this.#last?.key === key) return this.#last.order;
     const filtered = this.#filter(q);
     const order = q.sort ? this.#sort(filtered, q.sort.key, q.sort.descending === true) : filtered;

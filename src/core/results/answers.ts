@@ -45,13 +45,15 @@ export const TABLE_PAGE = 100;
 /** The answers table's first ask when it opens; the results worker reads it ahead with the table's order. */
 export const TABLE_FIRST_PAGE: AnswerQuery = { ...TABLE_OPENS_WITH, offset: 0, limit: TABLE_PAGE };
 
-/** Whether two queries ask for the same rows (absent and empty filters alike, the search trimmed, the defaults filled in). */
+/** The rows a query selects, in their order, as a key: absent and empty filters alike, the search trimmed, the defaults filled in (paging left out). */
+export function answerOrderKey(q: AnswerQuery): string {
+  return JSON.stringify([q.modelId || '', q.protocolId || '', q.variant || '', q.outcome ?? 'any', q.search?.trim().toLowerCase() ?? '', q.sort ? [q.sort.key, q.sort.descending === true] : null]);
+}
+
+/** Whether two queries ask for the same rows: the same order and the same page of it. */
 export function sameAnswerQuery(a: AnswerQuery, b: AnswerQuery): boolean {
-  const norm = (q: AnswerQuery) => JSON.stringify([
-    q.modelId || '', q.protocolId || '', q.variant || '', q.outcome ?? 'any', q.search?.trim().toLowerCase() ?? '',
-    q.sort ? [q.sort.key, q.sort.descending === true] : null, Math.max(0, q.offset ?? 0), Math.max(0, q.limit ?? 100),
-  ]);
-  return norm(a) === norm(b);
+  const page = (q: AnswerQuery) => `${Math.max(0, q.offset ?? 0)}:${Math.max(0, q.limit ?? 100)}`;
+  return answerOrderKey(a) === answerOrderKey(b) && page(a) === page(b);
 }
 
 export interface AnswerPage {
