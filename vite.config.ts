@@ -2,6 +2,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { readBuildInfo } from './build/build-info.ts';
+import { compileHintsPlugin } from './build/compile-hints-plugin.ts';
 import { pwaPlugin } from './build/pwa-plugin.ts';
 import { buildCsp } from './src/core/security/csp.ts';
 
@@ -49,6 +50,8 @@ export default defineConfig({
   plugins: [
     svelte(),
     cspPlugin(),
+    // The results page's code, loaded when the app is idle: compiled then, not on its first open.
+    compileHintsPlugin(['ResultsView']),
     pwaPlugin({ swSource: `${root}src/service-worker/sw.ts`, buildInfo }),
   ],
   define: {
