@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMPILE_HINT, compileHintsPlugin } from '../../../build/compile-hints-plugin.ts';
 
-type Chunk = { type: 'chunk'; name: string; fileName: string; code: string } | { type: 'asset'; name: string; fileName: string; source: string };
+type Chunk = { type: 'chunk'; name: string; fileName: string; code: string; moduleIds: string[] } | { type: 'asset'; name: string; fileName: string; source: string };
 
 /** Runs the plugin's generateBundle over a made-up bundle, as Vite would after minifying. */
 function generate(names: readonly string[], bundle: Record<string, Chunk>): void {
@@ -12,8 +12,8 @@ function generate(names: readonly string[], bundle: Record<string, Chunk>): void
 describe('compile hints build plugin', () => {
   it('puts the magic comment on the first line of the named chunks only, and leaves their code as it was after it', () => {
     const bundle: Record<string, Chunk> = {
-      'assets/ResultsView-abc.js': { type: 'chunk', name: 'ResultsView', fileName: 'assets/ResultsView-abc.js', code: 'import{a}from"./x.js";export{a};' },
-      'assets/index-def.js': { type: 'chunk', name: 'index', fileName: 'assets/index-def.js', code: 'console.log(1);' },
+      'assets/ResultsView-abc.js': { type: 'chunk', name: 'ResultsView', fileName: 'assets/ResultsView-abc.js', code: 'import{a}from"./x.js";export{a};', moduleIds: ['/app/src/features/results/ResultsView.svelte'] },
+      'assets/index-def.js': { type: 'chunk', name: 'index', fileName: 'assets/index-def.js', code: 'console.log(1);', moduleIds: ['/app/src/main.ts'] },
       'assets/ResultsView-abc.css': { type: 'asset', name: 'ResultsView', fileName: 'assets/ResultsView-abc.css', source: '.a{}' },
     };
     generate(['ResultsView'], bundle);
@@ -25,8 +25,14 @@ describe('compile hints build plugin', () => {
     expect((bundle['assets/ResultsView-abc.css'] as Extract<Chunk, { type: 'asset' }>).source).toBe('.a{}');
   });
 
-  it('fails the build, naming the chunk, when a named chunk is not in the bundle (a renamed page would lose its hint silently)', () => {
-    const bundle: Record<string, Chunk> = { 'assets/index-def.js': { type: 'chunk', name: 'index', fileName: 'assets/index-def.js', code: '' } };
+  it('fails the build, naming the chunk, when the page is built into a chunk of another name (a renamed chunk would lose its hint silently)', () => {
+    const bundle: Record<string, Chunk> = { 'assets/index-def.js': { type: 'chunk', name: 'index', fileName: 'assets/index-def.js', code: '', moduleIds: ['/app/src/main.ts', '/app/src/features/results/ResultsView.svelte'] } };
     expect(() => generate(['ResultsView'], bundle)).toThrow(/no chunk named ResultsView/);
+  });
+
+  it('leaves a build of the same config without the page alone (the smoke harness)', () => {
+    const bundle: Record<string, Chunk> = { 'assets/index-def.js': { type: 'chunk', name: 'index', fileName: 'assets/index-def.js', code: 'x', moduleIds: ['/app/src/smoke/main.ts'] } };
+    generate(['ResultsView'], bundle);
+    expect((bundle['assets/index-def.js'] as Extract<Chunk, { type: 'chunk' }>).code).toBe('x');
   });
 });
