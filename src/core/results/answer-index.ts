@@ -6,7 +6,7 @@
  * table rows (`answerTableRow`), so the result is the page `queryAnswers`
  * gives over all rows, row for row.
  */
-import { answerOrderKey, type AnswerQuery, type AnswerSortKey, type Outcome } from './answers.ts';
+import { answerOrderKey, answerPageBounds, type AnswerQuery, type AnswerSortKey, type Outcome } from './answers.ts';
 import { collationRanks, responseIdAt, tableRows, type AnswerColumns } from './digest.ts';
 import { unpackStrings } from './packed-strings.ts';
 
@@ -137,8 +137,7 @@ export class AnswerIndex {
   /** The page `queryAnswers` would return for the same query over every row, as references to those rows. */
   query(q: AnswerQuery = {}): AnswerRefPage {
     const order = this.#ordered(q);
-    const offset = Math.max(0, q.offset ?? 0);
-    const limit = Math.max(0, q.limit ?? 100);
+    const { offset, limit } = answerPageBounds(q);
     const refs: AnswerRef[] = [];
     for (const i of order.subarray(offset, offset + limit)) {
       const k = this.#setOf?.[i] ?? 0;

@@ -50,10 +50,16 @@ export function answerOrderKey(q: AnswerQuery): string {
   return JSON.stringify([q.modelId || '', q.protocolId || '', q.variant || '', q.outcome ?? 'any', q.search?.trim().toLowerCase() ?? '', q.sort ? [q.sort.key, q.sort.descending === true] : null]);
 }
 
+/** The page a query asks for, its defaults filled in (a page of `TABLE_PAGE` rows from the top). */
+export function answerPageBounds(q: AnswerQuery): { offset: number; limit: number } {
+  return { offset: Math.max(0, q.offset ?? 0), limit: Math.max(0, q.limit ?? TABLE_PAGE) };
+}
+
 /** Whether two queries ask for the same rows: the same order and the same page of it. */
 export function sameAnswerQuery(a: AnswerQuery, b: AnswerQuery): boolean {
-  const page = (q: AnswerQuery) => `${Math.max(0, q.offset ?? 0)}:${Math.max(0, q.limit ?? 100)}`;
-  return answerOrderKey(a) === answerOrderKey(b) && page(a) === page(b);
+  const pa = answerPageBounds(a);
+  const pb = answerPageBounds(b);
+  return answerOrderKey(a) === answerOrderKey(b) && pa.offset === pb.offset && pa.limit === pb.limit;
 }
 
 export interface AnswerPage {
@@ -97,7 +103,6 @@ export function queryAnswers(rows: readonly AnswerRow[], q: AnswerQuery = {}): A
       return sign * c;
     });
   }
-  const offset = Math.max(0, q.offset ?? 0);
-  const limit = Math.max(0, q.limit ?? 100);
+  const { offset, limit } = answerPageBounds(q);
   return { total: out.length, offset, rows: out.slice(offset, offset + limit) };
 }
