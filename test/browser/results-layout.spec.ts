@@ -29,6 +29,14 @@ test('a tie names no leader; display names, no clipped columns, chart pickers th
   await page.goto(`${server.url}#/results/b/${benchmarkId}`);
   const board = page.getByTestId('leaderboard');
   await expect(board.locator('tbody tr')).toHaveCount(2);
+  // The demo's name and its "synthetic data" badge read as two words, with a visible gap between them.
+  await expect(page.locator('#bench-title')).toHaveText('NeuroEval demo (synthetic) synthetic data');
+  const nameEnd = await page.locator('#bench-title').evaluate((h) => {
+    const range = document.createRange();
+    range.selectNodeContents(h.firstChild!);
+    return range.getBoundingClientRect().right;
+  });
+  expect((await page.locator('#bench-title .badge').boundingBox())!.x - nameEnd).toBeGreaterThanOrEqual(3);
 
   // A tie: both rows say "tied", none says "leader", and the page says there is no leader.
   await expect(board.getByTestId('versus')).toHaveText(['tied', 'tied']);
