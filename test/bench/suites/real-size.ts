@@ -19,6 +19,15 @@
  * so each ratio here is the median of the ratios of the pairs of runs made
  * side by side, and each speed the median of a path's runs.
  *
+ * Each run logs the CPU seconds of both pages' renderers (Chromium's own
+ * accounting), and a row gives the idle page's share: under 1 % of the other
+ * path's run time, so the pages do not compete for the cores. A slow run is
+ * the running page's own thread going slower (its CPU time grows with its wall
+ * time). Side by side, one SmolVLM-2.2B app run in each of five reruns took
+ * about 17.8 s to its first token (others 9–12 s); none of 11 untraced app
+ * runs made alone in one browser did, so that stall is not the engine path.
+ * The median of the pairs keeps such a run from setting a ratio.
+ *
  * On a machine with a GPU, run with NEUROEVAL_BENCH_GPU=1: the suite then
  * launches Chromium with the real-GPU flags, names the adapter on each row,
  * and sets decode speed beside the memory-bandwidth bound of known GPUs.
@@ -111,9 +120,26 @@ async function rendererPids(browser: Browser): Promise<number[] | null> {
   }
 }
 
+/** CPU seconds used so far by each of the browser's processes (Chromium's own accounting), by process id; empty where it cannot say. */
+async function cpuSeconds(browser: Browser): Promise<Map<number, number>> {
+  try {
+    const cdp = await browser.newBrowserCDPSession();
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { id: number; cpuTime: number }[] };
+    await cdp.detach();
+    return new Map(processInfo.map((p) => [p.id, p.cpuTime]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** CPU seconds the given processes used between two readings. */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>, pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + Math.max(0, (after.get(pid) ?? 0) - (before.get(pid) ?? after.get(pid) ?? 0)), 0);
+}
+
 /** Resident memory of one page's renderer processes (Linux /proc; the peak is reset through clear_refs); null elsewhere. */
 class RendererMemory {
-  constructor(private readonly pids: readonly number[]) {}
+  constructor(readonly pids: readonly number[]) {}
 
   private field(pid: number, name: string): number | null {
     const path = `/proc/${pid}/status`;
@@ -172,6 +198,9 @@ interface PathPage {
   peakGrowth: number | null;
   heldGrowth: number | null;
   gpuPeakBytes: number;
+  /** Over this path's measured runs: their wall seconds, and the CPU seconds the other (idle) path's renderer used meanwhile. */
+  measuredWallS: number;
+  idleOtherCpuS: number;
 }
 
 /**
@@ -232,6 +261,10 @@ function rows(plan: Plan, direct: PathPage, app: PathPage, decoderBytes: number)
   each('load', 'ms', (p) => p.loadMs, (p) => (p.path === 'app' ? 'WorkerEngine.load from the page' : "processor + three ONNX sessions from the bench's local server"));
   each('peak memory', 'MiB', (p) => (p.peakGrowth === null ? null : p.peakGrowth / MIB), () => "the page's renderer process resident memory (page + worker: JS heaps and wasm memory) at its peak over before loading, garbage not yet collected included");
   each('memory held after the runs', 'MiB', (p) => (p.heldGrowth === null ? null : p.heldGrowth / MIB), () => "the page's renderer process resident memory over before loading, the model still loaded, after the runs and a full garbage collection in the page and its workers");
+  each('CPU of the idle page during the other path\'s runs', '%', (p) => {
+    const other = p === direct ? app : direct;
+    return other.measuredWallS > 0 ? (p.idleOtherCpuS / other.measuredWallS) * 100 : null;
+  }, (p) => `CPU time of the ${p.path} path's renderer (page and workers; Chromium's SystemInfo.getProcessInfo) while it held the model idle, ÷ the wall time of the other path's measured runs: near 0 means the two pages did not compete for the cores`);
   if (plan.device === 'webgpu') each('GPU buffers at peak', 'MiB', (p) => p.gpuPeakBytes / MIB, () => 'bytes of WebGPU buffers live at once (createBuffer − destroy, workers/runtime/gpu-meter.ts)');
   const gpu = plan.device === 'webgpu' && !isSoftwareAdapter(app.adapter ?? 'swiftshader') ? GPU_BANDWIDTH.find((g) => g.match.test(app.adapter ?? '')) : undefined;
   const appDecode = app.runs.map((r) => r.usage.decodeTokensPerS).filter((v): v is number => v !== null);
@@ -284,11 +317,22 @@ export const realSizeSuite: BenchSuite = {
       page.setDefaultTimeout(1_200_000);
       const pids = await rendererPids(browser);
       const memory = new RendererMemory(pids === null ? [] : pids.filter((pid) => !before.has(pid)));
-      return { path, context, page, memory, loadMs: 0, adapter: null, warmup: null, runs: [], before: null, peakGrowth: null, heldGrowth: null, gpuPeakBytes: 0 };
+      return { path, context, page, memory, loadMs: 0, adapter: null, warmup: null, runs: [], before: null, peakGrowth: null, heldGrowth: null, gpuPeakBytes: 0, measuredWallS: 0, idleOtherCpuS: 0 };
     };
-    const run = async (p: PathPage, maxTokens: number): Promise<RunResult> => {
+    /** One run of `p` while `idle` holds its model; a measured run also counts the idle page's CPU meanwhile. */
+    const run = async (p: PathPage, idle: PathPage, maxTokens: number, measured: boolean): Promise<RunResult> => {
+      const c0 = await cpuSeconds(browser);
+      const t0 = performance.now();
       const r = await p.page.evaluate((n) => window.__realSizeBench!.run(n), maxTokens);
-      ctx.log(`    ${p.path}: ${describeRun(r)}`);
+      const wallS = (performance.now() - t0) / 1000;
+      const c1 = await cpuSeconds(browser);
+      const busy = cpuBetween(c0, c1, p.memory.pids);
+      const idleCpu = cpuBetween(c0, c1, idle.memory.pids);
+      if (measured) {
+        p.measuredWallS += wallS;
+        idle.idleOtherCpuS += idleCpu;
+      }
+      ctx.log(`    ${p.path}: ${describeRun(r)}; ${wallS.toFixed(1)} s, CPU ${busy.toFixed(1)} s, the idle page's CPU ${idleCpu.toFixed(1)} s`);
       return r;
     };
     try {
@@ -307,9 +351,10 @@ export const realSizeSuite: BenchSuite = {
             p.adapter = loaded.adapter;
             ctx.log(`    ${p.path}: loaded in ${fmt(p.loadMs / 1000, 1)} s`);
           }
-          for (const p of pages) p.warmup = await run(p, plan.warmupTokens);
+          direct.warmup = await run(direct, app, plan.warmupTokens, false);
+          app.warmup = await run(app, direct, plan.warmupTokens, false);
           for (let i = 0; i < plan.runs; i++) {
-            for (const p of i % 2 === 0 ? [direct, app] : [app, direct]) p.runs.push(await run(p, plan.maxTokens));
+            for (const p of i % 2 === 0 ? [direct, app] : [app, direct]) p.runs.push(await run(p, p === direct ? app : direct, plan.maxTokens, true));
           }
           for (const p of pages) {
             const peak = p.memory.peak();
