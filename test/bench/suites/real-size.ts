@@ -23,10 +23,12 @@
  * accounting), and a row gives the idle page's share: under 1 % of the other
  * path's run time, so the pages do not compete for the cores. A slow run is
  * the running page's own thread going slower (its CPU time grows with its wall
- * time). Side by side, one SmolVLM-2.2B app run in each of five reruns took
- * about 17.8 s to its first token (others 9–12 s); none of 11 untraced app
- * runs made alone in one browser did, so that stall is not the engine path.
- * The median of the pairs keeps such a run from setting a ratio.
+ * time). Side by side, the 4th or 5th SmolVLM-2.2B app run took about 17.8 s
+ * to its first token in each of six reruns (other runs 9–13 s), with the idle
+ * page at under 1 % CPU; none of 12 app runs made alone in one browser did
+ * (6 back to back, 6 each after 60 s idle, the most 12.1 s). What slows that
+ * run is not found yet; the median of the pairs keeps it from setting a
+ * ratio alone, but with 6 pairs slower neighbours still pull it to ~0.9.
  *
  * On a machine with a GPU, run with NEUROEVAL_BENCH_GPU=1: the suite then
  * launches Chromium with the real-GPU flags, names the adapter on each row,
