@@ -110,28 +110,26 @@ function hardware(device: BenchDevice, adapter: string | null): string {
   return isSoftwareAdapter(a) ? `software adapter (SwiftShader: ${a})` : `GPU: ${a}`;
 }
 
-/** The renderer processes of the browser now (Chromium's own list), or null where it cannot say. */
-async function rendererPids(browser: Browser): Promise<number[] | null> {
+/** The browser's processes now, with their type and CPU seconds so far (Chromium's own list and accounting); null where it cannot say. */
+async function processes(browser: Browser): Promise<{ type: string; id: number; cpuTime: number }[] | null> {
   try {
     const cdp = await browser.newBrowserCDPSession();
-    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number; cpuTime: number }[] };
     await cdp.detach();
-    return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+    return processInfo;
   } catch {
     return null;
   }
 }
 
-/** CPU seconds used so far by each of the browser's processes (Chromium's own accounting), by process id; empty where it cannot say. */
+/** The renderer processes of the browser now, or null where it cannot say. */
+async function rendererPids(browser: Browser): Promise<number[] | null> {
+  return (await processes(browser))?.filter((p) => p.type === 'renderer').map((p) => p.id) ?? null;
+}
+
+/** CPU seconds used so far by each of the browser's processes, by process id; empty where it cannot say. */
 async function cpuSeconds(browser: Browser): Promise<Map<number, number>> {
-  try {
-    const cdp = await browser.newBrowserCDPSession();
-    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { id: number; cpuTime: number }[] };
-    await cdp.detach();
-    return new Map(processInfo.map((p) => [p.id, p.cpuTime]));
-  } catch {
-    return new Map();
-  }
+  return new Map((await processes(browser))?.map((p) => [p.id, p.cpuTime]) ?? []);
 }
 
 /** CPU seconds the given processes used between two readings. */
