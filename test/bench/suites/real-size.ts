@@ -7,35 +7,42 @@
  * directly in the page (test/bench/pages/real-size.html), on WASM and on
  * WebGPU.
  *
- * Method. Each path holds the model in a page (and renderer process) of its
- * own, so neither shares a wasm heap or threads with the other: a page that
- * had run ORT directly once slowed the app's worker beside it to 0.38 of its
- * speed. Both pages load, each makes one warm-up run, then their runs
- * alternate (direct, app, app, direct, …), so a change of the machine's
- * speed while the suite runs weighs on both paths alike. On two cores the
- * machine's speed does change: whole runs of either path go 25–35 % slower
- * for minutes at a time. Measured one page after the other, with a run or
- * two each, the same code gave app ÷ direct decode ratios from 0.80 to 1.20;
- * so each ratio here is the median of the ratios of the pairs of runs made
- * side by side, and each speed the median of a path's runs.
+ * Method. Each path holds the model in a browser of its own (its own
+ * browser, GPU and renderer processes), so neither shares a wasm heap,
+ * threads or a GPU process with the other: a page that had run ORT directly
+ * once slowed the app's worker beside it to 0.38 of its speed. Both load,
+ * each makes one warm-up run, then their runs alternate (direct, app, app,
+ * direct, …), so a change of the machine's speed while the suite runs weighs
+ * on both paths alike. On two cores the machine's speed does change: whole
+ * runs of either path go 25–35 % slower for minutes at a time. Measured one
+ * page after the other, with a run or two each, the same code gave app ÷
+ * direct decode ratios from 0.80 to 1.20; so each ratio here is the median of
+ * the ratios of the pairs of runs made side by side, and each speed the
+ * median of a path's runs.
  *
- * Each run logs the CPU seconds of both pages' renderers (Chromium's own
- * accounting), and a row gives the idle page's share: under 1 % of the other
- * path's run time, so the pages do not compete for the cores. A slow run is
- * the running page's own thread going slower (its CPU time grows with its wall
- * time). Side by side, the 4th or 5th SmolVLM-2.2B app run took about 17.8 s
- * to its first token in each of six reruns (other runs 9–13 s), with the idle
- * page at under 1 % CPU; none of 12 app runs made alone in one browser did
- * (6 back to back, 6 each after 60 s idle, the most 12.1 s). What slows that
- * run is not found yet; the median of the pairs keeps it from setting a
- * ratio alone, but with 6 pairs slower neighbours still pull it to ~0.9.
+ * Each run logs the CPU seconds of the running renderer and of the idle
+ * path's whole browser (Chromium's own accounting), and a row gives the idle
+ * browser's share of the other path's run time: about 1 %, so the paths do
+ * not compete for the cores. A slow run is the running thread itself going
+ * slower: NEUROEVAL_REAL_SIZE_THREADS=1 logs each run's CPU by thread, and in
+ * a slow run the one busy thread (the page's main thread on the direct path,
+ * the DedicatedWorker on the app's) used CPU for its whole wall time, with
+ * nothing else on the machine above 5 % (top). In 10 of 12 side-by-side
+ * reruns of SmolVLM-2.2B (in one browser and in two alike) one app run, 5–8
+ * minutes after its load, took 17–19 s to its first token (others 9–12 s)
+ * while its decode kept pace; the two without one ran under Chromium's
+ * tracing and with /proc/vmstat read each run (no major faults, reclaim,
+ * compaction or huge-page work in any run), and none of 12 app runs made
+ * alone did. V8's GC trace of both main threads showed no collection over
+ * 0.12 s. Its cause is not found; the median over 8 pairs keeps one such run
+ * from moving a ratio much, and each path's samples show it.
  *
  * On a machine with a GPU, run with NEUROEVAL_BENCH_GPU=1: the suite then
  * launches Chromium with the real-GPU flags, names the adapter on each row,
  * and sets decode speed beside the memory-bandwidth bound of known GPUs.
  */
-import { type Browser, type BrowserContext, type Page, chromium } from '@playwright/test';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { type Browser, type Page, chromium } from '@playwright/test';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REAL_GPU_ARGS } from '../../../scripts/chromium.ts';
 import { REAL_SIZE_CACHE } from '../../../scripts/make-real-size-model.ts';
@@ -48,6 +55,10 @@ import { isSoftwareAdapter } from '../report.ts';
 const PAGE = 'test/bench/pages/real-size.html';
 const GPU_MODE = process.env['NEUROEVAL_BENCH_GPU'] === '1';
 const PATHS: readonly BenchPath[] = ['direct', 'app'];
+/** NEUROEVAL_REAL_SIZE_ONLY=2.2B-wasm (comma-separated label-device pairs) runs those plans alone: for looking into one of them, not for the committed table. */
+const ONLY = process.env['NEUROEVAL_REAL_SIZE_ONLY']?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) ?? [];
+/** NEUROEVAL_REAL_SIZE_THREADS=1 logs each run's CPU seconds by thread of both paths' renderers (Linux): which thread a slow run spent its time on. */
+const THREADS = process.env['NEUROEVAL_REAL_SIZE_THREADS'] === '1';
 
 interface Plan {
   readonly dims: RealSizeDims;
@@ -64,12 +75,13 @@ interface Plan {
 
 /**
  * Budgets on two CPU cores (both pages: loads, warm-ups, runs): SmolVLM-256M
- * on WASM with its image about 8 min; SmolVLM-2.2B on WASM about 14 min with
+ * on WASM with its image about 8 min; SmolVLM-2.2B on WASM about 18 min with
  * the question alone (its 27-layer vision tower alone takes about four
- * minutes a run). The WASM plans have 10 and 6 pairs (were 6 and 4): with
- * fewer, one slow run (the machine stalling for seconds) moved a ratio by
- * 0.1–0.15 between reruns of unchanged code (256M decode 0.93 then 1.00;
- * 2.2 B time to first token 1.02 then 0.86, one pair at 0.58).
+ * minutes a run). The WASM plans have 10 and 8 pairs (were 6 and 4, then
+ * 10 and 6): with fewer, one slow run (the machine stalling for seconds)
+ * moved a ratio by 0.1–0.15 between reruns of unchanged code (256M decode
+ * 0.93 then 1.00; 2.2 B time to first token 1.02 then 0.86, one pair at
+ * 0.58).
  * On the software adapter SwiftShader runs every shader on the CPU: a 256M
  * decode step takes about 6 s, a 2.2 B one about 24 s and its 49-token
  * prefill about 2 min, so those ask the question alone, with few tokens:
@@ -87,7 +99,7 @@ function plans(): Plan[] {
   }
   return [
     p(SMOLVLM_256M, 'SmolVLM-256M', 'wasm', { runs: 10, warmupTokens: 8, maxTokens: 32, image: true }),
-    p(SMOLVLM_2B, 'SmolVLM-2.2B', 'wasm', { runs: 6, warmupTokens: 4, maxTokens: 12, image: false }),
+    p(SMOLVLM_2B, 'SmolVLM-2.2B', 'wasm', { runs: 8, warmupTokens: 4, maxTokens: 12, image: false }),
     p(SMOLVLM_256M, 'SmolVLM-256M', 'webgpu', { runs: 4, warmupTokens: 2, maxTokens: 6, image: false }),
     p(SMOLVLM_2B, 'SmolVLM-2.2B', 'webgpu', { runs: 2, warmupTokens: 2, maxTokens: 3, image: false }),
   ];
@@ -135,6 +147,27 @@ async function cpuSeconds(browser: Browser): Promise<Map<number, number>> {
 /** CPU seconds the given processes used between two readings. */
 function cpuBetween(before: Map<number, number>, after: Map<number, number>, pids: readonly number[]): number {
   return pids.reduce((sum, pid) => sum + Math.max(0, (after.get(pid) ?? 0) - (before.get(pid) ?? after.get(pid) ?? 0)), 0);
+}
+
+/** CPU ticks (1/100 s) used so far by each thread of the given processes, keyed "comm (tid)"; Linux /proc only. */
+function threadTicks(pids: readonly number[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of pids) {
+    const dir = `/proc/${pid}/task`;
+    if (!existsSync(dir)) continue;
+    for (const tid of readdirSync(dir)) {
+      try {
+        const stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        const comm = stat.slice(stat.indexOf('(') + 1, close);
+        const f = stat.slice(close + 2).split(' ');
+        out.set(`${comm} (${tid})`, Number(f[11]) + Number(f[12]));
+      } catch {
+        // The thread ended between listing and reading.
+      }
+    }
+  }
+  return out;
 }
 
 /** Resident memory of one page's renderer processes (Linux /proc; the peak is reset through clear_refs); null elsewhere. */
@@ -185,7 +218,7 @@ class RendererMemory {
 /** One path's page, and what it measured. */
 interface PathPage {
   readonly path: BenchPath;
-  readonly context: BrowserContext;
+  readonly browser: Browser;
   readonly page: Page;
   readonly memory: RendererMemory;
   loadMs: number;
@@ -198,7 +231,7 @@ interface PathPage {
   peakGrowth: number | null;
   heldGrowth: number | null;
   gpuPeakBytes: number;
-  /** Over this path's measured runs: their wall seconds, and the CPU seconds the other (idle) path's renderer used meanwhile. */
+  /** The wall seconds of this path's measured runs, and the CPU seconds this path's whole browser used while idle during the other path's. */
   measuredWallS: number;
   idleOtherCpuS: number;
 }
@@ -261,10 +294,10 @@ function rows(plan: Plan, direct: PathPage, app: PathPage, decoderBytes: number)
   each('load', 'ms', (p) => p.loadMs, (p) => (p.path === 'app' ? 'WorkerEngine.load from the page' : "processor + three ONNX sessions from the bench's local server"));
   each('peak memory', 'MiB', (p) => (p.peakGrowth === null ? null : p.peakGrowth / MIB), () => "the page's renderer process resident memory (page + worker: JS heaps and wasm memory) at its peak over before loading, garbage not yet collected included");
   each('memory held after the runs', 'MiB', (p) => (p.heldGrowth === null ? null : p.heldGrowth / MIB), () => "the page's renderer process resident memory over before loading, the model still loaded, after the runs and a full garbage collection in the page and its workers");
-  each('CPU of the idle page during the other path\'s runs', '%', (p) => {
+  each('CPU of the idle browser during the other path\'s runs', '%', (p) => {
     const other = p === direct ? app : direct;
     return other.measuredWallS > 0 ? (p.idleOtherCpuS / other.measuredWallS) * 100 : null;
-  }, (p) => `CPU time of the ${p.path} path's renderer (page and workers; Chromium's SystemInfo.getProcessInfo) while it held the model idle, ÷ the wall time of the other path's measured runs: near 0 means the two pages did not compete for the cores`);
+  }, (p) => `CPU time of all the processes of the ${p.path} path's browser (renderer with page and workers, GPU process, browser process; Chromium's SystemInfo.getProcessInfo) while it held the model idle, ÷ the wall time of the other path's measured runs: near 0 means the two paths did not compete for the cores`);
   if (plan.device === 'webgpu') each('GPU buffers at peak', 'MiB', (p) => p.gpuPeakBytes / MIB, () => 'bytes of WebGPU buffers live at once (createBuffer − destroy, workers/runtime/gpu-meter.ts)');
   const gpu = plan.device === 'webgpu' && !isSoftwareAdapter(app.adapter ?? 'swiftshader') ? GPU_BANDWIDTH.find((g) => g.match.test(app.adapter ?? '')) : undefined;
   const appDecode = app.runs.map((r) => r.usage.decodeTokensPerS).filter((v): v is number => v !== null);
@@ -287,8 +320,8 @@ export const realSizeSuite: BenchSuite = {
   id: 'real-size',
   title: 'Real-size models: the app\'s engine against transformers.js',
   description:
-    'Random-weight models with the dimensions, layer counts and q4 (MatMulNBits) layout of SmolVLM-256M-Instruct and of the 2.2 B SmolVLM-Instruct (`scripts/make-real-size-model.ts`), through the app\'s engine (the transformers worker a run uses) and through transformers.js called directly in the page: decode and prefill speed, time to first token, load time and memory, and the app ÷ direct ratio (target ≥ 0.95). Each path holds the model in a page of its own; after one warm-up run each, their runs alternate, so a change in the machine\'s speed weighs on both alike. A speed is the median of a path\'s runs (their range beside it); a ratio is the median over the pairs of runs made one after the other. Each row names its hardware: CPU (WASM), the software WebGPU adapter (SwiftShader, which runs the shaders on the CPU: its figures say nothing of a GPU\'s speed, only of the app\'s overhead on WebGPU), or a GPU with its adapter; GPU rows also give the decode bound of the GPU\'s memory bandwidth.',
-  /** About 55 minutes on two CPU cores (see plans()), most of it the 2.2 B model on the software adapter. */
+    'Random-weight models with the dimensions, layer counts and q4 (MatMulNBits) layout of SmolVLM-256M-Instruct and of the 2.2 B SmolVLM-Instruct (`scripts/make-real-size-model.ts`), through the app\'s engine (the transformers worker a run uses) and through transformers.js called directly in the page: decode and prefill speed, time to first token, load time and memory, and the app ÷ direct ratio (target ≥ 0.95). Each path holds the model in a browser of its own; after one warm-up run each, their runs alternate, so a change in the machine\'s speed weighs on both alike. A speed is the median of a path\'s runs (their range beside it); a ratio is the median over the pairs of runs made one after the other. Each row names its hardware: CPU (WASM), the software WebGPU adapter (SwiftShader, which runs the shaders on the CPU: its figures say nothing of a GPU\'s speed, only of the app\'s overhead on WebGPU), or a GPU with its adapter; GPU rows also give the decode bound of the GPU\'s memory bandwidth.',
+  /** About 60 minutes on two CPU cores (see plans()), most of it the 2.2 B model on WASM and on the software adapter. */
   budgetMinutes: 75,
   async run(ctx: BenchContext) {
     const models = new Map<string, number>();
@@ -299,45 +332,57 @@ export const realSizeSuite: BenchSuite = {
       models.set(dims.id, stamp.decoderWeightBytes);
     }
     const { server, url } = await startBenchVite(ctx.root, ['@huggingface/transformers', 'comlink', 'fflate'], true);
-    // A browser of its own: `gc` exposed in every realm (page and workers), so the memory a path holds after its runs is read after
-    // a full collection; with the real-GPU flags on a GPU machine.
-    const browser = await chromium.launch({
-      executablePath: ctx.chromium.executablePath,
-      args: [...ctx.chromium.args, '--js-flags=--expose-gc', ...(GPU_MODE ? [...REAL_GPU_ARGS, '--enable-webgpu-developer-features'] : [])],
-      headless: true,
-    });
-    /** A page of its own context (so its own renderer process), with the renderer processes that appeared for it. */
+    /**
+     * A browser of its own for each path (so its own browser, GPU and renderer processes: the idle path's whole browser can be
+     * counted while the other runs, GPU process included, which SwiftShader's WebGPU work runs in), with `gc` exposed in every
+     * realm (page and workers), so the memory a path holds after its runs is read after a full collection; with the real-GPU
+     * flags on a GPU machine.
+     */
     const openPage = async (path: BenchPath): Promise<PathPage> => {
-      const before = new Set((await rendererPids(browser)) ?? []);
-      const context = await freshContext(browser);
-      const page = await context.newPage();
-      page.on('pageerror', (e) => ctx.log(`  [pageerror, ${path}] ${e.message}`));
-      await page.goto(new URL(PAGE, url).href);
-      await page.waitForFunction(() => window.__realSizeBench !== undefined, undefined, { timeout: 120_000 });
-      page.setDefaultTimeout(1_200_000);
-      const pids = await rendererPids(browser);
-      const memory = new RendererMemory(pids === null ? [] : pids.filter((pid) => !before.has(pid)));
-      return { path, context, page, memory, loadMs: 0, adapter: null, warmup: null, runs: [], before: null, peakGrowth: null, heldGrowth: null, gpuPeakBytes: 0, measuredWallS: 0, idleOtherCpuS: 0 };
+      const browser = await chromium.launch({
+        executablePath: ctx.chromium.executablePath,
+        args: [...ctx.chromium.args, '--js-flags=--expose-gc', ...(GPU_MODE ? [...REAL_GPU_ARGS, '--enable-webgpu-developer-features'] : [])],
+        headless: true,
+      });
+      try {
+        const context = await freshContext(browser);
+        const page = await context.newPage();
+        page.on('pageerror', (e) => ctx.log(`  [pageerror, ${path}] ${e.message}`));
+        await page.goto(new URL(PAGE, url).href);
+        await page.waitForFunction(() => window.__realSizeBench !== undefined, undefined, { timeout: 120_000 });
+        page.setDefaultTimeout(1_200_000);
+        const memory = new RendererMemory((await rendererPids(browser)) ?? []);
+        return { path, browser, page, memory, loadMs: 0, adapter: null, warmup: null, runs: [], before: null, peakGrowth: null, heldGrowth: null, gpuPeakBytes: 0, measuredWallS: 0, idleOtherCpuS: 0 };
+      } catch (e) {
+        await browser.close();
+        throw e;
+      }
     };
-    /** One run of `p` while `idle` holds its model; a measured run also counts the idle page's CPU meanwhile. */
+    /** One run of `p` while `idle` holds its model; a measured run also counts the idle browser's CPU meanwhile (all its processes). */
     const run = async (p: PathPage, idle: PathPage, maxTokens: number, measured: boolean): Promise<RunResult> => {
-      const c0 = await cpuSeconds(browser);
+      const [c0, i0] = [await cpuSeconds(p.browser), await cpuSeconds(idle.browser)];
+      const th0 = THREADS ? threadTicks([...p.memory.pids, ...idle.memory.pids]) : null;
       const t0 = performance.now();
       const r = await p.page.evaluate((n) => window.__realSizeBench!.run(n), maxTokens);
       const wallS = (performance.now() - t0) / 1000;
-      const c1 = await cpuSeconds(browser);
+      const [c1, i1] = [await cpuSeconds(p.browser), await cpuSeconds(idle.browser)];
+      if (th0) {
+        const th1 = threadTicks([...p.memory.pids, ...idle.memory.pids]);
+        const busiest = [...th1].map(([k, v]) => [k, (v - (th0.get(k) ?? 0)) / 100] as const).filter(([, v]) => v >= 0.2).sort((a, b) => b[1] - a[1]);
+        ctx.log(`      threads: ${busiest.map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}`);
+      }
       const busy = cpuBetween(c0, c1, p.memory.pids);
-      const idleCpu = cpuBetween(c0, c1, idle.memory.pids);
+      const idleCpu = cpuBetween(i0, i1, [...i1.keys()]);
       if (measured) {
         p.measuredWallS += wallS;
         idle.idleOtherCpuS += idleCpu;
       }
-      ctx.log(`    ${p.path}: ${describeRun(r)}; ${wallS.toFixed(1)} s, CPU ${busy.toFixed(1)} s, the idle page's CPU ${idleCpu.toFixed(1)} s`);
+      ctx.log(`    ${p.path}: ${describeRun(r)}; ${wallS.toFixed(1)} s, CPU ${busy.toFixed(1)} s, the idle browser's CPU ${idleCpu.toFixed(1)} s`);
       return r;
     };
     try {
       const results: BenchResult[] = [];
-      for (const plan of plans()) {
+      for (const plan of plans().filter((pl) => ONLY.length === 0 || ONLY.includes(`${pl.label.replace('SmolVLM-', '')}-${pl.device}`.toLowerCase()))) {
         ctx.log(`  real-size: ${plan.label}, ${plan.device}: ${plan.runs} run(s) a path, alternating`);
         const pages: PathPage[] = [];
         try {
@@ -366,12 +411,11 @@ export const realSizeSuite: BenchSuite = {
           }
           results.push(...rows(plan, direct, app, models.get(plan.dims.id)!));
         } finally {
-          for (const p of pages) await p.context.close();
+          for (const p of pages) await p.browser.close();
         }
       }
       return results;
     } finally {
-      await browser.close();
       await server.close();
     }
   },
