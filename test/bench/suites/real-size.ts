@@ -33,9 +33,10 @@
  * while its decode kept pace; the two without one ran under Chromium's
  * tracing and with /proc/vmstat read each run (no major faults, reclaim,
  * compaction or huge-page work in any run), and none of 12 app runs made
- * alone did. V8's GC trace of both main threads showed no collection over
- * 0.12 s. Its cause is not found; the median over 8 pairs keeps one such run
- * from moving a ratio much, and each path's samples show it.
+ * alone did. Its cause is not found (V8's GC trace, on in one stalled
+ * rerun, printed the pages' main threads only, not the worker's); the median
+ * over 8 pairs keeps one such run from moving a ratio much, and each path's
+ * samples show it.
  *
  * On a machine with a GPU, run with NEUROEVAL_BENCH_GPU=1: the suite then
  * launches Chromium with the real-GPU flags, names the adapter on each row,
