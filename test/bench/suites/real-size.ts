@@ -56,7 +56,7 @@ import { isSoftwareAdapter } from '../report.ts';
 const PAGE = 'test/bench/pages/real-size.html';
 const GPU_MODE = process.env['NEUROEVAL_BENCH_GPU'] === '1';
 const PATHS: readonly BenchPath[] = ['direct', 'app'];
-/** NEUROEVAL_REAL_SIZE_ONLY=2.2B-wasm (comma-separated label-device pairs) runs those plans alone: for looking into one of them, not for the committed table. */
+/** NEUROEVAL_REAL_SIZE_ONLY=2.2b-wasm (comma-separated keys, see planKey) runs those plans alone: for looking into one of them, not for the committed table. */
 const ONLY = process.env['NEUROEVAL_REAL_SIZE_ONLY']?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) ?? [];
 /** NEUROEVAL_REAL_SIZE_THREADS=1 logs each run's CPU seconds by thread of both paths' renderers (Linux): which thread a slow run spent its time on. */
 const THREADS = process.env['NEUROEVAL_REAL_SIZE_THREADS'] === '1';
@@ -104,6 +104,23 @@ function plans(): Plan[] {
     p(SMOLVLM_256M, 'SmolVLM-256M', 'webgpu', { runs: 4, warmupTokens: 2, maxTokens: 6, image: false }),
     p(SMOLVLM_2B, 'SmolVLM-2.2B', 'webgpu', { runs: 2, warmupTokens: 2, maxTokens: 3, image: false }),
   ];
+}
+
+/** A plan's key for NEUROEVAL_REAL_SIZE_ONLY: `256m-wasm`, `2.2b-webgpu`, … */
+const planKey = (plan: Plan) => `${plan.label.replace('SmolVLM-', '')}-${plan.device}`.toLowerCase();
+
+/**
+ * The plans to run: all, or those NEUROEVAL_REAL_SIZE_ONLY names. A key that
+ * names no plan, or a subset with --update, is refused rather than run: either
+ * would leave a table that silently lacks rows.
+ */
+function selectedPlans(): Plan[] {
+  const all = plans();
+  if (ONLY.length === 0) return all;
+  const unknown = ONLY.filter((k) => !all.some((plan) => planKey(plan) === k));
+  if (unknown.length) throw new Error(`NEUROEVAL_REAL_SIZE_ONLY: no plan ${unknown.join(', ')}; the plans are ${all.map(planKey).join(', ')}`);
+  if (process.argv.includes('--update')) throw new Error('NEUROEVAL_REAL_SIZE_ONLY runs part of the suite: leave out --update, which would write its partial table into docs/');
+  return all.filter((plan) => ONLY.includes(planKey(plan)));
 }
 
 /** Memory bandwidth of known GPUs, bytes/s (vendor specifications), matched against the adapter's description. */
@@ -325,6 +342,7 @@ export const realSizeSuite: BenchSuite = {
   /** About 60 minutes on two CPU cores (see plans()), most of it the 2.2 B model on WASM and on the software adapter. */
   budgetMinutes: 75,
   async run(ctx: BenchContext) {
+    const chosen = selectedPlans();
     const models = new Map<string, number>();
     for (const dims of [SMOLVLM_256M, SMOLVLM_2B]) {
       const t0 = performance.now();
@@ -383,7 +401,7 @@ export const realSizeSuite: BenchSuite = {
     };
     try {
       const results: BenchResult[] = [];
-      for (const plan of plans().filter((pl) => ONLY.length === 0 || ONLY.includes(`${pl.label.replace('SmolVLM-', '')}-${pl.device}`.toLowerCase()))) {
+      for (const plan of chosen) {
         ctx.log(`  real-size: ${plan.label}, ${plan.device}: ${plan.runs} run(s) a path, alternating`);
         const pages: PathPage[] = [];
         try {
