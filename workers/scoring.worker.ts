@@ -15,6 +15,7 @@ import type { CallContext } from '../src/core/rpc/protocol.ts';
 import type { RunResponse } from '../src/core/runner/types.ts';
 import type { EngineSpec, TransformersSpec } from '../src/core/engines/spec.ts';
 import { scoreRun, type LocalJudge } from '../src/core/scoring/run/index.ts';
+import { askedOnlyFor } from '../src/core/readers/study.ts';
 import { exposeApi } from './runtime/expose.ts';
 import { hostClient, hostEncoder, hostEngine } from './runtime/host-engines.ts';
 
@@ -87,8 +88,9 @@ const scoringApi = {
       const latest = judge ? await repos.scores.latestSet(run.id) : undefined;
       const previous = latest ? await repos.scores.listBySet(latest.id) : [];
 
+      const askedOnly = askedOnlyFor(run);
       result = await scoreRun(
-        { protocolId, responses, cases, reviews, previous, ...(benchmark?.manifest.protocolDefaults ? { defaults: benchmark.manifest.protocolDefaults } : {}) },
+        { protocolId, responses, cases, reviews, previous, ...(benchmark?.manifest.protocolDefaults ? { defaults: benchmark.manifest.protocolDefaults } : {}), ...(askedOnly ? { askedOnly } : {}) },
         {
           ...(input.seed !== undefined ? { seed: input.seed } : {}),
           ...(input.resamples !== undefined ? { resamples: input.resamples } : {}),

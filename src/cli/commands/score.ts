@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import { askedOnlyFor } from '../../core/readers/study.ts';
 import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
 import { neuroVlmBenchBreakdown, neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../../core/scoring/neurovlm/evaluator/index.ts';
 import { armKey } from '../../core/scoring/run/types.ts';
@@ -83,8 +84,15 @@ export function exportProtocol(e: RunExport): string {
   return e.provenance?.protocol.id ?? e.run.config?.protocolId ?? 'auto';
 }
 
-/** Only answers given under the NeuroVLM-Bench protocol go into its report. */
+/** A reader study's export is scored only on what its readers were asked (readers/study.ts `askedOnlyFor`). */
+export function askedOnlyOf(e: RunExport): { askedOnly?: (protocolId: string, metric: string) => boolean } {
+  const askedOnly = e.provenance ? askedOnlyFor({ provenance: e.provenance }) : undefined;
+  return askedOnly ? { askedOnly } : {};
+}
+
+/** Only a model's answers given under the NeuroVLM-Bench protocol go into its report (a reader's are not model output). */
 function neuroVlmResponses(e: RunExport): RunExport['responses'] {
+  if (askedOnlyOf(e).askedOnly) return [];
   const protocol = exportProtocol(e);
   if (protocol !== 'auto') return protocol === 'neurovlm-structured' ? e.responses : [];
   const cases = new Map((e.cases ?? []).map((c) => [c.id, c]));
@@ -314,7 +322,7 @@ export const scoreCommand: CliCommand = {
         if (encoder) loaded.push(encoder);
         const e = input.exported;
         run = await scoreRun(
-          { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [] },
+          { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [] , ...askedOnlyOf(e) },
           { seed, resamples, idf: parsed.idf, ...(parsed.baseline ? { baseline: parsed.baseline } : {}), ...(judge ? { judge } : {}), ...(encoder ? { encoder } : {}) },
         );
       } catch (error) {

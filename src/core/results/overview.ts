@@ -3,6 +3,8 @@
  * results page and the report: which runs exist and which are scored, the
  * leaderboard, and the data behind every chart. Used by the results worker.
  */
+import { modelNamesOf } from './model-names.ts';
+import { readerName } from '../readers/identity.ts';
 import type { BenchCase } from '../bundle/types.ts';
 import type { Repositories } from '../db/index.ts';
 import type { BenchmarkRecord, ReviewRecord, ScoreRecord } from '../db/types.ts';
@@ -26,6 +28,8 @@ interface RunOverview {
   readonly encoder: string | null;
   /** Reviews newer than the score version: re-score to fold them in. */
   readonly newReviews: number;
+  /** A reader's session of a reader study (their name), not a model run; null for a model run. */
+  readonly reader: string | null;
 }
 
 interface ConfusionData {
@@ -112,8 +116,9 @@ export async function readResultsRuns(repos: Repositories, benchmarkId: string):
     id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers,
     scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ? encoderProvenance(set.config.encoder, set.config.bertscore) : null,
     newReviews: set ? runReviews.filter((r) => r.createdAt > (set.config.reviewsUpTo ?? 0)).length : runReviews.length,
+    reader: readerName(run),
   }));
-  const scored: ScoredRun[] = read.flatMap(({ run, set }) => (set ? [{ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: [] }] : []));
+  const scored: ScoredRun[] = read.flatMap(({ run, set }) => (set ? [{ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt, modelNames: modelNamesOf(run.provenance) }, set, items: [] }] : []));
   return { benchmark, runs: overviews, scored, reviews, signature: signatureOf(signed, reviews) };
 }
 

@@ -31,6 +31,13 @@ export interface RunScoringInput {
   readonly reviews?: readonly ReviewRecord[];
   /** Items of an earlier score set: their judge replies are reused when the judge and request are the same. */
   readonly previous?: readonly ItemScore[];
+  /**
+   * Answers a person gave through a form (a reader study): which metrics each
+   * protocol's form asked for. Other metrics are not scored at all, and the
+   * figures only a model's raw output has (JSON validity, the NeuroVLM-Bench
+   * analysis and the benchmark's own figures) are left out of the summary.
+   */
+  readonly askedOnly?: (protocolId: string, metric: string) => boolean;
 }
 
 interface RunScoringOptions {
@@ -113,6 +120,13 @@ function previousReplies(previous: readonly ItemScore[], judgeId: string): [stri
   return out;
 }
 
+/** An item with only the metrics `keep` accepts; the primary moves to the first one kept when its own goes. */
+function onlyAsked(item: ItemScore, keep: (metric: string) => boolean): ItemScore {
+  const metrics = Object.fromEntries(Object.entries(item.metrics).filter(([k]) => keep(k)));
+  const primary = item.primary !== null && item.primary in metrics ? item.primary : (Object.keys(metrics)[0] ?? null);
+  return { ...item, metrics, primary };
+}
+
 export async function scoreRun(input: RunScoringInput, options: RunScoringOptions = {}): Promise<RunScoringResult> {
   const seed = options.seed ?? 0;
   const resamples = options.resamples ?? 1000;
@@ -148,32 +162,32 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
 
   const items: ItemScore[] = [];
   const total = responses.length;
+  const asked = input.askedOnly;
   let lastReport = 0;
   for (const r of responses) {
     throwIfAborted(options.signal);
     const found = findQuestion(caseMap, r);
     const protocolId = protocolOf(found);
-    items.push(
-      await scoreItem({
-        response: r,
-        caseId: r.caseId,
-        questionId: found?.question?.id ?? r.questionId,
-        kase: found?.kase,
-        question: found?.question,
-        protocolId,
-        judge,
-        similarity,
-        adjudication: adjudicated.get(r.id),
-        proposeTaxonomy,
-      }),
-    );
+    const item = await scoreItem({
+      response: r,
+      caseId: r.caseId,
+      questionId: found?.question?.id ?? r.questionId,
+      kase: found?.kase,
+      question: found?.question,
+      protocolId,
+      judge,
+      similarity,
+      adjudication: adjudicated.get(r.id),
+      proposeTaxonomy,
+    });
+    items.push(asked ? onlyAsked(item, (metric) => asked(protocolId, metric)) : item);
     if (options.onProgress && (items.length === total || items.length - lastReport >= 200)) {
       lastReport = items.length;
       options.onProgress(items.length, total);
     }
   }
 
-  const { arms, calibrationShift, neurovlmBench } = summariseArms(items, responses, input.cases, { seed, resamples });
+  const { arms, calibrationShift, neurovlmBench } = summariseArms(items, responses, input.cases, { seed, resamples, modelOutput: !asked });
   const consistency = runConsistency(responses);
   const latestReview = (input.reviews ?? []).reduce<number | null>((a, r) => (a === null || r.createdAt > a ? r.createdAt : a), null);
   return {

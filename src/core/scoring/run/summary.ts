@@ -81,6 +81,12 @@ function orderOf(key: string): number {
 interface SummaryOptions {
   readonly seed: number;
   readonly resamples: number;
+  /**
+   * The answers are a model's raw output (default). False for answers people
+   * gave through a form: JSON validity, the NeuroVLM-Bench analysis and the
+   * benchmark's own figures describe a model's output, not theirs.
+   */
+  readonly modelOutput?: boolean;
 }
 
 function median(xs: number[]): number {
@@ -305,7 +311,7 @@ export function summariseArms(
     });
     const armResponses = joined.map((j) => j.r);
     const ok = armResponses.filter((r) => !r.error);
-    const neuro = joined.filter((j) => j.it.protocolId === 'neurovlm-structured').map((j) => j.r);
+    const neuro = opts.modelOutput === false ? [] : joined.filter((j) => j.it.protocolId === 'neurovlm-structured').map((j) => j.r);
     const decode = ok.map((r) => r.usage?.decodeTps).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
     const proposed: Record<string, number> = {};
     let wrong = 0;
@@ -331,7 +337,7 @@ export function summariseArms(
     });
   }
   // The benchmark's own figures, computed from the harness layout of the same answers (one set per arm, and per source dataset).
-  const neuroIds = new Set(items.filter((it) => it.protocolId === 'neurovlm-structured').map((it) => it.responseId));
+  const neuroIds = new Set(opts.modelOutput === false ? [] : items.filter((it) => it.protocolId === 'neurovlm-structured').map((it) => it.responseId));
   const neuroResponses = responses.filter((r) => neuroIds.has(r.id));
   const neurovlmBench = neuroResponses.length ? neuroVlmBenchForRun('', neuroResponses, cases) : undefined;
   return { arms: out, calibrationShift: calibrationShifts(items), ...(neurovlmBench ? { neurovlmBench } : {}) };
