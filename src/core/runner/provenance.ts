@@ -11,6 +11,7 @@ import { canonicalJson } from '../bundle/canonical.ts';
 import { modelFilesHash } from './cache-key.ts';
 import { variantLabel } from './variants.ts';
 import type { CaseFilters, ProvenancePatch, Variant } from './types.ts';
+import { protocolName } from '../protocols/names.ts';
 
 export const PROVENANCE_SCHEMA = 1;
 
@@ -224,7 +225,8 @@ export function describeProvenance(p: Provenance, options: DescribeOptions = {})
     { label: 'App', value: `${p.app.version} (${p.app.commit || 'unknown commit'})` },
     { label: 'Benchmark', value: `${p.benchmark.name ?? p.benchmark.id}${p.benchmark.version ? ` v${p.benchmark.version}` : ''} · content ${short(p.benchmark.contentHash)}` },
     { label: 'Cases', value: describeSelection(p.selection) },
-    { label: 'Protocol', value: `${p.protocol.id} v${p.protocol.version}` },
+    // The version of `auto` is a hash of the protocols it may pick: it says nothing to a person, so it is left out.
+    { label: 'Protocol', value: p.protocol.id === 'auto' ? protocolName('auto') : `${protocolName(p.protocol.id)}, version ${p.protocol.version}` },
     {
       label: 'Prompt templates',
       value: Object.entries(p.protocol.templateHashes).map(([name, hash]) => `${name} ${short(hash)}`).sort().join(', ') || '—',
