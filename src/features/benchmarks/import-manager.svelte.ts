@@ -134,6 +134,19 @@ export class ImportManager {
     this.#mapping = { ...this.#mapping, [field]: value };
   }
 
+  /** Whether the preview can go back to the column mapping (a generic CSV/JSONL). */
+  get canEditMapping() { return this.#kind === GENERIC_KIND && this.#columns.length > 0 && (this.#step === 'preview' || this.#step === 'error'); }
+
+  /** Back from the preview to the column mapping, with every choice kept; the preview is dropped (nothing was stored). */
+  async editMapping(): Promise<void> {
+    if (!this.canEditMapping) return;
+    this.#controller?.abort();
+    await this.#discardPreview();
+    this.#error = null;
+    this.#conflict = false;
+    this.#step = 'mapping';
+  }
+
   /** Reads and checks the files in the worker. */
   async read(): Promise<void> {
     if (!this.#kind) return;

@@ -18,6 +18,7 @@ import { neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../neurovlm/ev
 import { bootstrapCi, bootstrapClusterMeanCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
 import { wilsonInterval } from '../stats/wilson.ts';
 import { countPatients, patientCluster, sharesPatients, type CaseLookup } from './patients.ts';
+import { unavailableMetrics } from './unavailable.ts';
 import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary, type QuestionIdentity } from './types.ts';
 
 /** Human labels, in the order summaries list metrics. */
@@ -320,9 +321,11 @@ export function summariseArms(
       if (v !== null && v !== undefined && v < 0.5) wrong++;
       for (const c of it.taxonomy?.classes ?? []) proposed[c] = (proposed[c] ?? 0) + 1;
     }
+    const unavailable = unavailableMetrics(list, responseById, caseMap, metrics, metricLabel);
     out.push({
       key,
       wrong,
+      ...(unavailable.length ? { unavailable } : {}),
       proposedErrorClasses: proposed,
       modelId: list[0]!.modelId,
       variant: list[0]!.variant,

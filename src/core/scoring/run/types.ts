@@ -147,6 +147,16 @@ export interface MetricSummary {
   readonly encoder?: string;
 }
 
+/** A metric an arm's answers gave no value at all, and why (unavailable.ts). */
+export interface UnavailableMetric {
+  readonly metric: string;
+  readonly label: string;
+  /** The answers it would have been computed from. */
+  readonly answers: number;
+  /** Why none has a value, with counts: "no case has a reference class (diagnosis_name) to score against; 4 of the 5 answers did not parse." */
+  readonly reason: string;
+}
+
 /** One model under one variant. */
 export interface ArmSummary {
   readonly key: string;
@@ -164,6 +174,8 @@ export interface ArmSummary {
    * intervals, safety flags): not the benchmark's figures, which are `RunScoreSummary.neurovlmBench`.
    */
   readonly neurovlm?: NeuroVlmReport;
+  /** Metrics with no value on any answer, and why; absent in score sets stored before NeuroEval said so. */
+  readonly unavailable?: readonly UnavailableMetric[];
   /** Answers whose primary metric is below 0.5 (wrong). */
   readonly wrong: number;
   /** Error classes the judge proposed for the wrong answers, with counts. */
