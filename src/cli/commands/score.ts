@@ -1,7 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
-import { neuroVlmBenchBreakdown, neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../../core/scoring/neurovlm/evaluator/index.ts';
-import { armKey } from '../../core/scoring/run/types.ts';
+import { neuroVlmBenchForRun, neuroVlmBenchOfBytes, type NeuroVlmBenchBreakdown } from '../../core/scoring/neurovlm/evaluator/index.ts';
 import { neuroVlmBenchLines } from './score-neurovlm-bench.ts';
 import { isRunExport, parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { groupNeuroVlmItems, neuroVlmItemsFromRun } from '../../core/scoring/neurovlm/items.ts';
@@ -94,8 +94,8 @@ function neuroVlmResponses(e: RunExport): RunExport['responses'] {
   });
 }
 
-/** A run export (one JSON object with `format: "neuroeval-run"`), else harness JSONL. */
-function load(text: string, file: string): LoadedInput {
+/** A run export (one JSON object with `format: "neuroeval-run"`), else harness JSONL (`bytes`: the file as the benchmark's evaluator reads it). */
+function load(text: string, file: string, bytes: Uint8Array): LoadedInput {
   let whole: unknown;
   try {
     whole = JSON.parse(text);
@@ -107,13 +107,12 @@ function load(text: string, file: string): LoadedInput {
     const e = parseRunExport(text, file);
     const warnings = e.cases?.length ? [] : [`${file}: the run export holds no cases, so there is no ground truth: only validity, safety and efficiency are scored.`];
     const responses = neuroVlmResponses(e);
-    const bench = neuroVlmBenchForRun(e.run.id, responses, e.cases ?? []);
+    // The benchmark's figures are its evaluator's on the run as `neuroeval export --format neurovlm-jsonl` writes it: every answer.
+    const bench = neuroVlmBenchForRun(e.run.id, e.responses, e.cases ?? []);
     return { format: 'neuroeval-run', items: neuroVlmItemsFromRun(responses, e.cases ?? []), warnings, bench, exported: e };
   }
-  const { items, records, warnings } = readNeuroVlmJsonl(text, file);
-  // Each line is filed under the same key as NeuroEval's own report of it.
-  const bench = neuroVlmBenchBreakdown(records, (i) => armKey(items[i]!.modelId, items[i]!.variant));
-  return { format: 'neurovlm-jsonl', items, warnings, bench };
+  const { items, warnings } = readNeuroVlmJsonl(text, file);
+  return { format: 'neurovlm-jsonl', items, warnings, bench: neuroVlmBenchOfBytes(bytes) };
 }
 
 const pct = (x: number): string => percent(x);
@@ -280,15 +279,17 @@ export const scoreCommand: CliCommand = {
       return 2;
     }
     let text: string;
+    let bytes: Uint8Array;
     try {
       text = readUnicodeFile(file);
+      bytes = readFileSync(file);
     } catch (error) {
       io.err.write(`neuroeval score: ${error instanceof InvalidInputError ? error.message : `${file}: ${error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error)}`}\n`);
       return 1;
     }
     let input: LoadedInput;
     try {
-      input = load(text, file);
+      input = load(text, file, bytes);
     } catch (error) {
       io.err.write(`neuroeval score: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
@@ -339,7 +340,13 @@ export const scoreCommand: CliCommand = {
     };
     if (json) {
       const runPart = run ? { run: { config: run.config, summary: run.summary } } : {};
-      const datasets = { neurovlm_bench_datasets: input.bench.datasets };
+      const b = input.bench;
+      const datasets = {
+        neurovlm_bench: b.all,
+        neurovlm_bench_datasets: b.datasets,
+        ...(b.failure ? { neurovlm_bench_failure: b.failure } : {}),
+        ...(b.datasetFailures ? { neurovlm_bench_dataset_failures: b.datasetFailures } : {}),
+      };
       const gatePart = parsed.gates.length ? { gates: verdicts } : {};
       io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups, ...datasets, ...runPart, ...gatePart }, null, 2)}\n`);
       return gated();

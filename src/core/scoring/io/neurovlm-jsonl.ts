@@ -20,6 +20,7 @@ import { InvalidInputError } from '../../errors.ts';
 import { findQuestion, goldOf, outcomeOf, type ScorableResponse } from '../neurovlm/items.ts';
 import type { NeuroVlmScoredField } from '../neurovlm/normalise.ts';
 import type { NeuroVlmAnswerOutcome, NeuroVlmItem } from '../neurovlm/types.ts';
+import { pyFileLines } from '../../python/values.ts';
 import { parseJsonText } from './json-text.ts';
 
 /** Harness metadata key of each scored field's ground truth. */
@@ -63,8 +64,6 @@ interface NeuroVlmJsonlItem extends NeuroVlmItem {
 
 interface NeuroVlmJsonlRead {
   readonly items: NeuroVlmJsonlItem[];
-  /** Each line as Python's `json.loads` reads it (NaN and Infinity as numbers), for the benchmark's own evaluator. */
-  readonly records: unknown[];
   /** Tolerated problems (a missing section), each naming its line. */
   readonly warnings: string[];
 }
@@ -140,23 +139,32 @@ function itemOfLine(rec: Obj, line: number, warnings: string[], file: string): N
 }
 
 /**
- * Reads a harness results file. Blank lines are skipped; a line that is not a
- * JSON object throws {@link InvalidInputError} naming `file` and the line.
+ * Reads a harness results file for NeuroEval's own analysis. Lines end as
+ * Python's text mode ends them (\n, \r\n or a lone \r), so line numbers
+ * match the benchmark's evaluator; blank lines are skipped. A line that is
+ * not a JSON object is left out with a warning naming it (the evaluator keeps
+ * a placeholder for it and scores the rest); a file with no readable line at
+ * all throws {@link InvalidInputError} naming the first bad line.
  */
 export function readNeuroVlmJsonl(text: string, file = 'results.jsonl'): NeuroVlmJsonlRead {
   const items: NeuroVlmJsonlItem[] = [];
-  const records: unknown[] = [];
   const warnings: string[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  lines.forEach((raw, i) => {
+  let firstError: InvalidInputError | undefined;
+  pyFileLines(text.replace(/^\uFEFF/, '')).forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === '') return;
-    const rec = obj(parseJsonText(raw, file, line, 'numbers'));
-    if (!rec) throw new InvalidInputError(`${file}:${line}: expected a JSON object (one result per line).`, { file, line });
-    records.push(rec);
-    items.push(itemOfLine(rec, line, warnings, file));
+    try {
+      const rec = obj(parseJsonText(raw, file, line, 'numbers'));
+      if (!rec) throw new InvalidInputError(`${file}:${line}: expected a JSON object (one result per line).`, { file, line });
+      items.push(itemOfLine(rec, line, warnings, file));
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      firstError ??= error;
+      warnings.push(`${error.message.replace(/\.$/, '')}: left out of NeuroEval's own analysis.`);
+    }
   });
-  return { items, records, warnings };
+  if (items.length === 0 && firstError) throw firstError;
+  return { items, warnings };
 }
 
 interface NeuroVlmJsonlWrite {
