@@ -16,6 +16,7 @@
  */
 import type { BenchCase } from '../../bundle/types.ts';
 import type { RunRecord } from '../../db/types.ts';
+import type { JsonOutputRecord } from '../../protocols/json-output.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { findQuestion, goldOf, outcomeOf, type ScorableResponse } from '../neurovlm/items.ts';
 import type { NeuroVlmScoredField } from '../neurovlm/normalise.ts';
@@ -52,7 +53,7 @@ interface NeuroVlmJsonlRecord {
     latency_ms: number | null;
   } | null;
   /** NeuroEval's own keys (the harness ignores unknown keys): where the line came from. */
-  neuroeval?: { runId: string; itemKey: string; variant: string; sample: number };
+  neuroeval?: { runId: string; itemKey: string; variant: string; sample: number; jsonOutput?: JsonOutputRecord | null };
 }
 
 /** A scorer item read from a line, with the line it came from. */
@@ -174,7 +175,7 @@ interface NeuroVlmJsonlWrite {
 }
 
 /** Harness records for a local run's responses (see {@link toNeuroVlmJsonl}). */
-export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): NeuroVlmJsonlWrite {
+export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol' | 'jsonOutput'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): NeuroVlmJsonlWrite {
   const byId = new Map(cases.map((c) => [c.id, c]));
   const missingCases: string[] = [];
   const protocolId = run.provenance?.protocol.id;
@@ -214,7 +215,8 @@ export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?:
             total_tokens: r.usage?.promptTokens != null && r.usage.completionTokens != null ? r.usage.promptTokens + r.usage.completionTokens : null,
             latency_ms: Number.isFinite(r.latencyMs) ? r.latencyMs : null,
           },
-      neuroeval: { runId: run.id, itemKey: r.itemKey, variant: r.variant, sample: r.sample },
+      // The run's JSON-output setting (null: recorded before the setting existed), so the file says whether answers were constrained.
+      neuroeval: { runId: run.id, itemKey: r.itemKey, variant: r.variant, sample: r.sample, ...(run.provenance ? { jsonOutput: run.provenance.jsonOutput ?? null } : {}) },
     };
   });
   return { records, missingCases };
@@ -226,6 +228,6 @@ export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?:
  * there gets empty metadata (not scorable). A failed call is written with
  * `status: "error"` and no `api_response`, as the harness writes one.
  */
-export function toNeuroVlmJsonl(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): string {
+export function toNeuroVlmJsonl(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol' | 'jsonOutput'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): string {
   return neuroVlmJsonlRecords(run, responses, cases).records.map((r) => `${JSON.stringify(r)}\n`).join('');
 }

@@ -20,8 +20,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * 8: when cases share a patient (or study) key, intervals and n are per patient (cluster bootstrap over patients).
  * 9: the mirror consistency probe's figures per model (`summary.consistency`).
  * 10: the paraphrase consistency probe's rows in `summary.consistency` (`probe: 'paraphrase'`).
+ * 11: NeuroVLM-Bench figures are the evaluator's on the run's neurovlm-jsonl export (Python's semantics; none, with the reason, where the evaluator stops).
  */
-export const RUN_SCORER_VERSION = '10';
+export const RUN_SCORER_VERSION = '11';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
