@@ -32,7 +32,7 @@ import { squadScore } from '../metrics/squad.ts';
 import { ABSTAIN, NEUROVLM_SCORED_FIELDS, normaliseField } from '../neurovlm/normalise.ts';
 import type { ScorableResponse } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, RUBRIC_ITEM_VERSION, type JudgeReply, type JudgeService } from './judge-service.ts';
-import type { SimilarityService } from './similarity.ts';
+import type { PairSimilarity } from './similarity.ts';
 import { isContinuousMetric } from './summary.ts';
 import type { ItemMetric, ItemScore, TaxonomyProposal, VerdictNote } from './types.ts';
 
@@ -54,7 +54,7 @@ interface ItemContext {
   readonly question: Question | undefined;
   readonly protocolId: string;
   readonly judge?: JudgeService | undefined;
-  readonly similarity?: SimilarityService | undefined;
+  readonly similarity?: PairSimilarity | undefined;
   readonly adjudication?: Adjudication | undefined;
   readonly proposeTaxonomy: boolean;
 }

@@ -16,7 +16,8 @@ import { findQuestion } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, JudgeService, type LocalJudge } from './judge-service.ts';
 import { scoreItem, similarityReferences, type Adjudication } from './score-item.ts';
 import type { BertScore } from '../metrics/bertscore.ts';
-import { SimilarityService, type SimilarityEncoder } from './similarity.ts';
+import { PairRecorder, SimilarityService, type SimilarityEncoder } from './similarity.ts';
+import { BERTSCORE_BATCH_SIZE } from '../metrics/bertscore.ts';
 import { summariseArms } from './summary.ts';
 import { RUN_SCORER_VERSION, isReviewVerdict, type ItemScore, type RunScoreSummary, type ScoringConfig } from './types.ts';
 
@@ -42,6 +43,8 @@ interface RunScoringOptions {
   readonly idf?: boolean;
   /** Rescale BERTScore with this baseline (bert_score `rescale_with_baseline`, the encoder's P/R/F row). */
   readonly baseline?: BertScore;
+  /** bert_score's `batch_size` for matching pairs (default 64): pairs share padding within a batch, in the order they are scored. */
+  readonly bertscoreBatchSize?: number;
   /** Ask the judge for error classes of wrong answers (default: on when there is a judge). */
   readonly taxonomy?: boolean;
   readonly signal?: AbortSignal;
@@ -122,7 +125,8 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
   if (options.baseline && [options.baseline.precision, options.baseline.recall, options.baseline.f].some((b) => !Number.isFinite(b) || b >= 1)) {
     throw new InvalidInputError('A BERTScore baseline needs three numbers below 1 (precision, recall, F).', { field: 'baseline' });
   }
-  const similarity = options.encoder ? new SimilarityService(options.encoder, options.baseline) : undefined;
+  const batchSize = options.bertscoreBatchSize ?? BERTSCORE_BATCH_SIZE;
+  const similarity = options.encoder ? new SimilarityService(options.encoder, options.baseline, batchSize) : undefined;
   const adjudicated = adjudications(input.reviews ?? []);
   const proposeTaxonomy = options.taxonomy ?? true;
 
@@ -144,6 +148,17 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
       return similarityReferences(protocolOf(found), found?.question, r);
     });
     await similarity.useIdf(refs);
+  }
+
+  if (similarity && batchSize > 1) {
+    // bert_score pads pairs in batches of the list it is given: a dry run (no judge, no encoder) lists the pairs scoring will
+    // ask for, in order, so each learns its batch's padding before it is scored.
+    const recorder = new PairRecorder(similarity.id);
+    for (const r of responses) {
+      const found = findQuestion(caseMap, r);
+      await scoreItem({ response: r, caseId: r.caseId, questionId: found?.question?.id ?? r.questionId, kase: found?.kase, question: found?.question, protocolId: protocolOf(found), similarity: recorder, adjudication: adjudicated.get(r.id), proposeTaxonomy: false });
+    }
+    await similarity.planPairs(recorder.pairs);
   }
 
   const items: ItemScore[] = [];
@@ -191,7 +206,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
       judge: options.judge?.id ?? null,
       judgeRubricVersion: options.judge ? EQUIVALENCE_RUBRIC_VERSION : null,
       encoder: options.encoder?.id ?? null,
-      ...(similarity ? { bertscore: { idf: !!options.idf, baseline: options.baseline ?? null, layer: await similarity.layer() } } : {}),
+      ...(similarity ? { bertscore: { idf: !!options.idf, baseline: options.baseline ?? null, layer: await similarity.layer(), batchSize } } : {}),
       taxonomy: !!options.judge && proposeTaxonomy,
       taxonomyVersion: TAXONOMY_VERSION,
       reviewsUpTo: latestReview,

@@ -4,7 +4,7 @@
  * because the numbers mean nothing without it. Reference embeddings are
  * cached: many models answer the same case.
  */
-import { bertScore, computeIdf, type BertScore, type EmbeddedText, type IdfWeights } from '../metrics/bertscore.ts';
+import { BERTSCORE_BATCH_SIZE, bertScore, computeIdf, paddingOf, type BertScore, type EmbeddedText, type IdfWeights } from '../metrics/bertscore.ts';
 import { bertScoreLayerFor, type BertScoreLayer } from '../metrics/bertscore-layers.ts';
 
 /** What an encoder says about its depth, to read bert_score's layer from it. */
@@ -43,14 +43,32 @@ interface SimilarityScore {
   readonly bert: BertScore;
 }
 
+/** What item scoring asks of the encoder: one pair's similarity (the service, or a recorder of the pairs asked for). */
+export interface PairSimilarity {
+  readonly id: string;
+  score(candidate: string, reference: string): Promise<SimilarityScore>;
+}
+
+/** Records the pairs item scoring asks for, in order, answering zeros: a dry run that finds bert_score's batches before scoring. */
+export class PairRecorder implements PairSimilarity {
+  readonly pairs: { candidate: string; reference: string }[] = [];
+  constructor(readonly id: string) {}
+  score(candidate: string, reference: string): Promise<SimilarityScore> {
+    this.pairs.push({ candidate, reference });
+    return Promise.resolve({ cosine: 0, bert: { precision: 0, recall: 0, f: 0 } });
+  }
+}
+
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 }
 
-export class SimilarityService {
+export class SimilarityService implements PairSimilarity {
   readonly #sentences = new Map<string, Promise<Float32Array>>();
+  #plan: { candidate: string; reference: string; padded: { candidate: boolean; reference: boolean } }[] | undefined;
+  #next = 0;
   readonly #tokens = new Map<string, Promise<EmbeddedText>>();
   #idf: IdfWeights | undefined;
   #layer: Promise<BertScoreLayer> | undefined;
@@ -63,7 +81,22 @@ export class SimilarityService {
   constructor(
     readonly encoder: SimilarityEncoder,
     private readonly baseline?: BertScore,
+    /** bert_score's `batch_size`: pairs are matched in padded batches of this many (1: each pair alone). */
+    readonly batchSize: number = BERTSCORE_BATCH_SIZE,
   ) {}
+
+  /**
+   * The pairs {@link score} will be asked for, in that order (bert_score's
+   * list of candidates and references): each text is embedded once here, and
+   * each pair learns the padding of its batch. Calls of {@link score} must
+   * then come in the same order.
+   */
+  async planPairs(pairs: readonly { candidate: string; reference: string }[]): Promise<void> {
+    const lengths = await Promise.all(pairs.map(async (p) => ({ candidate: (await this.#embedTokens(p.candidate)).vectors.length, reference: (await this.#embedTokens(p.reference)).vectors.length })));
+    const padded = paddingOf(lengths, this.batchSize);
+    this.#plan = pairs.map((p, i) => ({ ...p, padded: padded[i]! }));
+    this.#next = 0;
+  }
 
   get id(): string {
     return this.encoder.id;
@@ -125,9 +158,19 @@ export class SimilarityService {
 
   /** Cosine of the sentence vectors and BERTScore P/R/F of `candidate` against `reference`. */
   async score(candidate: string, reference: string): Promise<SimilarityScore> {
+    const planned = this.#plan?.[this.#next];
+    if (this.#plan) {
+      // The plan's order is bert_score's order of pairs; a call out of that order would get another pair's padding.
+      if (!planned || planned.candidate !== candidate || planned.reference !== reference) throw new Error(`BERTScore pair ${this.#next + 1} was asked out of the planned order.`);
+      this.#next++;
+    }
     const [c, r] = await Promise.all([this.#embedSentence(candidate, false), this.#embedSentence(reference, true)]);
-    const [ct, rt] = await Promise.all([this.#embedTokens(candidate, false), this.#embedTokens(reference, true)]);
-    return { cosine: dot(c, r), bert: bertScore(ct, rt, { ...(this.#idf ? { idf: this.#idf } : {}), ...(this.baseline ? { baseline: this.baseline } : {}) }) };
+    const [ct, rt] = await Promise.all([this.#embedTokens(candidate, !!planned), this.#embedTokens(reference, true)]);
+    const padded = planned?.padded ?? (this.batchSize > 1 ? undefined : { candidate: false, reference: false });
+    return {
+      cosine: dot(c, r),
+      bert: bertScore(ct, rt, { ...(this.#idf ? { idf: this.#idf } : {}), ...(this.baseline ? { baseline: this.baseline } : {}), ...(padded ? { padded } : {}) }),
+    };
   }
 }
 
