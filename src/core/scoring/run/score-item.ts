@@ -281,7 +281,7 @@ async function scoreFreeText(it: Item, ctx: ItemContext, parsed: unknown): Promi
   const text = freeText(parsed, ctx.response.rawText);
   it.answerText = text.slice(0, 1500);
   const target = ref?.rationale ?? ref?.diagnosis;
-  it.primary = ctx.similarity ? 'bertscore.f' : 'rougeL';
+  it.primary = ctx.similarity?.tokens ? 'bertscore.f' : ctx.similarity ? 'cosine' : 'rougeL';
   if (!target) {
     it.notes.push('No reference text: similarity is not scorable.');
     it.primary = null;
@@ -296,9 +296,11 @@ async function scoreFreeText(it: Item, ctx: ItemContext, parsed: unknown): Promi
     if (ctx.similarity) {
       const s = await ctx.similarity.score(text, target);
       const id = ctx.similarity.id;
-      it.metrics['bertscore.p'] = m(s.bert.precision, 'encoder', id);
-      it.metrics['bertscore.r'] = m(s.bert.recall, 'encoder', id);
-      it.metrics['bertscore.f'] = m(s.bert.f, 'encoder', id);
+      if (s.bert) {
+        it.metrics['bertscore.p'] = m(s.bert.precision, 'encoder', id);
+        it.metrics['bertscore.r'] = m(s.bert.recall, 'encoder', id);
+        it.metrics['bertscore.f'] = m(s.bert.f, 'encoder', id);
+      }
       it.metrics.cosine = m(s.cosine, 'encoder', id);
     }
   }

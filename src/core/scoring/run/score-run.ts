@@ -17,6 +17,7 @@ import { EQUIVALENCE_RUBRIC_VERSION, JudgeService, type LocalJudge } from './jud
 import { scoreItem, similarityReferences, type Adjudication } from './score-item.ts';
 import type { BertScore } from '../metrics/bertscore.ts';
 import { PairRecorder, SimilarityService, type SimilarityEncoder } from './similarity.ts';
+import { cachedEncoder, type ScoringCacheStore } from './scoring-cache.ts';
 import { BERTSCORE_BATCH_SIZE } from '../metrics/bertscore.ts';
 import { summariseArms } from './summary.ts';
 import { RUN_SCORER_VERSION, isReviewVerdict, type ItemScore, type RunScoreSummary, type ScoringConfig } from './types.ts';
@@ -45,6 +46,8 @@ interface RunScoringOptions {
   readonly baseline?: BertScore;
   /** bert_score's `batch_size` for matching pairs (default 64): pairs share padding within a batch, in the order they are scored. */
   readonly bertscoreBatchSize?: number;
+  /** A persistent cache of judge replies and encoder vectors (keyed by model, prompt and input): what it holds is not asked again. */
+  readonly cache?: ScoringCacheStore;
   /** Ask the judge for error classes of wrong answers (default: on when there is a judge). */
   readonly taxonomy?: boolean;
   readonly signal?: AbortSignal;
@@ -121,12 +124,14 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
   const resamples = options.resamples ?? 1000;
   if (input.protocolId !== 'auto' && !getProtocol(input.protocolId)) throw new InvalidInputError(`The run's protocol "${input.protocolId}" is not one this version knows, so its answers cannot be scored.`, { field: 'protocol' });
   const caseMap = new Map(input.cases.map((c) => [c.id, c]));
-  const judge = options.judge ? new JudgeService(options.judge, previousReplies(input.previous ?? [], options.judge.id), options.signal) : undefined;
+  const judge = options.judge ? new JudgeService(options.judge, previousReplies(input.previous ?? [], options.judge.id), options.signal, options.cache) : undefined;
   if (options.baseline && [options.baseline.precision, options.baseline.recall, options.baseline.f].some((b) => !Number.isFinite(b) || b >= 1)) {
     throw new InvalidInputError('A BERTScore baseline needs three numbers below 1 (precision, recall, F).', { field: 'baseline' });
   }
   const batchSize = options.bertscoreBatchSize ?? BERTSCORE_BATCH_SIZE;
-  const similarity = options.encoder ? new SimilarityService(options.encoder, options.baseline, batchSize) : undefined;
+  const cached = options.encoder && options.cache ? cachedEncoder(options.encoder, options.cache) : undefined;
+  const encoder = cached ?? options.encoder;
+  const similarity = encoder ? new SimilarityService(encoder, options.baseline, batchSize) : undefined;
   const adjudicated = adjudications(input.reviews ?? []);
   const proposeTaxonomy = options.taxonomy ?? true;
 
@@ -196,6 +201,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
     summary: {
       arms, calibrationShift, items: items.length, failed: responses.filter((r) => !!r.error).length,
       judgeCalls: judge?.calls ?? 0, judgeReused: judge?.reused ?? 0,
+      ...(cached ? { encoderVectors: { ...cached.counts } } : {}),
       ...(neurovlmBench ? { neurovlmBench } : {}),
       ...(consistency.length ? { consistency } : {}),
     },

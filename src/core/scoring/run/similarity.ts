@@ -29,8 +29,13 @@ export interface SimilarityEncoder {
   readonly id: string;
   /** Unit-length sentence vectors, one per text. */
   sentenceEmbeddings(texts: readonly string[]): Promise<Float32Array[]>;
-  /** Contextual token vectors: by default without special tokens, from the last layer. */
-  tokenEmbeddings(
+  /**
+   * Contextual token vectors: by default without special tokens, from the
+   * last layer. Absent for encoders that give sentence vectors only (an
+   * OpenAI-compatible `/embeddings` endpoint): then cosine is scored and
+   * BERTScore, which needs token vectors, is not.
+   */
+  tokenEmbeddings?(
     text: string,
     options?: TokenEmbeddingRequest,
   ): Promise<{ readonly tokens: readonly string[]; readonly vectors: readonly Float32Array[]; readonly special?: readonly boolean[]; readonly layer?: number | null }>;
@@ -40,19 +45,25 @@ export interface SimilarityEncoder {
 
 interface SimilarityScore {
   readonly cosine: number;
-  readonly bert: BertScore;
+  /** Null when the encoder gives no token vectors. */
+  readonly bert: BertScore | null;
 }
 
 /** What item scoring asks of the encoder: one pair's similarity (the service, or a recorder of the pairs asked for). */
 export interface PairSimilarity {
   readonly id: string;
+  /** The encoder gives token vectors, so BERTScore is scored (else cosine only). */
+  readonly tokens: boolean;
   score(candidate: string, reference: string): Promise<SimilarityScore>;
 }
 
 /** Records the pairs item scoring asks for, in order, answering zeros: a dry run that finds bert_score's batches before scoring. */
 export class PairRecorder implements PairSimilarity {
   readonly pairs: { candidate: string; reference: string }[] = [];
-  constructor(readonly id: string) {}
+  constructor(
+    readonly id: string,
+    readonly tokens = true,
+  ) {}
   score(candidate: string, reference: string): Promise<SimilarityScore> {
     this.pairs.push({ candidate, reference });
     return Promise.resolve({ cosine: 0, bert: { precision: 0, recall: 0, f: 0 } });
@@ -92,6 +103,7 @@ export class SimilarityService implements PairSimilarity {
    * then come in the same order.
    */
   async planPairs(pairs: readonly { candidate: string; reference: string }[]): Promise<void> {
+    if (!this.tokens) return;
     const lengths = await Promise.all(pairs.map(async (p) => ({ candidate: (await this.#embedTokens(p.candidate)).vectors.length, reference: (await this.#embedTokens(p.reference)).vectors.length })));
     const padded = paddingOf(lengths, this.batchSize);
     this.#plan = pairs.map((p, i) => ({ ...p, padded: padded[i]! }));
@@ -102,6 +114,10 @@ export class SimilarityService implements PairSimilarity {
     return this.encoder.id;
   }
 
+  get tokens(): boolean {
+    return this.encoder.tokenEmbeddings !== undefined;
+  }
+
   /**
    * IDF weights from the references' tokens (bert_score `idf=True`): call once
    * with the reference of every scored pair before scoring. As bert_score's
@@ -110,6 +126,7 @@ export class SimilarityService implements PairSimilarity {
    * text is tokenised once.
    */
   async useIdf(references: readonly string[]): Promise<void> {
+    if (!this.tokens) return;
     const distinct = [...new Set(references)];
     const tokens = new Map(await Promise.all(distinct.map(async (r) => [r, [...((await this.#embedTokens(r)).tokens ?? [])]] as const)));
     this.#idf = computeIdf(references.map((r) => tokens.get(r)!));
@@ -149,7 +166,7 @@ export class SimilarityService implements PairSimilarity {
     if (hit) return hit;
     const p = this.layer().then(async (layer) => {
       // Ask for a layer only when it is not the last, so encoders without hidden-state outputs are never asked for one.
-      const t = await this.encoder.tokenEmbeddings(text, { specialTokens: 'keep', ...(layer.used !== null && layer.used !== layer.layers ? { layer: layer.used } : {}) });
+      const t = await this.encoder.tokenEmbeddings!(text, { specialTokens: 'keep', ...(layer.used !== null && layer.used !== layer.layers ? { layer: layer.used } : {}) });
       return { tokens: t.tokens, vectors: t.vectors, ...(t.special ? { special: t.special } : {}) };
     });
     if (cache) this.#tokens.set(text, p);
@@ -165,6 +182,7 @@ export class SimilarityService implements PairSimilarity {
       this.#next++;
     }
     const [c, r] = await Promise.all([this.#embedSentence(candidate, false), this.#embedSentence(reference, true)]);
+    if (!this.tokens) return { cosine: dot(c, r), bert: null };
     const [ct, rt] = await Promise.all([this.#embedTokens(candidate, !!planned), this.#embedTokens(reference, true)]);
     const padded = planned?.padded ?? (this.batchSize > 1 ? undefined : { candidate: false, reference: false });
     return {

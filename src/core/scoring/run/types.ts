@@ -188,6 +188,8 @@ export interface RunScoreSummary {
   readonly failed: number;
   readonly judgeCalls: number;
   readonly judgeReused: number;
+  /** Encoder vectors taken from the persistent cache and computed, when scoring used one. */
+  readonly encoderVectors?: { readonly reused: number; readonly computed: number };
   /**
    * NeuroVLM-Bench's own figures (its evaluator, exactly) for the run's
    * NeuroVLM-Bench answers: per arm, and per source dataset. The `neurovlm`
