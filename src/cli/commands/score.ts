@@ -47,6 +47,7 @@ interface ScoreArgs {
   retries?: number;
   cache?: string;
   noCache: boolean;
+  batchSize?: number;
   idf: boolean;
   baseline?: { precision: number; recall: number; f: number };
   gates: Gate[];
@@ -65,6 +66,10 @@ function parseArgs(args: readonly string[]): ScoreArgs {
       if (v === undefined || v.startsWith('--')) return { ...out, problem: `${a} needs a value` };
       const key = ({ '--judge-endpoint': 'judgeEndpoint', '--judge-model': 'judgeModel', '--encoder-endpoint': 'encoderEndpoint', '--encoder-model': 'encoderModel', '--api-key-env': 'apiKeyEnv', '--cache': 'cache' } as const)[a as '--cache'];
       out[key] = v;
+    } else if (a === '--bertscore-batch-size') {
+      const n = Number(args[++i]);
+      if (!Number.isInteger(n) || n < 1) return { ...out, problem: `${a} needs a whole number ≥ 1` };
+      out.batchSize = n;
     } else if (a === '--timeout' || a === '--retries') {
       const n = Number(args[++i]);
       if (a === '--timeout' ? !(n > 0) : !(Number.isInteger(n) && n >= 0 && n <= 20)) return { ...out, problem: `${a} needs ${a === '--timeout' ? 'a number of seconds > 0' : 'a whole number from 0 to 20'}` };
@@ -305,6 +310,8 @@ export const scoreCommand: CliCommand = {
   '                    run export\'s name + .scoring-cache.jsonl, beside it); a',
   '                    re-score takes what it holds and says how many were reused',
   '  --no-cache        Keep nothing',
+  '  --bertscore-batch-size <n>  bert_score\'s batch size (default 64, as bert_score:',
+  '                    pairs padded together; 1 scores each pair alone)',
   '  --fail-under <metric>=<value>  Exit 1 when a model\'s 95% interval lower bound',
   '                    for the metric is below the value (e.g. pass@1=0.6 or 60%),',
   '                    printing model, metric, bound and bar; repeatable. Metrics are',
@@ -367,7 +374,7 @@ export const scoreCommand: CliCommand = {
         const e = input.exported;
         run = await scoreRun(
           { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [] },
-          { seed, resamples, idf: parsed.idf, ...(parsed.baseline ? { baseline: parsed.baseline } : {}), ...(judge ? { judge } : {}), ...(encoder ? { encoder } : {}), ...(cache ? { cache } : {}) },
+          { seed, resamples, idf: parsed.idf, ...(parsed.baseline ? { baseline: parsed.baseline } : {}), ...(judge ? { judge } : {}), ...(encoder ? { encoder } : {}), ...(cache ? { cache } : {}), ...(parsed.batchSize ? { bertscoreBatchSize: parsed.batchSize } : {}) },
         );
       } catch (error) {
         io.err.write(`neuroeval score: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -379,7 +386,6 @@ export const scoreCommand: CliCommand = {
       io.err.write('warning: --judge and --encoder (and their endpoints) apply to run exports only; a harness JSONL has NeuroVLM-Bench answers, which rules score.\n');
     }
     const reuse = run && cache ? cacheLine(run, cache) : null;
-    if (reuse) io.err.write(`${reuse.line}\n`);
     let verdicts: GateVerdict[] = [];
     try {
       verdicts = checkGates(parsed.gates, gateFigures(run, groups));
@@ -423,6 +429,7 @@ export const scoreCommand: CliCommand = {
     }
     for (const g of groups) out.push(...human(g.key, g.report));
     if (run) out.push(...allMetrics(run));
+    if (reuse) out.push(reuse.line, '');
     io.out.write(`${out.join('\n')}\n`);
     return gated();
   },

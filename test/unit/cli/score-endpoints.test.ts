@@ -84,7 +84,6 @@ describe('neuroeval score with an endpoint judge and encoder', () => {
     expect(first.run.summary.arms.some((a) => a.metrics.some((m) => m.metric === 'cosine' && Number.isFinite(m.mean) && m.encoder === first.run.config.encoder))).toBe(true);
     expect(first.cache.file).toBe(`${runFile}.scoring-cache.jsonl`);
     expect(existsSync(first.cache.file)).toBe(true);
-    expect(r.err).toMatch(/Cache .*scoring-cache\.jsonl: judge 0 of \d+ verdicts reused from the cache \(\d+ asked\); encoder 0 of \d+ vectors reused/);
   }, LONG);
 
   it('re-scores with every verdict and vector from the cache: the server is asked nothing, the figures are the same', async () => {
@@ -97,7 +96,11 @@ describe('neuroeval score with an endpoint judge and encoder', () => {
     expect(server.embedded.length).toBe(embedded);
     expect(again.cache).toEqual({ ...first.cache, judgeAsked: 0, judgeReused: first.cache.judgeAsked + first.cache.judgeReused, vectorsComputed: 0, vectorsReused: first.cache.vectorsComputed + first.cache.vectorsReused });
     expect(again.run.summary.arms).toEqual(first.run.summary.arms);
-    expect(r.err).toContain(`judge ${again.cache.judgeReused} of ${again.cache.judgeReused} verdicts reused from the cache (0 asked)`);
+    // Without --json the report says it in words.
+    const words = await cli(scoreArgs().filter((a) => a !== '--json'), { NEUROEVAL_TEST_SCORING_KEY: 'sk-local-test' });
+    expect(words.code, words.err).toBe(0);
+    expect(words.out).toContain(`Cache ${first.cache.file}: judge ${again.cache.judgeReused} of ${again.cache.judgeReused} verdicts reused from the cache (0 asked); encoder ${again.cache.vectorsReused} of ${again.cache.vectorsReused} vectors reused (0 computed).`);
+    expect(server.answered()).toBe(chats);
   }, LONG);
 
   it('refuses a cache file it cannot read, naming the line, and leaves it as it was', async () => {
