@@ -30,14 +30,23 @@
  * - the multilabel `*_global` figures put the *filtered* class answers next to
  *   the unfiltered series of the other four fields.
  *
+ * Python's semantics throughout (src/core/python): records are what
+ * `json.loads` gives (exact ints apart from floats), labels are `str()` of
+ * them, confidences `float()`, token counts `int()`, label and model order by
+ * code point. Where the evaluator stops with an exception on a file (a model
+ * with a call without class ground truth, so `np.column_stack` fails; a model
+ * with no successful call; a record that is not an object; `int()` of a token
+ * count such as "1.5"; a list as ground truth), {@link NeuroVlmBenchStop}
+ * says so and no figure is given. Where what it would do is not reproduced
+ * (a label matplotlib would draw as TeX, one ending in U+0000, token counts
+ * of 2^53 or more), likewise.
+ *
  * Left out on purpose: the `_ci` intervals (the evaluator draws them from an
  * unseeded random state, so no two runs agree; NeuroEval's seeded intervals
  * are in its own report) and the cost figures (the evaluator prices hosted
- * APIs from a table that has no local model and stops on any model missing
- * from it). Where the evaluator stops with an exception (a model with no
- * scorable class, a non-object `output`, a token count like "1.5"), NeuroEval
- * reports NaN or counts 0 instead of stopping; those inputs have no
- * benchmark figure to equal.
+ * APIs from a table that has no local model and raises KeyError for any model
+ * missing from it: that one stop is not reproduced, so local models get every
+ * other figure; the parity script gives the table an answer for every model).
  */
 import { neuroVlmEce } from '../calibration.ts';
 import { PyDict, PyException, pyFloat, pyStr, pyStrip, pyTruthy, pyTypeName, type PyValue } from '../../../python/values.ts';
