@@ -1,6 +1,7 @@
 /**
  * A local stand-in for an on-prem OpenAI-compatible server (vLLM, Ollama…):
- * `/v1/models` and `/v1/chat/completions` (streamed or not), with CORS so the
+ * `/v1/models`, `/v1/chat/completions` (streamed or not) and `/v1/embeddings`
+ * (a deterministic unit vector per text), with CORS so the
  * app in the browser can call it. Records what it received.
  *
  * It checks each request the way vLLM's OpenAI server does (see
@@ -38,6 +39,8 @@ export interface FakeOpenAi {
   readonly received: Record<string, unknown>[];
   /** The Authorization header of every request, in order ('' when absent). */
   readonly authorizations: string[];
+  /** Every text sent to `/v1/embeddings`, in arrival order. */
+  readonly embedded: string[];
   /** Requests refused as invalid: status and vLLM's message. */
   readonly rejected: { status: number; message: string }[];
   /** Failures sent on purpose (429 or 500), in order. */
@@ -110,6 +113,7 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
   const authorizations: string[] = [];
   const rejected: { status: number; message: string }[] = [];
   const injected: number[] = [];
+  const embedded: string[] = [];
   const failureDraw = mulberry32(options.failureSeed ?? 1);
   let answered = 0;
   let inFlight = 0;
@@ -137,6 +141,24 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
     authorizations.push(req.headers.authorization ?? '');
     if (req.url === '/v1/models') {
       json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'vllm' })) });
+      return;
+    }
+    if (req.url === '/v1/embeddings' && req.method === 'POST') {
+      const body = JSON.parse(await readBody(req)) as { model?: string; input?: unknown };
+      const input = typeof body.input === 'string' ? [body.input] : body.input;
+      if (!models.includes(body.model ?? '') || !Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
+        json(res, 400, vllmError(400, 'embeddings need a served model and input text'));
+        return;
+      }
+      embedded.push(...(input as string[]));
+      // A unit vector drawn from the text's hash: the same text, the same vector.
+      const data = (input as string[]).map((t, index) => {
+        const d = createHash('sha256').update(t).digest();
+        const v = Array.from({ length: 16 }, (_, k) => d[k]! / 255 - 0.5);
+        const n = Math.hypot(...v);
+        return { object: 'embedding', index, embedding: v.map((x) => x / n) };
+      });
+      json(res, 200, { object: 'list', model: body.model, data });
       return;
     }
     if (req.url !== '/v1/chat/completions' || req.method !== 'POST') {
@@ -205,6 +227,7 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
     authorizations,
     rejected,
     injected,
+    embedded,
     answered: () => answered,
     maxInFlight: () => maxInFlight,
     serverMs: () => serverMs,

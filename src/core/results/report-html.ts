@@ -21,7 +21,7 @@ import type { ReaderStudyResult } from '../readers/compare.ts';
 import { hasRandomWeights, modelDisplayName, randomWeightsCaveat, rowLabel, rowModelName } from './model-names.ts';
 import { variantLabel } from '../runner/variants.ts';
 import { count, plural } from '../text/plural.ts';
-import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
+import { describeNeuroVlmBenchFailure, NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
 import type { GalleryGroup } from './gallery.ts';
 import { failuresSection, noValueList, SAFETY_CSS, safetySection } from './report-safety.ts';
 import { benchNoValueNotes } from './bench-no-value.ts';
@@ -183,6 +183,7 @@ function neuroVlmBenchSection(bench: NeuroVlmBenchBreakdown | null): string {
     .join('\n');
   return `<h2>NeuroVLM-Bench: the benchmark's own figures</h2>
 <p class="muted">Equal to the benchmark's evaluator (<code>evaluate_detailed.py</code>) on these answers, under its names: its normalisation (US spellings only), its label sets, "accuracy" = balanced accuracy, JSON valid = successful calls over all calls. The leaderboard's NeuroVLM-Bench field accuracies are NeuroEval's own (plain accuracy after NeuroEval's normalisation).</p>
+${bench.failure ? `<p>${esc(describeNeuroVlmBenchFailure(bench.failure))}</p>` : ''}
 <table><thead><tr><th>Model</th>${head}</tr></thead><tbody>
 ${rows(bench.all)}
 </tbody></table>

@@ -34,6 +34,8 @@ interface PreparedItem {
   /** Post-transform hashes of every image sent, in order (opening turns, then follow-ups). */
   readonly imageHashes: readonly string[];
   readonly promptHash: string;
+  /** The schema every turn of the item asks the engine to follow (the run's JSON-output setting), if any. */
+  readonly jsonSchema?: Readonly<Record<string, unknown>>;
   /** Parses the opening answer (knows the case, so one protocol object can dispatch per case). */
   readonly parse: (raw: string) => ParseResult;
 }
@@ -56,6 +58,7 @@ export async function prepareItem(
   // text-only drops every image; the text is left to the protocol (it sees the variant).
   const strip = (t: ProtocolTurn): ProtocolTurn => (textOnly ? withoutImages(t) : t);
   const opening = protocol.buildRequest(kase, question, ctx).map(strip);
+  const jsonSchema = protocol.jsonSchemaFor?.(kase);
   const followUps = (protocol.turns?.(kase, question, ctx) ?? []).map((f) => ({ ...f, turn: strip(f.turn) }));
   const imageHashes: string[] = [];
   const memo = new Map<string, Promise<LoadedImage>>();
@@ -81,7 +84,8 @@ export async function prepareItem(
     opening: resolvedOpening,
     followUps: resolvedFollowUps,
     imageHashes,
-    promptHash: promptHash(opening, followUps, protocol.jsonSchema),
+    ...(jsonSchema ? { jsonSchema } : {}),
+    promptHash: promptHash(opening, followUps, jsonSchema),
   };
 }
 
@@ -139,7 +143,7 @@ export async function generateItem(
     if (step.turn) messages.push(step.turn);
     const started = now();
     const result = await engine.generate(
-      { messages: [...messages], sampling: item.sampling, ...(protocol.jsonSchema ? { jsonSchema: protocol.jsonSchema } : {}) },
+      { messages: [...messages], sampling: item.sampling, ...(prepared.jsonSchema ? { jsonSchema: prepared.jsonSchema } : {}) },
       { signal },
     );
     const latencyMs = Math.max(0, now() - started);

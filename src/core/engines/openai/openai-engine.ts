@@ -272,6 +272,22 @@ export class OpenAiCompatibleEngine implements Engine {
     };
   }
 
+  /**
+   * Sentence vectors from the server's `/embeddings` (an embedding model it
+   * serves), through the same retries, time limit and key as generation;
+   * one vector per text, in order.
+   */
+  async embed(texts: readonly string[], options: GenerateOptions = {}): Promise<Float32Array[]> {
+    if (!this.#loaded) throw new EngineError('ENGINE_NOT_LOADED', 'Connect to the endpoint (load) before asking for embeddings.');
+    const body = JSON.stringify({ model: this.#cfg.model, input: texts, encoding_format: 'float' });
+    const res = (await this.#send('/embeddings', { method: 'POST', body }, options.signal, (r) => r.json().catch(() => null))) as { data?: { index?: number; embedding?: unknown }[] } | null;
+    const rows = [...(res?.data ?? [])].sort((x, y) => (x.index ?? 0) - (y.index ?? 0));
+    if (rows.length !== texts.length || !rows.every((r) => Array.isArray(r.embedding) && r.embedding.every((x) => typeof x === 'number'))) {
+      throw new EngineError('ENGINE_BAD_RESPONSE', `${this.host}/embeddings did not return one vector of numbers per text (${texts.length} sent).`);
+    }
+    return rows.map((r) => Float32Array.from(r.embedding as number[]));
+  }
+
   async unload(): Promise<void> {
     this.#loaded = false;
   }

@@ -20,8 +20,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * 8: when cases share a patient (or study) key, intervals and n are per patient (cluster bootstrap over patients).
  * 9: the mirror consistency probe's figures per model (`summary.consistency`).
  * 10: the paraphrase consistency probe's rows in `summary.consistency` (`probe: 'paraphrase'`).
+ * 11: BERTScore in bert_score's padded batches (default 64, `bertscore.batchSize`); NeuroVLM-Bench figures are the evaluator's on the run's neurovlm-jsonl export (Python's semantics; none, with the reason, where the evaluator stops).
  */
-export const RUN_SCORER_VERSION = '10';
+export const RUN_SCORER_VERSION = '11';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
@@ -199,6 +200,8 @@ export interface RunScoreSummary {
   readonly failed: number;
   readonly judgeCalls: number;
   readonly judgeReused: number;
+  /** Encoder vectors taken from the persistent cache and computed, when scoring used one. */
+  readonly encoderVectors?: { readonly reused: number; readonly computed: number };
   /**
    * NeuroVLM-Bench's own figures (its evaluator, exactly) for the run's
    * NeuroVLM-Bench answers: per arm, and per source dataset. The `neurovlm`
@@ -228,6 +231,8 @@ export interface ScoringConfig {
     readonly idf: boolean;
     readonly baseline: { readonly precision: number; readonly recall: number; readonly f: number } | null;
     readonly layer?: BertScoreLayer;
+    /** bert_score's batch size the pairs were matched in (absent: scored before batching was reproduced, each pair alone). */
+    readonly batchSize?: number;
   };
   readonly taxonomy: boolean;
   readonly taxonomyVersion: string;
