@@ -16,7 +16,7 @@ import { renderDicomFrame, renderNiftiSlice, type RenderedImage } from '../imagi
 import type { WindowPreset } from '../imaging/window.ts';
 import { sniffImageType } from '../imaging/sniff.ts';
 import { asDicomFile, parseDicomForImport } from './dicom-input.ts';
-import { dicomCaseMeta, KEPT_AS_META } from './dicom-meta.ts';
+import { dicomCaseMeta, dicomMetaOptions, keptAsMeta } from './dicom-meta.ts';
 import type { ImportDraft, ImportIssue } from './importers/importer.ts';
 import type { RemovedMetadata } from './finalize.ts';
 import { checkStoredFiles } from './stored-files.ts';
@@ -70,6 +70,8 @@ export function convertMedicalImages(
   ctx: { readonly options?: Readonly<Record<string, unknown>>; readonly keySalt?: string } = {},
 ): { draft: ImportDraft; droppedTags: DroppedTagSummary[]; removedMetadata: RemovedMetadata[]; keyed: boolean } {
   const opts = pick(ctx.options);
+  const metaOptions = dicomMetaOptions(ctx.options);
+  const keptAsMetaTags = keptAsMeta(metaOptions);
   const window = opts.window === 'file' ? undefined : opts.window;
   const issues: ImportIssue[] = [...draft.issues];
   const images = new Map(draft.images);
@@ -99,9 +101,9 @@ export function convertMedicalImages(
       if (dicom) {
         const { parsed, warning } = parseDicomForImport(dicom, path, opts.acceptBurnedInAnnotation === true);
         if (warning) issues.push(warning);
-        parsed.dropped.forEach((t) => KEPT_AS_META.has(t.name) || note(t.tag, t.name));
+        parsed.dropped.forEach((t) => keptAsMetaTags.has(t.name) || note(t.tag, t.name));
         if (ctx.keySalt) {
-          const found = dicomCaseMeta(parsed.attributes ?? {}, ctx.keySalt, path);
+          const found = dicomCaseMeta(parsed.attributes ?? {}, ctx.keySalt, path, metaOptions);
           caseMeta.set(path, found.meta);
           issues.push(...found.issues);
         }
