@@ -16,6 +16,7 @@ import { checkPixelData } from '../imaging/pixel-data.ts';
 import { isRasterImageType, mimeFor, sniffImageType } from '../imaging/sniff.ts';
 import { stripImageMetadata } from '../imaging/strip-metadata.ts';
 import { computeContentHash } from './content-hash.ts';
+import { checkCaseId, nonFiniteField, nonFiniteMessage, visibleId } from './json-values.ts';
 import { unreadFormat, unreadFormatPhrase } from './unread-formats.ts';
 import type { ImportDraft, ImportIssue, SkippedCase } from './importers/importer.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type BenchCase, type Bundle, type CaseImage } from './types.ts';
@@ -103,9 +104,13 @@ export function finalizeBundle(draft: ImportDraft, options: FinalizeOptions = {}
   const refused = new Set(draft.issues.filter((i) => i.severity === 'error').map((i) => i.location?.file));
   const seen = new Map<string, number>();
   const referenced = new Set<string>();
-  const cases: BenchCase[] = draft.cases.map((c, i) => {
+  const cases: BenchCase[] = draft.cases.map((given, i) => {
+    // Every importer's ids: NFC, and none with invisible characters (json-values.ts); duplicates are found after normalising.
+    const checked = checkCaseId(given.id);
+    if ('error' in checked) issues.push({ severity: 'error', message: checked.error, location: { ...(file ? { file } : {}), field: `cases[${i}].id` } });
+    const c = 'id' in checked && checked.id !== given.id ? { ...given, id: checked.id } : given;
     const prev = seen.get(c.id);
-    if (prev !== undefined) issues.push({ severity: 'error', message: `Case id "${c.id}" is used by cases ${prev + 1} and ${i + 1}.`, location: { field: `cases[${i}].id` } });
+    if (prev !== undefined) issues.push({ severity: 'error', message: `Case id "${visibleId(c.id)}" is used by cases ${prev + 1} and ${i + 1}.`, location: { field: `cases[${i}].id` } });
     seen.set(c.id, i);
     const images = c.images.map((img, j): CaseImage => {
       referenced.add(img.path);
@@ -125,8 +130,9 @@ export function finalizeBundle(draft: ImportDraft, options: FinalizeOptions = {}
   if (unused.length) {
     issues.push({ severity: 'warning', message: `${unused.length} image file(s) are not used by any case and will not be stored (first: ${unused[0]}).` });
   }
-  for (const id of draft.manifest.protocolDefaults?.fewShotCaseIds ?? []) {
-    if (!seen.has(id)) issues.push({ severity: 'error', message: `The few-shot list names case "${id}", which is not in the benchmark.`, location: { field: 'protocolDefaults.fewShotCaseIds' } });
+  const fewShot = draft.manifest.protocolDefaults?.fewShotCaseIds?.map((id) => id.normalize('NFC'));
+  for (const id of fewShot ?? []) {
+    if (!seen.has(id)) issues.push({ severity: 'error', message: `The few-shot list names case "${visibleId(id)}", which is not in the benchmark.`, location: { field: 'protocolDefaults.fewShotCaseIds' } });
   }
   const prompt = draft.manifest.protocolDefaults?.prompt;
   if (prompt && !draft.files.has(prompt)) {
@@ -146,8 +152,18 @@ export function finalizeBundle(draft: ImportDraft, options: FinalizeOptions = {}
     if (found) images.set(p, found.bytes);
   }
   const fileHashes = [...draft.files].map(([path, bytes]) => ({ path, sha256: sha256Hex(bytes) }));
-  const base = { ...draft.manifest, format: BUNDLE_FORMAT, formatVersion: BUNDLE_FORMAT_VERSION } as const;
-  const contentHash = computeContentHash(base, cases, fileHashes);
+  const manifest = fewShot ? { ...draft.manifest, protocolDefaults: { ...draft.manifest.protocolDefaults, fewShotCaseIds: fewShot } } : draft.manifest;
+  const base = { ...manifest, format: BUNDLE_FORMAT, formatVersion: BUNDLE_FORMAT_VERSION } as const;
+  let contentHash: string;
+  try {
+    contentHash = computeContentHash(base, cases, fileHashes);
+  } catch (error) {
+    // Importers refuse numbers that are not finite with their line (json-values.ts); this is the last guard, never a bare TypeError.
+    if (!(error instanceof TypeError)) throw error;
+    const at = cases.findIndex((c) => nonFiniteField(c) !== null);
+    const field = at >= 0 ? `cases[${at}].${nonFiniteField(cases[at])!}` : (nonFiniteField(base) ?? '');
+    return { issues: [...issues, { severity: 'error', message: nonFiniteMessage(field), location: { ...(file ? { file } : {}), field } }], skipped: draft.skipped, removedMetadata };
+  }
   const imageCount = new Set(cases.flatMap((c) => c.images.map((i) => i.sha256))).size;
   return {
     bundle: { manifest: { ...base, contentHash, caseCount: cases.length, imageCount }, cases, images, files: new Map(draft.files) },
