@@ -209,6 +209,24 @@ export function imageMetadata(): HostileInput {
   }));
 }
 
+/**
+ * Every private value that an import must not store, in one bundle that
+ * imports: a PNG case image with text chunks (one a compressed DICOM file), a
+ * JPEG with a comment and EXIF, a DICOM case image with the patient's name
+ * (diacritics) and the marker in its free text, and a PNG with text beside
+ * the cases. Each case has a reference answer, so runs of it score.
+ */
+export function privateProbe(): HostileInput {
+  const dicom = makeDicom({ rows: 4, columns: 4, patient: { name: `${PRIVATE_MARKER}^ZTXT` } });
+  const withReference = (line: string) => line.replace('"text":"What does this scan show?"', '"text":"What does this scan show?","reference":{"diagnosis":"glioma"}');
+  return single('private-probe.zip', bundleZip('private-probe', [caseLine('c1', 'images/scan.png'), caseLine('c2', 'images/photo.jpg'), caseLine('c3', 'images/scan.dcm')].map(withReference), {
+    'images/scan.png': pngWithMetadata(PRIVATE_MARKER, dicom),
+    'images/photo.jpg': jpegWithMetadata(PRIVATE_MARKER),
+    'images/scan.dcm': freeTextDicom(),
+    'prompts/diagram.png': pngWithMetadata(`${PRIVATE_MARKER}SIDE`),
+  }));
+}
+
 /** A bundle whose case image is a DICOM file with the patient's name and the marker in its free text. */
 export function dicomFreeText(): HostileInput {
   return single('dicom-free-text.zip', bundleZip('dicom-free-text', [caseLine('c1', 'images/scan.dcm')], { 'images/scan.dcm': freeTextDicom() }));
@@ -319,4 +337,5 @@ export const HOSTILE_ARCHIVES: Readonly<Record<string, () => HostileInput>> = {
   'nifti-vox-offset': niftiVoxOffset,
   'nifti-nan-slope': niftiNanSlope,
   'forged-end-record': forgedEndRecord,
+  'private-probe': privateProbe,
 };
