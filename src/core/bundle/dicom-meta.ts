@@ -127,7 +127,7 @@ const CHARSETS: Readonly<Record<string, string>> = {
  * valid UTF-8 are read so, others as Windows-1252.
  */
 function decodeAttribute(value: string | undefined, charset: string | undefined): string | undefined {
-  if (value === undefined || !/[^\x00-\x7f]/.test(value)) return value;
+  if (value === undefined || ![...value].some((c) => c.charCodeAt(0) > 0x7f)) return value;
   const bytes = Uint8Array.from(value, (c) => c.charCodeAt(0) & 0xff);
   const terms = (charset ?? '').split('\\').map((t) => t.trim()).filter(Boolean);
   const label = terms.map((t) => CHARSETS[t.toUpperCase()]).find((l) => l !== undefined);

@@ -24,16 +24,16 @@ import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { writeBundleZip } from '../../../src/core/bundle/zip-write.ts';
 import { createRepositories, openDatabase, type NeuroEvalDB, type RunRecord } from '../../../src/core/db/index.ts';
 import { OpenAiCompatibleEngine } from '../../../src/core/engines/openai/openai-engine.ts';
-import { agreementReport } from '../../../src/core/results/agreement.ts';
-import { compareRows } from '../../../src/core/results/leaderboard.ts';
-import { loadResults, overviewOf } from '../../../src/core/results/overview.ts';
+import { loadResults } from '../../../src/core/results/overview.ts';
 import { buildHtmlReport } from '../../../src/core/results/report-html.ts';
+import { reportInputOf } from '../../../src/core/results/run-report.ts';
 import { scoresCsv } from '../../../src/core/results/scores-csv.ts';
 import { memoryRunLock } from '../../../src/core/runner/control.ts';
 import { dexieRunStore } from '../../../src/core/runner/dexie-store.ts';
 import { planRun, planSummary } from '../../../src/core/runner/plan.ts';
 import { runProtocol } from '../../../src/core/runner/protocol-adapter.ts';
 import { runRun } from '../../../src/core/runner/runner.ts';
+import type { RunResponse } from '../../../src/core/runner/types.ts';
 import { neuroVlmJsonlRecords } from '../../../src/core/scoring/io/neurovlm-jsonl.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';
@@ -142,7 +142,7 @@ describe('in the app: import, run against an echoing endpoint, score, export', (
     });
     expect(outcome.status).toBe('done');
     expect(outcome.generated + outcome.errors).toBe(3);
-    const responses = await repos.responses.listByRun(run.id);
+    const responses = (await repos.responses.listByRun(run.id)) as RunResponse[];
     // The server did get the key, and did echo it both ways: the search below would find it if it were kept.
     expect(server.authorizations).toContain(`Bearer ${KEY}`);
     expect(responses.filter((r) => r.finishReason === 'error').map((r) => r.error)).toContainEqual(expect.stringContaining('Invalid header: Bearer [redacted]'));
@@ -166,7 +166,7 @@ describe('in the app: import, run against an echoing endpoint, score, export', (
     expect(jsonl).toContain('c1');
     expect(planted(jsonl)).toEqual([]);
     const data = await loadResults(repos, 'private-probe');
-    const html = buildHtmlReport({ overview: overviewOf(data), metric: 'pass@1', comparisons: compareRows(data.scored, 'pass@1'), breakdowns: [], agreement: agreementReport([], []), generatedAt: new Date(0), appVersion: 'test', responses });
+    const html = buildHtmlReport(reportInputOf(data, { generatedAt: new Date(0), appVersion: 'test', responses }));
     expect(html).toContain('Echoing endpoint');
     expect(planted(html)).toEqual([]);
     const csv = scoresCsv(data);
