@@ -12,7 +12,8 @@ import { prepareImport, type ImportPreview } from '../../../src/core/bundle/impo
 import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
 import { UNREAD_FORMATS } from '../../support/hostile-archives.ts';
-import { pngWithMetadata } from '../../support/hostile-images.ts';
+import { jpegWithMetadata, pngWithMetadata } from '../../support/hostile-images.ts';
+import { sha256Hex } from '../../../src/core/hash/sha256.ts';
 
 const png = encodePng(Uint8Array.from({ length: 64 }, (_, i) => i * 3), 8, 8);
 const MANIFEST = JSON.stringify({ format: 'neuroeval-bundle', formatVersion: 1, id: 'hv', name: 'Hostile values', version: '1', license: 'CC0-1.0' });
@@ -102,5 +103,38 @@ describe('a ZIP whose end record lists no files', () => {
     view.setUint32(end + 12, 0, true);
     const p = await prepareImport([memoryFile('empty-end.zip', zip)]);
     expect(p.errors.map((e) => e.message)).toContain('"empty-end.zip" is not a readable ZIP archive (truncated or corrupt): its end-of-archive record lists no files, but the archive begins with one, so the record is damaged or forged.');
+  });
+});
+
+describe('images of every importer are stored as pixels', () => {
+  const MARK = 'ZZEVERYIMPORTER';
+  const stored = (p: ImportPreview) => [...p.bundle!.images.values()].map((b) => new TextDecoder('latin1').decode(b)).join('\n');
+
+  it('VLMEvalKit base64 images', async () => {
+    const b64 = Buffer.from(pngWithMetadata(MARK)).toString('base64');
+    const tsv = `index\timage\tquestion\tA\tB\tanswer\n1\t${b64}\tWhich?\tx\ty\tA\n`;
+    const p = await prepareImport([memoryFile('MMBench.tsv', tsv)]);
+    expect(p.errors).toEqual([]);
+    expect(p.importer.kind).toBe('vlmevalkit');
+    expect(p.removedMetadata.map((r) => r.kind)).toContain('PNG text (tEXt)');
+    expect(stored(p)).not.toContain(MARK);
+  });
+
+  it('images of a generic CSV import', async () => {
+    const p = await prepareImport([memoryFile('cases.csv', 'case,prompt,file\nc1,Finding?,photo.jpg\n'), memoryFile('photo.jpg', jpegWithMetadata(MARK))], { kind: 'generic', options: { mapping: { id: 'case', question: 'prompt', image: 'file' } } });
+    expect(p.errors).toEqual([]);
+    expect(p.removedMetadata.map((r) => r.kind)).toEqual(expect.arrayContaining(['JPEG EXIF (APP1)', 'JPEG comment (COM)']));
+    expect(stored(p)).not.toContain(MARK);
+  });
+
+  it('checks a declared hash against the bytes as given, and stores the hash of what is stored', async () => {
+    const image = pngWithMetadata(MARK);
+    const declared = sha256Hex(image);
+    const line = JSON.stringify({ id: 'c1', taskFamily: 'classification', images: [{ path: 'images/m.png', sha256: declared }], questions: [{ id: 'q1', text: 'Finding?' }] });
+    const p = await bundle({ 'images/m.png': image }, [line]);
+    expect(p.errors).toEqual([]);
+    const [stored] = p.bundle!.cases[0]!.images;
+    expect(stored!.sha256).not.toBe(declared);
+    expect(stored!.sha256).toBe(sha256Hex(p.bundle!.images.get(stored!.path)!));
   });
 });
