@@ -9,7 +9,11 @@
  * `answers: 'deterministic'` the answer depends only on the prompt, the
  * images and the seed (a JSON object following the request's schema when it
  * sends one), so two runs of the same items get the same answers. It can also
- * fail a seeded share of requests with 429 or 500, as a loaded server does.
+ * fail a seeded share of requests with 429 or 500, as a loaded server does,
+ * and behave as a broken or hostile one: echo the request's Authorization
+ * header in its error or its answer, close an answer stream mid-answer
+ * (cleanly, or by dropping the connection), or stream far more than the
+ * token budget allows.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -31,6 +35,20 @@ export interface FakeOpenAiOptions {
   readonly failureStatus?: 429 | 500;
   /** Wait this long before answering each chat request (ms). */
   readonly latencyMs?: number;
+  /**
+   * Repeat the request's Authorization header: `error` answers every chat
+   * request 400 "Invalid header: <header>" (as some gateways do), `answer`
+   * streams it inside the answer text, `alternate` does one then the other.
+   */
+  readonly echoAuthorization?: 'error' | 'answer' | 'alternate';
+  /**
+   * Close this many chat answer streams (the first ones) after their first
+   * pieces, with no finish reason and no [DONE]: `end` ends the response
+   * cleanly, `destroy` drops the connection. Infinity: every one.
+   */
+  readonly cutStreams?: { readonly count: number; readonly how: 'end' | 'destroy' };
+  /** Stream an answer of about this many bytes, in 64 KiB pieces, whatever max_tokens says. */
+  readonly oversizeBytes?: number;
 }
 
 export interface FakeOpenAi {
@@ -47,6 +65,8 @@ export interface FakeOpenAi {
   readonly injected: number[];
   /** Chat requests answered successfully. */
   readonly answered: () => number;
+  /** Answer streams closed mid-answer on purpose. */
+  readonly cut: () => number;
   /** Most chat requests being answered at once. */
   readonly maxInFlight: () => number;
   /** Total time (ms) spent on chat requests, from arrival to the last byte sent: the engine's share of a run. */
@@ -116,6 +136,8 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
   const embedded: string[] = [];
   const failureDraw = mulberry32(options.failureSeed ?? 1);
   let answered = 0;
+  let cut = 0;
+  let chats = 0;
   let inFlight = 0;
   let maxInFlight = 0;
   let serverMs = 0;
@@ -190,12 +212,31 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
       return;
     }
     const request = checked.request;
+    const auth = req.headers.authorization ?? '';
+    const echo = options.echoAuthorization === 'alternate' ? (chats % 2 === 0 ? 'error' : 'answer') : options.echoAuthorization;
+    chats++;
+    if (echo === 'error') {
+      json(res, 400, { error: `400 Bad Request: Invalid header: ${auth}` });
+      return;
+    }
+    if (options.oversizeBytes !== undefined && request.stream) {
+      res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream' });
+      const piece = 'x'.repeat(64 * 1024);
+      for (let sent = 0; sent < options.oversizeBytes && !res.destroyed; sent += piece.length) {
+        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece }, finish_reason: null }] })}\n\n`);
+      }
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      res.end('data: [DONE]\n\n');
+      answered++;
+      return;
+    }
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
       if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
-      const answer = options.answers === 'deterministic' ? deterministicAnswer(request) : { text: 'Connected.', promptTokens: 97 };
-      const parts = options.answers === 'deterministic' ? pieces(answer.text) : ['Connected', '.'];
+      const given = options.answers === 'deterministic' ? deterministicAnswer(request) : { text: 'Connected.', promptTokens: 97 };
+      const answer = echo === 'answer' ? { ...given, text: `${given.text} (request header Authorization: ${auth})` } : given;
+      const parts = options.answers === 'deterministic' || echo === 'answer' ? pieces(answer.text) : ['Connected', '.'];
       const usage = { prompt_tokens: answer.promptTokens, completion_tokens: options.answers === 'deterministic' ? parts.length : 2 };
       usage.completion_tokens = Math.min(usage.completion_tokens, request.maxTokens ?? Infinity);
       const finish = request.maxTokens !== undefined && parts.length > request.maxTokens ? 'length' : 'stop';
@@ -206,6 +247,15 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
         return;
       }
       res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream' });
+      if (options.cutStreams && cut < options.cutStreams.count) {
+        cut++;
+        // Half the answer, then nothing: no finish reason, no [DONE].
+        for (const piece of sent.slice(0, Math.max(1, Math.floor(sent.length / 2)))) res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece }, finish_reason: null }] })}\n\n`);
+        await new Promise((r) => setTimeout(r, 5));
+        if (options.cutStreams.how === 'destroy') res.destroy();
+        else res.end();
+        return;
+      }
       for (const piece of sent) {
         res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece }, finish_reason: null }] })}\n\n`);
         if (options.answers !== 'deterministic') await new Promise((r) => setTimeout(r, 10));
@@ -229,6 +279,7 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
     injected,
     embedded,
     answered: () => answered,
+    cut: () => cut,
     maxInFlight: () => maxInFlight,
     serverMs: () => serverMs,
     close: () =>

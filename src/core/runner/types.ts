@@ -172,6 +172,8 @@ export interface TurnRecord {
   readonly finishReason: FinishReason;
   readonly usage: ResponseUsage;
   readonly latencyMs: number;
+  /** The answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */
+  readonly truncated?: true;
 }
 
 /**
@@ -183,6 +185,8 @@ export interface RunResponse extends ResponseRecord {
   readonly turns?: readonly TurnRecord[];
   readonly error?: string | null;
   readonly reusedFrom?: string | null;
+  /** A turn's answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */
+  readonly truncated?: true;
 }
 
 // ── Injected dependencies ───────────────────────────────────────────────────

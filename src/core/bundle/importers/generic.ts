@@ -8,6 +8,7 @@
  * cases reads) is checked in generic-scoring.ts.
  */
 import type { ErrorLocation } from '../../errors.ts';
+import { nonFiniteField, nonFiniteMessage } from '../json-values.ts';
 import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type TaskFamily } from '../types.ts';
 import { mappedColumns, parseMapping, suggestMapping, type GenericMapping } from './generic-mapping.ts';
 import { ClassLabels, warnUnscored } from './generic-scoring.ts';
@@ -60,6 +61,11 @@ async function readSource(file: InputFile, issues: Issues, headOnly = false): Pr
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       issues.error(`Line ${i + 1} is not a JSON object.`, { file: file.path, line: i + 1 });
+      continue;
+    }
+    const infinite = nonFiniteField(value);
+    if (infinite !== null) {
+      issues.error(nonFiniteMessage(infinite), { file: file.path, line: i + 1, field: infinite });
       continue;
     }
     if (!headOnly || rows.length < 100) for (const k of Object.keys(value)) columns.add(k);
