@@ -4,6 +4,7 @@ import { parseRunExport } from '../../core/scoring/io/run-export.ts';
 import type { CliCommand } from '../command.ts';
 import { readUnicodeFile } from '../files.ts';
 import { InvalidInputError } from '../../core/errors.ts';
+import { neuroVlmResponses } from './score.ts';
 
 const FORMATS = ['neurovlm-jsonl'] as const;
 
@@ -41,7 +42,7 @@ export const exportCommand: CliCommand = {
   help: [
     'Usage: neuroeval export --format neurovlm-jsonl <run-export.json> [--out file]',
     '',
-    'Writes one line per answer in the NeuroVLM-Bench harness layout (input.metadata',
+    'Writes one line per answer given under the NeuroVLM-Bench protocol, in its harness layout (input.metadata',
     'ground truth, output.parsed_response, api_response tokens and latency), which',
     '`neuroeval score` and the benchmark\'s own evaluate_detailed.py both read.',
     'Ground truth comes from the cases inside the run export.',
@@ -74,7 +75,12 @@ export const exportCommand: CliCommand = {
       io.err.write(`neuroeval export: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
     }
-    const { records, missingCases } = neuroVlmJsonlRecords({ id: exported.run.id, provenance: exported.provenance }, exported.responses, exported.cases ?? []);
+    // The harness file holds the answers given under the NeuroVLM-Bench protocol only: another benchmark's answers carry no
+    // class ground truth, and the benchmark's evaluator stops on such a file (np.column_stack).
+    const kept = neuroVlmResponses(exported);
+    const left = exported.responses.length - kept.length;
+    if (left) io.err.write(`neuroeval export: ${left} answer(s) given under another protocol than NeuroVLM-Bench structured JSON are left out.\n`);
+    const { records, missingCases } = neuroVlmJsonlRecords({ id: exported.run.id, provenance: exported.provenance }, kept, exported.cases ?? []);
     const jsonl = records.map((r) => `${JSON.stringify(r)}\n`).join('');
     if (missingCases.length) {
       const why = exported.cases ? `${missingCases.length} answer(s) have no case in the export (first: ${missingCases[0]})` : 'the export holds no cases';
