@@ -3,7 +3,9 @@
  * matched by: the NeuroEval item a NeuroEval export named in its metadata;
  * the user's mapping (harness id → case, or case#question); its id equal to a
  * case id (or case#question), when the question it carries agrees with that
- * case's; its question text, when exactly one case asks it. Whatever is left
+ * case's; its question text, when exactly one case asks it (also when its id
+ * is a case that asks something else: a harness's position, not our id).
+ * Whatever is left
  * is named with the reason, and a second answer to the same item is named as
  * a duplicate: nothing is guessed.
  */
@@ -133,17 +135,18 @@ export function matchForeign(log: Pick<ForeignLog, 'items'>, cases: readonly Ben
       how = 'mapping';
       if (typeof r === 'string') why = `mapped to "${mapped}", but ${r}`;
       else ref = r;
-    } else if (index.byId.has(item.id) || index.byId.has(item.id.slice(0, Math.max(0, item.id.lastIndexOf('#'))))) {
-      const r = index.resolve(item.id, item.question);
-      if (typeof r === 'string') why = r;
-      else if (!index.agrees(r, item.question)) why = `id "${item.id}" is a case here, but the item's question ("${excerpt(item.question ?? '')}") is not that case's: map it by hand`;
-      else ref = r;
-    } else if (item.question !== null) {
-      const hits = index.asked(item.question);
-      how = 'question';
-      if (hits.length === 1) ref = hits[0]!;
-      else why = hits.length === 0 ? `no case has id "${item.id}" or asks its question ("${excerpt(item.question)}")` : `no case has id "${item.id}", and ${hits.length} cases ask its question (first "${hits[0]!.caseId}", "${hits[1]!.caseId}"): map it by hand`;
-    } else why = `no case has id "${item.id}", and the item holds no question to match`;
+    } else {
+      const byId = index.byId.has(item.id) || index.byId.has(item.id.slice(0, Math.max(0, item.id.lastIndexOf('#')))) ? index.resolve(item.id, item.question) : null;
+      if (byId && typeof byId !== 'string' && index.agrees(byId, item.question)) ref = byId;
+      else if (item.question !== null) {
+        // An id that is a case here but asks something else is a coincidence (a harness's 0-based position): the question decides.
+        const hits = index.asked(item.question);
+        how = 'question';
+        const idSays = byId === null ? `no case has id "${item.id}"` : typeof byId === 'string' ? byId : `case "${item.id}" asks another question`;
+        if (hits.length === 1) ref = hits[0]!;
+        else why = hits.length === 0 ? `${idSays}, and no case asks its question ("${excerpt(item.question)}")` : `${idSays}, and ${hits.length} cases ask its question (first "${hits[0]!.caseId}", "${hits[1]!.caseId}"): map it by hand`;
+      } else why = byId === null ? `no case has id "${item.id}", and the item holds no question to match` : (byId as string);
+    }
     if (!ref) {
       unmatched.push({ item, why });
       continue;

@@ -102,7 +102,8 @@ export function readEeeInstances(bytes: Uint8Array, file: string, sha256: string
     const tu = isObj(rec.token_usage) ? rec.token_usage : undefined;
     const perf = isObj(rec.performance) ? rec.performance : undefined;
     const hint = hintOf(meta, sample);
-    const scores: Record<string, ForeignScore> = { [metric]: evaluation.score };
+    // NeuroEval writes an answer no metric decided with a stand-in score of 0 and says so: it is not a score.
+    const scores: Record<string, ForeignScore> = typeof meta.neuroeval_not_scorable === 'string' || (error && typeof meta.neuroeval_case_id === 'string') ? {} : { [metric]: evaluation.score };
     byKey.set(key, {
       scores,
       item: {

@@ -10,7 +10,10 @@
  *
  * A failed call has no metric value; it is written as one record of the
  * arm's first metric with score 0, `is_correct` false and its `error`, as the
- * project's own lm-eval converter scores a sample without a value.
+ * project's own lm-eval converter scores a sample without a value. An answer
+ * no metric could decide (a rubric answer scored without a judge) is written
+ * the same way with `metadata.neuroeval_not_scorable` saying why: the schema
+ * requires a score, and the aggregate's figures leave such answers out.
  */
 import { InvalidInputError } from '../../errors.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
@@ -35,12 +38,16 @@ function extracted(parsed: unknown): string {
   return typeof h?.name === 'string' ? h.name : '';
 }
 
-function instanceLines(a: ArmAnswer, arm: Arm, evaluationId: string, evaluationName: string, fallbackMetric: string): Json[] {
+function instanceLines(a: ArmAnswer, arm: Arm, evaluationId: string, evaluationName: string, aggregated: ReadonlySet<string>): Json[] {
   const r = a.response;
   const raw = promptText(a.question);
   const reference = referenceText(a.question);
   const metrics = decidedMetrics(a.score);
-  const entries: [string, number][] = r.error ? [[fallbackMetric, 0]] : Object.entries(metrics);
+  // An answer with no decided metric (a failed call; a rubric answer without a judge) still gets one record, so no answer is lost.
+  const undecided = !r.error && Object.keys(metrics).length === 0;
+  // The stand-in record joins an aggregate result: the answer's primary metric when the arm has one, else the arm's first.
+  const standIn = a.score?.primary && aggregated.has(a.score.primary) ? a.score.primary : ([...aggregated][0] ?? 'correct');
+  const entries: [string, number][] = r.error || undecided ? [[standIn, 0]] : Object.entries(metrics).filter(([k]) => aggregated.has(k));
   const tokens = finite(r.usage.promptTokens) || finite(r.usage.completionTokens)
     ? { token_usage: { input_tokens: Math.round(r.usage.promptTokens ?? 0), output_tokens: Math.round(r.usage.completionTokens ?? 0), total_tokens: Math.round((r.usage.promptTokens ?? 0) + (r.usage.completionTokens ?? 0)) } }
     : {};
@@ -69,7 +76,8 @@ function instanceLines(a: ArmAnswer, arm: Arm, evaluationId: string, evaluationN
       neuroeval_sample: String(r.sample),
       neuroeval_item_key: r.itemKey,
       neuroeval_response_id: r.id,
-      neuroeval_metric_source: a.score?.metrics[metric] ? `${a.score.metrics[metric]!.source}:${a.score.metrics[metric]!.sourceId}` : 'failed call',
+      neuroeval_metric_source: r.error ? 'failed call' : undecided ? 'not scorable' : `${a.score!.metrics[metric]!.source}:${a.score!.metrics[metric]!.sourceId}`,
+      ...(undecided ? { neuroeval_not_scorable: a.score?.notes.join(' ') || 'no metric could be decided' } : {}),
     },
   }));
 }
@@ -129,8 +137,8 @@ export function everyEvalEverFiles(source: ExportSource): ExportFile[] {
           generation_config: { generation_args: generationArgs, additional_details: { protocol: p?.protocol.id ?? 'auto', ...(finite(s?.seed) ? { seed: String(s.seed) } : {}), samples: String(p?.samples ?? 1) } },
         });
       }
-      const fallback = metrics[0]?.metric ?? 'correct';
-      for (const a of arm.answers) lines.push(...instanceLines(a, arm, evaluationId, name, fallback));
+      const aggregated = new Set(metrics.map((m) => m.metric));
+      for (const a of arm.answers) lines.push(...instanceLines(a, arm, evaluationId, name, aggregated));
     }
     const jsonl = lines.map((l) => `${JSON.stringify(l)}\n`).join('');
     const samplesPath = `${folder}/${uuid}_samples.jsonl`;
