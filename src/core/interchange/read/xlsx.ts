@@ -132,7 +132,7 @@ export function readXlsx(bytes: Uint8Array, file: string): SheetTable {
       nextCol = col + 1;
       const body = c[2] ?? '';
       const v = body.match(/<(?:[\w.-]+:)?v(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w.-]+:)?v>/)?.[1];
-      let value: SheetCell = null;
+      let value: SheetCell;
       switch (a.t) {
         case 's': {
           const i = Number(v);
