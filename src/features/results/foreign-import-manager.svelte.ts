@@ -23,8 +23,11 @@ export class ForeignImportManager {
   #error = $state<string | null>(null);
   #done = $state.raw<ForeignImportResult | null>(null);
   readonly #api: () => Api;
+  readonly #app: ForeignImportRequest['app'];
 
-  constructor(api: () => Api = () => resultsWorker.api) {
+  /** `app`: this build's version and commit, recorded in the run's provenance. */
+  constructor(app: ForeignImportRequest['app'], api: () => Api = () => resultsWorker.api) {
+    this.#app = app;
     this.#api = api;
   }
 
@@ -104,7 +107,7 @@ export class ForeignImportManager {
       protocolId: this.#protocolId,
       mapping: { ...this.#mapping },
       ...(this.#model.trim() ? { model: this.#model.trim() } : {}),
-      app: { version: __APP_VERSION__, commit: __APP_COMMIT__ },
+      app: this.#app,
     };
   }
 

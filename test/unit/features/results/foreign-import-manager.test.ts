@@ -1,12 +1,10 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRepositories, openDatabase, type Repositories } from '../../../../src/core/db/index.ts';
 import { importForeign, previewForeignImport } from '../../../../src/core/interchange/import-foreign.ts';
 import { ForeignImportManager } from '../../../../src/features/results/foreign-import-manager.svelte.ts';
 import { lmmsEvalSamplesJsonl, mcqAnswers, mcqBundle } from '../../../support/interchange.ts';
 
-vi.stubGlobal('__APP_VERSION__', '0.1.0');
-vi.stubGlobal('__APP_COMMIT__', 'test');
 
 let repos: Repositories;
 let file: File;
@@ -20,7 +18,7 @@ beforeAll(async () => {
 });
 
 /** The manager against the real preview and import, on an in-memory database (the worker's part). */
-const manager = () => new ForeignImportManager(() => ({ previewForeign: (r) => previewForeignImport(repos, r), importForeign: (r) => importForeign(repos, r) }));
+const manager = () => new ForeignImportManager({ version: '0.1.0', commit: 'test' }, () => ({ previewForeign: (r) => previewForeignImport(repos, r), importForeign: (r) => importForeign(repos, r) }));
 
 describe('the foreign-import manager', () => {
   it('previews the picked file, asks for the model, maps an unmatched item, then stores the run', async () => {
