@@ -314,8 +314,8 @@ const resultsApi = {
   },
 
   /** Opens a NeuroVLM-Bench harness results file (JSONL): the benchmark's figures and NeuroEval's own; stores nothing. */
-  async openHarnessFile(input: { text: string; fileName: string }): Promise<HarnessFileView> {
-    return openHarnessFile(input.text, input.fileName);
+  async openHarnessFile(input: { text: string; fileName: string; bytes?: Uint8Array }): Promise<HarnessFileView> {
+    return openHarnessFile(input.text, input.fileName, input.bytes);
   },
 
   /** Another harness's answers (VLMEvalKit, lm-eval, lmms-eval, Inspect AI, Every Eval Ever) matched to a stored benchmark; stores nothing. */

@@ -99,6 +99,8 @@ const scoringApi = {
           ...(input.idf !== undefined ? { idf: input.idf } : {}),
           ...(input.baseline ? { baseline: input.baseline } : {}),
           ...(input.taxonomy !== undefined ? { taxonomy: input.taxonomy } : {}),
+          // Judge replies and encoder vectors kept in IndexedDB: a re-score asks only what was never asked.
+          cache: repos.scoringCache,
           signal: ctx.signal,
           onProgress: (done, total) => ctx.progress({ phase: 'score', done, total }),
         },

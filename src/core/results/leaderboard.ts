@@ -10,7 +10,7 @@ import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { answerClusters, isContinuousMetric, metricLabel, questionKey } from '../scoring/run/summary.ts';
 import type { CaseLookup } from '../scoring/run/patients.ts';
-import { armKey, type ArmSummary, type Interval, type MetricSummary, type QuestionIdentity } from '../scoring/run/types.ts';
+import { armKey, type ArmSummary, type Interval, type MetricSummary, type QuestionIdentity, type UnavailableMetric } from '../scoring/run/types.ts';
 import { bootstrapClusterMeanCi, bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { mcnemar } from '../scoring/stats/mcnemar.ts';
 import { wilsonInterval } from '../scoring/stats/wilson.ts';
@@ -62,6 +62,8 @@ export interface LeaderboardRow {
   readonly responses: number;
   readonly failed: number;
   readonly metrics: Readonly<Record<string, MetricSummary>>;
+  /** Metrics this arm's answers gave no value, and why (scoring/run/unavailable.ts). */
+  readonly unavailable?: readonly UnavailableMetric[];
   readonly medianLatencyMs: number;
   readonly meanDecodeTps: number;
   readonly scoreVersion: number;
@@ -101,7 +103,7 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
       rows.push({
         id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, arm: arm.key,
         label: rowModelName({ modelId: arm.modelId, variant: arm.variant, ...(modelName ? { modelName } : {}) }), ...(modelName ? { modelName } : {}),
-        responses: arm.responses, failed: arm.failed, metrics, medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
+        responses: arm.responses, failed: arm.failed, metrics, ...(arm.unavailable?.length ? { unavailable: arm.unavailable } : {}), medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
         scoreVersion: set.version, judge: set.config.judge, encoder: set.config.encoder,
       });
     }

@@ -12,7 +12,7 @@ import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
 import { answerTableRow, type AnswerRow } from './answers.ts';
 import { armKey } from '../scoring/run/types.ts';
-import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
+import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFailure, NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
 import { buildLeaderboard, degradationCurves, dimensionsFor, rowId, rowReliability, type DegradationCurve, type Dimension, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
@@ -136,8 +136,11 @@ function benchmarkFigures(rows: readonly LeaderboardRow[], runOf: (row: Leaderbo
   const all: Record<string, NeuroVlmBenchFigures> = {};
   const datasets: Record<string, Record<string, NeuroVlmBenchFigures>> = {};
   const repeated = new Set(rows.filter((r, i) => rows.findIndex((o) => o.label === r.label) !== i).map((r) => r.label));
+  let failure: NeuroVlmBenchFailure | undefined;
   for (const row of rows) {
     const bench = runOf(row)?.set.summary.neurovlmBench;
+    // A run on whose export the evaluator stops has no benchmark figures: say so rather than leave its rows out silently.
+    if (bench?.failure) failure ??= { ...bench.failure, message: `${row.runName}: ${bench.failure.message}` };
     const figures = bench?.all[row.arm];
     if (!bench || !figures) continue;
     const key = repeated.has(row.label) ? `${row.label} (${row.runName})` : row.label;
@@ -148,7 +151,8 @@ function benchmarkFigures(rows: readonly LeaderboardRow[], runOf: (row: Leaderbo
     }
   }
   const sorted = Object.fromEntries(Object.keys(datasets).sort().map((d) => [d, datasets[d]!]));
-  return Object.keys(all).length ? { all, datasets: sorted } : null;
+  if (Object.keys(all).length) return { all, datasets: sorted, ...(failure ? { failure } : {}) };
+  return failure ? { all: {}, datasets: {}, failure } : null;
 }
 
 export function overviewOf(data: LoadedResults): ResultsOverview {
