@@ -220,3 +220,41 @@ describe('hostile files are refused with the file, line and field', () => {
     expect(refusal(() => readForeign([{ name: 'r.json', bytes: enc('{"format":"neuroeval-run"}') }])).message).toContain('NeuroEval run export');
   });
 });
+
+describe('hostile Every Eval Ever records and Inspect AI logs are refused (or their repeats named) with file, line and field', () => {
+  const eee = (mutate: (lines: Record<string, unknown>[]) => void) => {
+    const lines = eeeInstancesJsonl(mcqAnswers(bundle)).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    mutate(lines);
+    return [{ name: 'x_samples.jsonl', bytes: enc(lines.map((l) => JSON.stringify(l)).join('\n')) }];
+  };
+
+  it('Every Eval Ever: a score that is text, a second model, a repeated record, a missing required field, a huge response', () => {
+    const score = refusal(() => readForeign(eee((l) => ((l[2]!.evaluation as Record<string, unknown>).score = '1'))));
+    expect(score.location).toEqual({ file: 'x_samples.jsonl', line: 3, field: 'evaluation.score' });
+    expect(score.message).toContain('x_samples.jsonl:3: evaluation.score: expected a number');
+    expect(refusal(() => readForeign(eee((l) => (l[4]!.model_id = 'another/model')))).location).toEqual({ file: 'x_samples.jsonl', line: 5, field: 'model_id' });
+    expect(refusal(() => readForeign(eee((l) => l.push({ ...l[1]! }))))).toMatchObject({ location: { file: 'x_samples.jsonl', line: 7, field: 'evaluation_result_id' } });
+    // (The first line is what tells the file's kind, so the gap is on a later one.)
+    expect(refusal(() => readForeign(eee((l) => delete l[2]!.interaction_type))).location).toEqual({ file: 'x_samples.jsonl', line: 3, field: 'interaction_type' });
+    const huge = refusal(() => readForeign(eee((l) => (l[5]!.output = { raw: ['y'.repeat(FOREIGN_LIMITS.maxTextChars + 1)] }))));
+    expect(huge.location).toEqual({ file: 'x_samples.jsonl', line: 6, field: 'output.raw' });
+  });
+
+  it('Inspect AI: a huge answer is refused by sample and field; the same sample twice is named with where each one is', () => {
+    const log = inspectLog(mcqAnswers(bundle));
+    const samples = log.samples as Record<string, unknown>[];
+    samples[2]!.output = { model: 'openai/gpt-4o', choices: [{ message: { role: 'assistant', content: 'z'.repeat(FOREIGN_LIMITS.maxTextChars + 1) }, stop_reason: 'stop' }], completion: '' };
+    const e = refusal(() => readForeign([{ name: 'big.json', bytes: enc(JSON.stringify(log)) }]));
+    expect(e.location?.file).toBe('big.json');
+    expect(e.location?.field).toMatch(/^samples\[2\]\.output\./);
+    expect(e.message).toContain('more than the 1,000,000');
+
+    const twice = inspectLog(mcqAnswers(bundle));
+    (twice.samples as unknown[]).push(structuredClone((twice.samples as unknown[])[1]));
+    const read = readForeign([{ name: 'twice.json', bytes: enc(JSON.stringify(twice)) }]);
+    expect(read.items).toHaveLength(7);
+    const m = matchForeign(read, bundle.cases);
+    expect(m.matched).toHaveLength(6);
+    expect(m.duplicates.map((d) => [d.item.at.file, d.item.at.field, d.first.at.field, d.caseId])).toEqual([['twice.json', 'samples[6]', 'samples[1]', bundle.cases[1]!.id]]);
+  });
+});
