@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../src/core/bundle/types.ts';
 import { InvalidInputError } from '../../../src/core/errors.ts';
 import { matchForeign } from '../../../src/core/interchange/match.ts';
-import { readForeign } from '../../../src/core/interchange/read/index.ts';
+import { isForeignFileName, readForeign } from '../../../src/core/interchange/read/index.ts';
 import { readXlsx } from '../../../src/core/interchange/read/xlsx.ts';
 import { FOREIGN_LIMITS } from '../../../src/core/interchange/types.ts';
 import { eeeInstancesJsonl, inspectEvalBytes, inspectLog, lmEvalResultsJson, lmEvalSamplesJsonl, lmmsEvalSamplesJsonl, mcqAnswers, mcqBundle, SCHEMAS, VLMEVALKIT } from '../../support/interchange.ts';
@@ -256,5 +256,26 @@ describe('hostile Every Eval Ever records and Inspect AI logs are refused (or th
     const m = matchForeign(read, bundle.cases);
     expect(m.matched).toHaveLength(6);
     expect(m.duplicates.map((d) => [d.item.at.file, d.item.at.field, d.first.at.field, d.caseId])).toEqual([['twice.json', 'samples[6]', 'samples[1]', bundle.cases[1]!.id]]);
+  });
+});
+
+describe('the Results page sends a JSON Lines file to the right reader', () => {
+  const neurovlm = JSON.stringify({ experiment_id: 'e1', model_requested: 'qwen', input: {}, response: '{}' });
+
+  it('lm-eval, lmms-eval and Every Eval Ever records are another harness\'s answers', () => {
+    expect(isForeignFileName('s_samples_neuro_mcq.jsonl', lmEvalSamplesJsonl(mcqAnswers(bundle)).slice(0, 65_536))).toBe(true);
+    expect(isForeignFileName('x.jsonl', lmmsEvalSamplesJsonl(mcqAnswers(bundle)))).toBe(true);
+    expect(isForeignFileName('x_samples.jsonl', `\n${eeeInstancesJsonl(mcqAnswers(bundle))}`)).toBe(true);
+    // A first record longer than the head read is judged by its keys.
+    const long = JSON.stringify({ doc_id: 0, doc: { question: 'q'.repeat(70_000) }, target: 'A', resps: [['A']], filtered_resps: ['A'] });
+    expect(isForeignFileName('x.jsonl', long.slice(0, 65_536))).toBe(true);
+  });
+
+  it('NeuroVLM-Bench lines, broken or not, go to the NeuroVLM-Bench reader (which names the lines it cannot read)', () => {
+    expect(isForeignFileName('r.jsonl', `${neurovlm}\n${neurovlm}\n`)).toBe(false);
+    expect(isForeignFileName('broken.jsonl', '{"input": {}}\n{"input": \n')).toBe(false);
+    expect(isForeignFileName('broken.jsonl', '{"input": \n[1]\n')).toBe(false);
+    expect(isForeignFileName('r.jsonl', `${JSON.stringify({ experiment_id: 'e', doc_id: 1, input: 'x'.repeat(70_000) })}`.slice(0, 65_536))).toBe(false);
+    expect(isForeignFileName('r.jsonl', '')).toBe(false);
   });
 });

@@ -101,11 +101,33 @@ export function readForeign(files: readonly ForeignFile[], options: ReadOptions 
   return readEeeInstances(f.bytes, f.name, sha256, aggregate ? { aggregate } : {});
 }
 
+/**
+ * A JSON Lines file is another harness's only when its first record is an
+ * lm-eval/lmms-eval sample or an Every Eval Ever instance record. Anything
+ * else (a NeuroVLM-Bench line, a broken first line) goes to the NeuroVLM-Bench
+ * reader, which reads what it can and names the lines it could not, as the
+ * benchmark's evaluator does. A first line longer than the head is judged by
+ * its keys (a NeuroVLM-Bench line has `experiment_id`).
+ */
+function isForeignJsonlHead(head: string): boolean {
+  const lines = head.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const i = lines.findIndex((l) => l.trim() !== '');
+  if (i < 0) return false;
+  if (i === lines.length - 1 && head.length >= 65_536) return !/"experiment_id"\s*:/.test(head) && (/"doc_id"\s*:/.test(head) || (/"sample_id"\s*:/.test(head) && /"interaction_type"\s*:/.test(head)));
+  let first: unknown;
+  try {
+    first = JSON.parse(lines[i]!);
+  } catch {
+    return false;
+  }
+  return isLmEvalSample(first) || isEeeInstance(first);
+}
+
 /** True when a file picked for a run import is another harness's result file (not a run export or a NeuroVLM-Bench JSONL). */
 export function isForeignFileName(name: string, head: string): boolean {
   const e = ext(name);
   if (e === '.xlsx' || e === '.tsv' || e === '.eval') return true;
-  if (e === '.jsonl' || e === '.ndjson') return !/"experiment_id"\s*:/.test(head.slice(0, 65_536));
+  if (e === '.jsonl' || e === '.ndjson') return isForeignJsonlHead(head.slice(0, 65_536));
   if (e === '.json') return !/"format"\s*:\s*"neuroeval-run"/.test(head.slice(0, 4096));
   return false;
 }
