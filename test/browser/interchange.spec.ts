@@ -13,6 +13,7 @@ import { expect, openApp, test } from '../support/fixtures.ts';
 const DIR = fileURLToPath(new URL('../fixtures/interchange/vlmevalkit/', import.meta.url));
 
 test('a VLMEvalKit xlsx imports as a run (with a mapping for an unknown id), is scored, and downloads for Inspect AI; the benchmark downloads as a bundle', async ({ page, server }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
   await openApp(page, server.url, '#/benchmarks');
   await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
   await page.getByTestId('import-files').setInputFiles(`${DIR}NeuroMCQ.tsv`);
@@ -56,6 +57,9 @@ test('a VLMEvalKit xlsx imports as a run (with a mapping for an unknown id), is 
   await page.getByTestId('score-run').click();
   await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
   await expect(page.getByTestId('score-summary')).toContainText('80.0%');
+
+  await page.getByTestId('export-run-as').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('export-run-as.png') });
 
   // Downloaded for Inspect AI: the .eval ZIP with its header and one sample per answer.
   await page.getByTestId('export-run-format').selectOption('inspect-eval');

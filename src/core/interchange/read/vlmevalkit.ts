@@ -89,7 +89,7 @@ export function readVlmEvalKit(bytes: Uint8Array, file: string, sha256: string, 
       scores: {},
     });
   }
-  if (failed) warnings.push(`${file}: ${failed} prediction(s) read "${FAIL_MESSAGES[0]}" (VLMEvalKit's failed call): stored as failed answers.`);
+  if (failed) warnings.push(`${file}: ${failed === 1 ? '1 prediction reads' : `${failed} predictions read`} "${FAIL_MESSAGES[0]}" (VLMEvalKit's failed call): stored as ${failed === 1 ? 'a failed answer' : 'failed answers'}.`);
   const name = splitPredictionName(file);
   return { harness: 'vlmevalkit', file, sha256, model: options.model ?? name.model, task: name.task, settings: {}, createdAt: null, items, warnings };
 }
