@@ -59,7 +59,8 @@ export interface LeaderboardRow {
   readonly failed: number;
   readonly metrics: Readonly<Record<string, MetricSummary>>;
   readonly medianLatencyMs: number;
-  readonly meanDecodeTps: number;
+  /** The arm's decode speed (ArmSummary.decodeTokensPerS); NaN where not measured. */
+  readonly decodeTokensPerS: number;
   readonly scoreVersion: number;
   readonly judge: string | null;
   readonly encoder: string | null;
@@ -95,7 +96,7 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
       }
       rows.push({
         id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, arm: arm.key, label: arm.key,
-        responses: arm.responses, failed: arm.failed, metrics, medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
+        responses: arm.responses, failed: arm.failed, metrics, medianLatencyMs: arm.medianLatencyMs, decodeTokensPerS: arm.decodeTokensPerS ?? NaN,
         scoreVersion: set.version, judge: set.config.judge, encoder: set.config.encoder,
       });
     }

@@ -228,7 +228,7 @@ export function buildHtmlReport(input: ReportInput): string {
   const twoAxis = twoAxisFigure(overview.leaderboard.rows);
   const figures: string[] = [];
   if (twoAxis.plotted.length) figures.push(figure(toSvgString(twoAxis.figure), `Each model's classification accuracy against its pass@1, with 95 % intervals.${twoAxis.missing.length ? ` Not plotted: ${twoAxis.missing.join('; ')}.` : ''}`));
-  figures.push(figure(toSvgString(speedFigure(overview.leaderboard.rows, metric)), `${metricLabel(metric)} against mean decode speed on the machines the runs used.`));
+  figures.push(figure(toSvgString(speedFigure(overview.leaderboard.rows, metric)), `${metricLabel(metric)} against decode speed on the machines the runs used: tokens after each answer's first, over the time from its first token to its last, summed over the answers.`));
   for (const bd of input.breakdowns) {
     if (!bd.groups.length) continue;
     const patients = bd.cells.some((row) => row.some((c) => c?.by === 'patient'));
