@@ -13,8 +13,7 @@ import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
 import { backupFolder } from '../../lib/storage/backup-folder.svelte.ts';
 import type { CreateRunInput } from '../../../workers/runner.worker.ts';
-import type { Remaining } from '../../core/runner/index.ts';
-import { liveRemaining, runPrior, type RunPrior } from './live-estimate.ts';
+import { liveRemaining, runPrior, type LiveRemaining, type RunPrior } from './live-estimate.ts';
 
 interface LiveRun {
   readonly done: number;
@@ -125,7 +124,7 @@ class RunsManager {
 export const runsManager = new RunsManager();
 
 /** Time left, from the measured speeds and this session's rate, and the answers that rate is over; null remaining before either is known. */
-export function eta(live: LiveRun): { remaining: Remaining | null; liveAnswers: number } {
+export function eta(live: LiveRun): { remaining: LiveRemaining | null; liveAnswers: number } {
   const m = live.message;
   const t = live.timing && m?.modelId === live.timing.modelId && m.model ? live.timing : null;
   const answers = t && m?.model ? m.model.done - t.modelDone : 0;
