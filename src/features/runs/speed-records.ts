@@ -4,6 +4,13 @@
  * keeps its prompt and answer tokens, time to first token and latency, and
  * its run keeps when it started, which protocol asked it and on which device
  * each model ran. Deleting a run removes its measurements with it.
+ *
+ * Every model of a run has a load: the first model's is the wait from the
+ * run's start to its first request, a later model's the wait from the
+ * previous answer to its first request. Pricing only the first model's load
+ * left a later model's load and slow first answers (WASM compilation) inside
+ * its steady per-answer time, which a run of that model alone then paid on
+ * every answer: several times too high for a fast model measured second.
  */
 import { protocolFor } from '../../core/protocols/index.ts';
 import { AUTO_PROTOCOL } from '../../core/runner/protocol-adapter.ts';
@@ -43,10 +50,16 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
     const responses = (await repos.responses.listByRun(run.id, { limit: ANSWERS_PER_RUN })).filter(asked).sort((a, b) => a.createdAt - b.createdAt);
     const protocolOf = await protocolResolver(repos, run);
     const budget = run.config?.spec.sampling.maxTokens ?? 0;
+    const startedAt = run.provenance?.startedAt;
+    const started = new Set<string>();
     let previousEnd: number | null = null;
     for (const r of responses) {
       const start = r.createdAt - r.latencyMs;
       const gapMs = previousEnd === null ? null : start - previousEnd;
+      // Each model's first request waits for its load: the run's start for the first model, the previous answer for the next ones.
+      const waitFrom = previousEnd ?? (typeof startedAt === 'number' ? startedAt : null);
+      if (!started.has(r.modelId) && ranOn.has(r.modelId) && waitFrom !== null) waits.set(r.modelId, { ...waits.get(r.modelId), [run.id]: start - waitFrom });
+      started.add(r.modelId);
       previousEnd = r.createdAt;
       const on = ranOn.get(r.modelId);
       if (on === undefined || (samples.get(r.modelId)?.length ?? 0) >= ANSWERS_PER_MODEL) continue;
@@ -65,12 +78,6 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
         gapMs,
       });
       samples.set(r.modelId, list);
-    }
-    // The first request of a run waits for its model to load (one per run, its first model's).
-    const first = responses[0];
-    const startedAt = run.provenance?.startedAt;
-    if (first && typeof startedAt === 'number' && ranOn.has(first.modelId)) {
-      waits.set(first.modelId, { ...waits.get(first.modelId), [run.id]: first.createdAt - first.latencyMs - startedAt });
     }
   }
   const out: Record<string, SpeedBasis> = {};
