@@ -36,8 +36,8 @@ export function estimateBasis(estimate: RunEstimate, records: Readonly<Record<st
         m.unmeasuredItems === 0
           ? 'with this protocol'
           : m.unmeasuredItems === m.items
-            ? 'with other protocols (this one not measured yet: each answer counted at the full answer budget, so the figure is an upper bound)'
-            : `(${m.unmeasuredItems} of ${m.items} requests use a protocol not measured yet, counted at the full answer budget)`;
+            ? 'with other protocols (this one not measured yet: its answers taken as long as under them, its prompts from their text)'
+            : `(${m.unmeasuredItems} of ${m.items} requests use a protocol not measured yet, priced from this model's answers under the others)`;
       const load = m.loadS >= 1 ? `, ${Math.round(m.loadS)} s of it loading the model${m.warm ? '' : ' and its first, slower answers'}` : '';
       return `from ${r.answers} answer${r.answers === 1 ? '' : 's'} of ${labelOf(m.modelId)} on ${deviceName(r.device)} ${protocol} on this machine${load}`;
     })

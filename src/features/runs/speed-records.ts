@@ -13,8 +13,9 @@
  * every answer: several times too high for a fast model measured second.
  */
 import { protocolFor } from '../../core/protocols/index.ts';
-import { AUTO_PROTOCOL } from '../../core/runner/protocol-adapter.ts';
-import { type AnswerSample, protocolKey, speedRecord, type SpeedRecord } from '../../core/runner/estimate.ts';
+import { AUTO_PROTOCOL, runProtocol } from '../../core/runner/protocol-adapter.ts';
+import { isVariant } from '../../core/runner/variants.ts';
+import { type AnswerSample, itemWorkload, protocolKey, speedRecord, type SpeedRecord } from '../../core/runner/estimate.ts';
 import type { Repositories } from '../../core/db/index.ts';
 import type { ResponseRecord, RunRecord } from '../../core/db/types.ts';
 
@@ -48,7 +49,7 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
     }
     if (ranOn.size === 0) continue;
     const responses = (await repos.responses.listByRun(run.id, { limit: ANSWERS_PER_RUN })).filter(asked).sort((a, b) => a.createdAt - b.createdAt);
-    const protocolOf = await protocolResolver(repos, run);
+    const { protocolOf, requestOf } = await runRequests(repos, run);
     const budget = run.config?.spec.sampling.maxTokens ?? 0;
     const startedAt = run.provenance?.startedAt;
     const started = new Set<string>();
@@ -76,6 +77,7 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
         truncated: r.finishReason === 'length',
         budget,
         gapMs,
+        ...(requestOf(r) ? { request: requestOf(r)! } : {}),
       });
       samples.set(r.modelId, list);
     }
@@ -94,12 +96,39 @@ function asked(r: ResponseRecord): boolean {
   return !extra.reusedFrom && !extra.error && r.finishReason !== 'error' && r.finishReason !== 'abort' && r.latencyMs > 0;
 }
 
-/** The protocol that asked each case of a run: its fixed protocol, or each case's own under `auto`. */
-async function protocolResolver(repos: Repositories, run: RunRecord): Promise<(caseId: string) => string> {
+/**
+ * The protocol that asked each case of a run (its fixed protocol, or each
+ * case's own under `auto`), and the text and images of an answer's request,
+ * rebuilt from the run's protocol and the case (null where the run kept no
+ * configuration or the case is gone).
+ */
+async function runRequests(repos: Repositories, run: RunRecord): Promise<{
+  protocolOf: (caseId: string) => string;
+  requestOf: (r: ResponseRecord) => { textChars: number; images: number } | null;
+}> {
   const id = run.config?.protocolId ?? '';
-  if (id !== AUTO_PROTOCOL) return () => id;
   const [benchmark, cases] = await Promise.all([repos.benchmarks.get(run.benchmarkId), repos.cases.listByBenchmark(run.benchmarkId)]);
   const defaults = benchmark?.manifest.protocolDefaults;
-  const byCase = new Map(cases.map((c) => [c.id, protocolFor(c, defaults).id]));
-  return (caseId) => byCase.get(caseId) ?? id;
+  const byCase = new Map(cases.map((c) => [c.id, c]));
+  const config = run.config;
+  let protocol: ReturnType<typeof runProtocol> | null = null;
+  try {
+    protocol = config ? runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(defaults ? { defaults } : {}) }) : null;
+  } catch {
+    protocol = null; // a protocol this version no longer has: its answers still count, without their request
+  }
+  return {
+    protocolOf: (caseId) => {
+      if (id !== AUTO_PROTOCOL) return id;
+      const kase = byCase.get(caseId);
+      return kase ? protocolFor(kase, defaults).id : id;
+    },
+    requestOf: (r) => {
+      const kase = byCase.get(r.caseId);
+      const question = kase?.questions.find((q) => q.id === r.questionId);
+      if (!protocol || !kase || !question || !isVariant(r.variant)) return null;
+      const w = itemWorkload(kase, question, { modelId: r.modelId, variant: r.variant, sample: r.sample }, protocol);
+      return { textChars: w.textChars, images: w.images };
+    },
+  };
 }
