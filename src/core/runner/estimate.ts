@@ -245,27 +245,31 @@ export function estimateRun(
     imageTokens?: number;
     withLoad?: boolean;
     /**
-     * Models that answered earlier in this page: their runtime is compiled and
-     * warm, so a run reloads them in about a second instead of a cold start.
+     * The model resident in this page (the last one a run asked): its runtime
+     * is loaded, so a run that starts with it reloads it in about a second.
+     * Only the run's first model can find it so: the pool keeps one model at
+     * a time, so every later model of a run loads after another one.
      */
     warm?: ReadonlySet<string>;
   },
 ): RunEstimate {
   const byModel = new Map<string, ItemWorkload[]>();
   for (const w of workloads) byModel.set(w.modelId, [...(byModel.get(w.modelId) ?? []), w]);
+  const first = workloads[0]?.modelId;
+  const isWarm = (modelId: string) => modelId === first && options.warm?.has(modelId) === true;
   const perModel = [...byModel].map(([modelId, list]): ModelEstimate => {
     const record = options.records[modelId];
     const priced = record ? list.map((w) => itemSeconds(record, w, options.budget, options.imageTokens)) : [];
     if (!record || priced.some((p) => p === null)) return { modelId, items: list.length, seconds: null, perItemS: null, loadS: 0, warm: false, answers: record?.answers ?? 0, unmeasuredItems: list.length };
     const itemsS = priced.reduce((n, p) => n + p!.seconds, 0);
-    const loadS = options.withLoad === false ? 0 : options.warm?.has(modelId) ? (record.warmLoadS ?? 0) : (record.loadS ?? record.warmLoadS ?? 0);
+    const loadS = options.withLoad === false ? 0 : isWarm(modelId) ? (record.warmLoadS ?? 0) : (record.loadS ?? record.warmLoadS ?? 0);
     return {
       modelId,
       items: list.length,
       seconds: itemsS + loadS,
       perItemS: list.length ? itemsS / list.length : null,
       loadS,
-      warm: options.warm?.has(modelId) === true,
+      warm: isWarm(modelId),
       answers: record.answers,
       unmeasuredItems: priced.filter((p) => !p!.measuredProtocol).length,
     };

@@ -33,12 +33,13 @@ class RunsManager {
   #live = $state<Record<string, LiveRun>>({});
   #errors = $state<Record<string, string>>({});
   #outcomes = $state<Record<string, RunOutcome>>({});
-  /** `modelId|device` of the models that answered in this page: their runtime is warm (see estimateRun's `warm`). */
-  #warm = $state.raw<ReadonlySet<string>>(new Set());
+  /** Per device, the model the last run here asked last: the one still loaded (the pool keeps one), see estimateRun's `warm`. */
+  #resident = $state.raw<Readonly<Record<string, string>>>({});
 
-  /** Models that answered on `device` in this page. */
+  /** The model loaded on `device` in this page, as a set (empty when none). */
   warmOn(device: string): ReadonlySet<string> {
-    return new Set([...this.#warm].filter((k) => k.endsWith(`|${device}`)).map((k) => k.slice(0, -device.length - 1)));
+    const id = this.#resident[device];
+    return new Set(id ? [id] : []);
   }
 
   live(runId: string): LiveRun | undefined {
@@ -105,7 +106,8 @@ class RunsManager {
       if (!isAbortLike(e)) this.#errors = { ...this.#errors, [runId]: e instanceof Error ? e.message : String(e) };
     } finally {
       const ended = this.#live[runId];
-      if (ended?.prior && ended.done > Math.max(0, ended.startDone)) this.#warm = new Set([...this.#warm, ...ended.prior.models.map((m) => `${m.modelId}|${ended.prior!.device}`)]);
+      const last = ended?.message?.modelId ?? ended?.prior?.models.at(-1)?.modelId;
+      if (ended?.prior && last && ended.done > Math.max(0, ended.startDone)) this.#resident = { ...this.#resident, [ended.prior.device]: last };
       const { [runId]: _gone, ...rest } = this.#live;
       this.#live = rest;
       void repos().then((r) => storedMarker.update(r)).catch(() => undefined);

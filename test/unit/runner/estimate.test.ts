@@ -65,6 +65,10 @@ describe('speed records', () => {
     expect(cold.seconds! - warm.seconds!).toBeCloseTo(8 - 1);
     expect(warm.perModel[0]).toMatchObject({ warm: true });
     expect(warm.perModel[0]!.loadS).toBeCloseTo(1);
+    // The loaded model helps only a run that starts with it: a model asked after another loads cold, as the pool keeps one model.
+    const second = estimateRun([{ ...work[0]!, modelId: 'b' }, ...work], { budget: 64, records: { a: r, b: r }, warm: new Set(['a']) });
+    expect(second.perModel.find((m) => m.modelId === 'a')).toMatchObject({ warm: false });
+    expect(second.perModel.find((m) => m.modelId === 'a')!.loadS).toBeCloseTo(8);
   });
 
   it('are absent without a timed answer', () => {
