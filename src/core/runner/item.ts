@@ -11,8 +11,9 @@
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { ResponseUsage } from '../db/types.ts';
 import { mapTurnImages, textTurn, withoutImages } from '../chat/turn.ts';
-import type { ChatTurn, Engine, EngineImage, EngineUsage } from '../engines/engine.ts';
+import { capAnswer, type ChatTurn, type Engine, type EngineImage, type EngineUsage } from '../engines/engine.ts';
 import { InvalidInputError } from '../errors.ts';
+import { redactSecrets } from '../security/redact.ts';
 import type { ImageRef } from '../protocols/types.ts';
 import { cacheKey, promptHash } from './cache-key.ts';
 import { responseIdOf } from './plan.ts';
@@ -34,6 +35,8 @@ interface PreparedItem {
   /** Post-transform hashes of every image sent, in order (opening turns, then follow-ups). */
   readonly imageHashes: readonly string[];
   readonly promptHash: string;
+  /** The schema every turn of the item asks the engine to follow (the run's JSON-output setting), if any. */
+  readonly jsonSchema?: Readonly<Record<string, unknown>>;
   /** Parses the opening answer (knows the case, so one protocol object can dispatch per case). */
   readonly parse: (raw: string) => ParseResult;
 }
@@ -56,6 +59,7 @@ export async function prepareItem(
   // text-only drops every image; the text is left to the protocol (it sees the variant).
   const strip = (t: ProtocolTurn): ProtocolTurn => (textOnly ? withoutImages(t) : t);
   const opening = protocol.buildRequest(kase, question, ctx).map(strip);
+  const jsonSchema = protocol.jsonSchemaFor?.(kase);
   const followUps = (protocol.turns?.(kase, question, ctx) ?? []).map((f) => ({ ...f, turn: strip(f.turn) }));
   const imageHashes: string[] = [];
   const memo = new Map<string, Promise<LoadedImage>>();
@@ -81,7 +85,8 @@ export async function prepareItem(
     opening: resolvedOpening,
     followUps: resolvedFollowUps,
     imageHashes,
-    promptHash: promptHash(opening, followUps, protocol.jsonSchema),
+    ...(jsonSchema ? { jsonSchema } : {}),
+    promptHash: promptHash(opening, followUps, jsonSchema),
   };
 }
 
@@ -134,22 +139,28 @@ export async function generateItem(
     if (step.turn) messages.push(step.turn);
     const started = now();
     const result = await engine.generate(
-      { messages: [...messages], sampling: item.sampling, ...(protocol.jsonSchema ? { jsonSchema: protocol.jsonSchema } : {}) },
+      { messages: [...messages], sampling: item.sampling, ...(prepared.jsonSchema ? { jsonSchema: prepared.jsonSchema } : {}) },
       { signal },
     );
     const latencyMs = Math.max(0, now() - started);
-    const parsed = result.finishReason === 'error' || result.finishReason === 'abort' ? null : safeParse(step.parse, result.text);
+    // Whatever the engine: no answer is kept past its budget's bytes, and no bearer token is kept at all.
+    const capped = capAnswer(result.text, item.sampling.maxTokens);
+    const truncated = capped.truncated || result.truncated === true;
+    const text = redactSecrets(capped.text);
+    const finishReason = truncated && result.finishReason !== 'error' && result.finishReason !== 'abort' ? 'length' : result.finishReason;
+    const parsed = finishReason === 'error' || finishReason === 'abort' ? null : safeParse(step.parse, text);
     turns.push({
       id: step.id,
-      rawText: result.text,
+      rawText: text,
       parsed: parsed?.ok ? parsed.value : null,
       parseError: parsed && !parsed.ok ? parsed.error : null,
-      finishReason: result.finishReason,
+      finishReason,
       usage: toUsage(result.usage),
       latencyMs,
+      ...(truncated ? { truncated: true as const } : {}),
     });
-    if (result.finishReason === 'error' || result.finishReason === 'abort') break;
-    messages.push(textTurn('assistant', result.text));
+    if (finishReason === 'error' || finishReason === 'abort') break;
+    messages.push(textTurn('assistant', text));
   }
   return { turns, multiTurn: prepared.followUps.length > 0 };
 }
@@ -166,6 +177,7 @@ export function answerRow(runId: string, item: PlannedItem, key: string, answer:
     latencyMs: answer.turns.reduce((n, t) => n + t.latencyMs, 0),
     finishReason: last?.finishReason ?? 'error',
     ...(answer.multiTurn ? { turns: answer.turns } : {}),
+    ...(answer.turns.some((t) => t.truncated) ? { truncated: true as const } : {}),
     error:
       last?.finishReason === 'error'
         ? 'The engine reported an error while generating.'
@@ -186,7 +198,7 @@ export function errorRow(runId: string, item: PlannedItem, key: string, message:
     usage: { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null },
     latencyMs: 0,
     finishReason: 'error',
-    error: message,
+    error: redactSecrets(message),
     reusedFrom: null,
   };
 }
@@ -202,6 +214,7 @@ export function reusedRow(runId: string, item: PlannedItem, key: string, cached:
     latencyMs: cached.latencyMs,
     finishReason: cached.finishReason,
     ...(cached.turns ? { turns: cached.turns } : {}),
+    ...(cached.truncated ? { truncated: true as const } : {}),
     error: null,
     reusedFrom: cached.id,
   };

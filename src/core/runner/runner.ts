@@ -33,6 +33,7 @@
 import type { BenchCase } from '../bundle/types.ts';
 import type { EngineInfo } from '../engines/engine.ts';
 import { isAbortLike } from '../errors.ts';
+import { redactSecrets } from '../security/redact.ts';
 import { isStorageFailure, storageStopMessage } from './storage-stop.ts';
 import { isReusable } from './cache-key.ts';
 import { EnginePool, type EngineFactory, type LoadedEngine } from './engine-pool.ts';
@@ -88,7 +89,8 @@ export function isPausingEngineError(err: unknown): boolean {
   return PAUSING_ENGINE_CODES.has(String(engineCode)) || PAUSING_CODES.has(String(code));
 }
 
-const messageOf = (err: unknown) => (err instanceof Error ? err.message || err.name : String(err));
+/** An error's message as stored (the run's status, a failed answer): without any bearer token an engine's server may have echoed. */
+const messageOf = (err: unknown) => redactSecrets(err instanceof Error ? err.message || err.name : String(err));
 
 class RunSession {
   private readonly o: RunOptions;
