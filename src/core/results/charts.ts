@@ -185,8 +185,9 @@ export function scatterChart(opts: { title: string; xLabel: string; yLabel: stri
   }
   children.push(txt('text', opts.xLabel, { x: (f.x0 + f.x1) / 2, y: height - 8, 'text-anchor': 'middle' }));
   // A label is its whole name on up to a few short lines; labels of points at (nearly) the same place are stacked instead of drawn over each other.
-  const placed: { x0: number; x1: number; top: number; bottom: number }[] = [];
-  const clashes = (b: { x0: number; x1: number; top: number; bottom: number }) => placed.some((q) => q.x0 < b.x1 && b.x0 < q.x1 && q.top < b.bottom && b.top < q.bottom);
+  type Block = { x0: number; x1: number; top: number; bottom: number };
+  const placed: Block[] = [];
+  const overlap = (b: Block) => placed.reduce((n, q) => n + Math.max(0, Math.min(q.x1, b.x1) - Math.max(q.x0, b.x0)) * Math.max(0, Math.min(q.bottom, b.bottom) - Math.max(q.top, b.top)), 0);
   opts.points.forEach((p, i) => {
     if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) return;
     const color = PALETTE[i % PALETTE.length]!;
@@ -194,20 +195,27 @@ export function scatterChart(opts: { title: string; xLabel: string; yLabel: stri
     const py = sy(p.y);
     const text = wrapToWidth(p.label, SCATTER_LABEL_WIDTH);
     const wide = Math.max(...text.map((t) => textWidth(t)));
-    // A label that would run past the chart's right edge goes to the left of its point instead (never clipped).
-    const right = px + 9 + wide <= W;
-    const x0 = right ? px + 9 : px - 9 - wide;
-    const block = (last: number) => ({ x0, x1: x0 + wide, top: last - (text.length - 1) * LINE - 11, bottom: last + 3 });
-    // Above the point, moving up past earlier labels; below it where that would leave the plot.
-    let last = py - 8;
-    while (clashes(block(last)) && block(last).top > f.y1) last -= LINE;
-    if (block(last).top < f.y1 - 12) for (last = py + 8 + (text.length - 1) * LINE + 11; clashes(block(last)) && last < f.y0; last += LINE);
-    placed.push(block(last));
+    const rise = (text.length - 1) * LINE;
+    // Where the label may go, best first: beside the point, then further up, then below it; to its right, or to its left
+    // where the right would run past the chart's edge (never clipped) or is taken. The first free place wins; when none is
+    // free (many long names at one spot), the place that covers the least of the labels already drawn.
+    const sides = [px + 9 + wide <= W, px - 9 - wide >= 0].flatMap((ok, k) => (ok ? [k === 0] : []));
+    if (!sides.length) sides.push(false);
+    const candidates: { right: boolean; last: number; block: Block }[] = [];
+    for (const right of sides) {
+      const x0 = right ? px + 9 : px - 9 - wide;
+      const block = (last: number): Block => ({ x0, x1: x0 + wide, top: last - rise - 11, bottom: last + 3 });
+      for (let last = py - 8; block(last).top >= f.y1 - 12; last -= LINE) candidates.push({ right, last, block: block(last) });
+      for (let last = py + 8 + rise + 11; block(last).bottom <= f.y0; last += LINE) candidates.push({ right, last, block: block(last) });
+      if (!candidates.some((c) => c.right === right)) candidates.push({ right, last: Math.max(py - 8, f.y1 + rise + 11), block: block(Math.max(py - 8, f.y1 + rise + 11)) });
+    }
+    const chosen = candidates.find((c) => overlap(c.block) === 0) ?? candidates.reduce((a, b) => (overlap(b.block) < overlap(a.block) ? b : a));
+    const { right, last } = chosen;
+    placed.push(chosen.block);
     if (p.xCi && p.xCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.xCi[0]), y1: py, x2: sx(p.xCi[1]), y2: py, stroke: color, 'stroke-width': 1.5 }));
     if (p.yCi && p.yCi.every(Number.isFinite)) children.push(el('line', { x1: px, y1: sy(p.yCi[0]), x2: px, y2: sy(p.yCi[1]), stroke: color, 'stroke-width': 1.5 }));
     children.push(el('circle', { cx: px, cy: py, r: 6, fill: color }, [txt('title', `${p.label}: ${opts.xLabel} ${opts.xPercent ? pctLabel(p.x) : p.x.toFixed(1)}, ${opts.yLabel} ${opts.yPercent ?? true ? pctLabel(p.y) : p.y.toFixed(1)}`)]));
-    const first = last - (text.length - 1) * LINE;
-    children.push(lines(text, right ? px + 9 : px - 9, first, right ? {} : { 'text-anchor': 'end' }));
+    children.push(lines(text, right ? px + 9 : px - 9, last - rise, right ? {} : { 'text-anchor': 'end' }));
   });
   return svg(opts.title, height, children);
 }

@@ -115,4 +115,34 @@ describe('scatter chart labels', () => {
     const width = Number(chart.attrs?.width ?? String(chart.attrs?.viewBox ?? '').split(' ')[2]);
     expect(Number(right.attrs.x)).toBeLessThan(width);
   });
+  it('keeps the long names of models at one spot apart, none drawn over another', () => {
+    const names = [
+      'Demo-trained model (synthetic phantoms only; not a medical model) · Repeat of the demo-trained model after the runtime update (same cases, same settings)',
+      'Demo-trained model (synthetic phantoms only; not a medical model) · Committee pilot: four local and on-prem models, greedy decoding, original images',
+      'endpoint:department-mirror-qwen2.5-vl-7b-instruct-awq-long-deployment-name',
+      'MedGemma 4B it (q4, fp32 math)',
+      'SmolVLM 256M Instruct (q4 decoder, fp32 math)',
+    ];
+    const chart = scatterChart({ title: 'Class vs speed', xLabel: 'decode speed (tokens/s)', yLabel: 'Class', yPercent: true, points: names.map((label, i) => ({ label, x: 31.4 + (i % 2) * 0.1, y: 0.64 - (i % 2) * 0.04 })) });
+    // Each label's box, from its lines as drawn: the first line's baseline at y, 14 px a line, ascent 11 and descent 3.
+    const nodes: SvgNode[] = [];
+    const walk = (n: SvgNode) => { if (n.tag === 'text' && n.children?.every((c) => c.tag === 'tspan')) nodes.push(n); (n.children ?? []).forEach(walk); };
+    walk(chart);
+    const boxes = names.map((name) => {
+      const n = nodes.find((t) => t.children!.map((c) => c.text ?? '').join(' ').replace(/ /g, '') === name.replace(/ /g, ''))!;
+      expect(n, name).toBeDefined();
+      const wide = Math.max(...n.children!.map((c) => textWidth(c.text ?? '')));
+      const x = Number(n.attrs!.x);
+      const y = Number(n.attrs!.y);
+      const x0 = n.attrs!['text-anchor'] === 'end' ? x - wide : x;
+      return { name, x0, x1: x0 + wide, top: y - 11, bottom: y + (n.children!.length - 1) * 14 + 3 };
+    });
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        const clash = a.x0 < b.x1 && b.x0 < a.x1 && a.top < b.bottom && b.top < a.bottom;
+        expect(clash, `"${a.name}" is drawn over "${b.name}"`).toBe(false);
+      }
+    }
+  });
 });
+
