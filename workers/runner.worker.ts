@@ -182,7 +182,7 @@ async function execute(
       const latest = r
         ? { itemKey: r.itemKey, caseId: r.caseId, questionId: r.questionId, modelId: r.modelId, variant: r.variant, sample: r.sample, text: r.rawText.slice(0, 400), parseError: r.parseError, finishReason: r.finishReason }
         : null;
-      const run: RunProgressDetail = { phase: p.phase, modelId: p.modelId, model: p.model, tokensPerS: p.tokensPerS, latest, ...(r ? { row: r } : {}) };
+      const run: RunProgressDetail = { phase: p.phase, modelId: p.modelId, model: p.model, decodeTokensPerS: p.decodeTokensPerS, latest, ...(r ? { row: r } : {}) };
       ctx.progress({ phase: 'run', done: p.overall.done, total: p.overall.total, detail: { kind: 'run', run } });
     },
   });

@@ -180,7 +180,9 @@ test('Settings shows storage use per benchmark and per stored model; a review is
   await expect(benchmarks.getByRole('row', { name: /Other benchmark/ }).locator('td').nth(2)).toContainText('1 · ');
   await expect(page.getByTestId('benchmark-use-total').locator('td').nth(1)).toContainText(formatBytes(assets.reduce((n, a) => n + a.bytes, 0)));
   await expect(page.getByTestId('model-use').getByRole('row', { name: /Tiny VLM/ })).toHaveText(/Tiny VLM\s*2\s*3\.0 KiB/);
-  await expect(page.getByTestId('storage-estimate')).toContainText('The browser reports');
+  // Images and model files as counted above, in one sum beside the browser's own estimate.
+  await expect(page.getByTestId('storage-estimate')).toContainText(`Counted here: ${formatBytes(assets.reduce((n, a) => n + a.bytes, 0))} of images, 3.0 KiB of model files`);
+  await expect(page.getByTestId('storage-estimate')).toContainText('The browser estimates');
 
   // A reviewer deletes a review from the review page's audit trail.
   await putRows(page, { settings: [{ key: 'reviewer.name', value: 'dr-del', updatedAt: Date.now() }] });

@@ -2,7 +2,9 @@
  * Run-time estimates as a user meets them: the first run of a model has no
  * measured speed (the form says so and the live view times the run from its
  * own answers); the next run's form states an estimate with its basis, and
- * its live view starts from that record and blends in the run's own rate.
+ * its live view starts from that record and blends in the run's own rate. A
+ * run adding a model never measured shows the measured model's part and names
+ * the other's as not known.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, openApp, test } from '../support/fixtures.ts';
@@ -49,4 +51,17 @@ test('the second run’s estimate states its basis, and the live view times what
   // Once answers arrive, the run's own rate is blended with the record.
   await expect(page.getByTestId('run-eta')).toContainText(/left \(this run's rate over \d+ answers, blended with earlier answers on this machine\)/, { timeout: 120_000 });
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 240_000 });
+
+  // 3. Two models, the self-test model never measured: the form and the live view add up the demo-trained model's part
+  //    and say the self-test model's is not known, instead of pricing one model at the other's speed.
+  const both = await demoTrainedForm(page, server.url);
+  await both.locator('input[name="model"][value="self-test"]').check();
+  await both.locator('[data-facet="diseaseGroup"] label', { hasText: 'stroke' }).locator('input').check();
+  await expect(both.getByTestId('estimate')).toHaveText(/^about \d+ (s|min)[^,]* for Demo-trained model \(synthetic phantoms only; not a medical model\), plus Self-test \(random weights\)'s part \(not known yet\)$/);
+  await expect(both.getByTestId('estimate')).toHaveAttribute('data-seconds', '');
+  await both.getByRole('button', { name: 'Start the run' }).click();
+  await expect(page.getByTestId('run-eta')).toContainText(/^about \d+ (s|min)[^(]* left \(from earlier answers on this machine; updated once answers arrive\), plus Self-test \(random weights\)'s part: not known yet/, { timeout: 60_000 });
+  // That is what this step is about: the self-test model's answers would take minutes here.
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('cancelled', { timeout: 60_000 });
 });

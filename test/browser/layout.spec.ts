@@ -3,12 +3,17 @@
  * data (three models with long names, a long run name, a benchmark with a
  * long name), is opened at 1280×800 and 1920×1080, and nothing may run past
  * its box sideways or have its text cut off (test/support/layout-overflow.ts).
- * The failure names the page, the viewport and each element.
+ * The failure names the page, the viewport and each element. A second test
+ * fills the results page wider than the screen and prints the HTML report
+ * on A4 portrait.
  */
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { PRINT_MARGIN_MM } from '../../src/core/results/report-html.ts';
 import { putRows, readStore, seededProvenance } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { findLayoutProblems } from '../support/layout-overflow.ts';
+import { seedWideResults } from '../support/wide-results.ts';
 import { readerRunRecord } from '../../src/core/readers/study.ts';
 
 const VIEWPORTS = [
@@ -124,4 +129,57 @@ test('no page overflows its boxes or clips its text at 1280×800 and 1920×1080'
     }
   }
   expect([...problems].map(([line, n]) => (n > 1 ? `${line} (×${n})` : line))).toEqual([]);
+});
+
+/** A4 portrait is 210 mm wide; the report's @page rule leaves PRINT_MARGIN_MM each side for the printer. */
+const A4_PRINTED_WIDTH_PX = Math.floor(((210 - 2 * PRINT_MARGIN_MM) * 96) / 25.4);
+
+test('wide results: tables scroll in their box with a cue, charts keep their text, and the HTML report fits A4 portrait when printed', async ({ page, server }) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  const { benchmarkId } = await seedWideResults(page, server.url);
+
+  await page.goto(`${server.url}#/results/b/${benchmarkId}`);
+  await expect(page.getByTestId('leaderboard')).toBeVisible();
+  // The safety view and its curves are read when they near the screen.
+  await page.getByTestId('safety').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('risk-coverage')).toBeVisible({ timeout: 60_000 });
+  await page.getByTestId('leaderboard').scrollIntoViewIfNeeded();
+  await page.evaluate(() => document.fonts.ready);
+  const problems = (await page.evaluate(findLayoutProblems, { clipAllowed: CLIP_ALLOWED })).map((p) => `Results at 1280×800: ${p.kind}: ${p.element}`);
+
+  // The leaderboard has more columns than fit: it scrolls inside its box and says so.
+  const board = page.getByTestId('leaderboard');
+  const scroller = board.locator('xpath=..');
+  const { scrollWidth, clientWidth } = await scroller.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  expect(scrollWidth, 'the seeded leaderboard should be wider than its box').toBeGreaterThan(clientWidth);
+  const cue = page.locator('[data-scroll-cue]').filter({ has: board });
+  await expect(cue).toHaveAttribute('data-scroll-cue', 'shown');
+  await expect(cue.getByTestId('scroll-hint')).toHaveText('Scroll sideways for more columns →');
+  await scroller.evaluate((el) => el.scrollBy({ left: el.scrollWidth }));
+  await expect(cue.getByTestId('scroll-hint')).toHaveText('← Scroll back for the first columns');
+  // Words stay apart where a sentence continues after a figure.
+  await expect(page.getByTestId('safety')).toContainText(/\(lower is better\)\. \d+ answers of protocols that name no class are outside both rates\./);
+
+  // The HTML report, on screen and printed on A4 portrait.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-html').click()]);
+  const html = readFileSync(await download.path(), 'utf8');
+  const report = await page.context().newPage();
+  const headings: string[] = [];
+  try {
+    await report.setViewportSize({ width: 1280, height: 800 });
+    await report.setContent(html);
+    problems.push(...(await report.evaluate(findLayoutProblems, {})).map((p) => `report on screen at 1280×800: ${p.kind}: ${p.element}`));
+    await report.emulateMedia({ media: 'print' });
+    await report.setViewportSize({ width: A4_PRINTED_WIDTH_PX, height: 1123 });
+    problems.push(...(await report.evaluate(findLayoutProblems, { print: true })).map((p) => `report printed on A4 (${A4_PRINTED_WIDTH_PX} px between the margins): ${p.kind}: ${p.element}`));
+    headings.push(...(await report.locator('h2').allTextContents()));
+  } finally {
+    await report.close();
+  }
+  expect(problems).toEqual([]);
+  // Every section the seed should reach is there, so the check covered them.
+  expect(headings).toEqual(expect.arrayContaining(['Leaderboard', 'Safety', 'Failures', 'Figures', 'NeuroVLM-Bench: the benchmark\'s own figures']));
 });

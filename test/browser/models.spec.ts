@@ -31,6 +31,34 @@ test('the catalogue says which models fit this adapter, and why not', async ({ p
   await expect(catalogue.locator('tr[data-model="self-test"] .fit')).toHaveAttribute('data-fit', 'true');
 });
 
+test('the public-host opt-in opens next to the button that opened it, and Escape gives the focus back', async ({ page, server }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page, server.url, '#/models');
+  // MedGemma's row is the tallest (its terms and fit notes): the panel must still open at its button, not below the row.
+  const row = page.locator('[data-testid="catalogue"] tr[data-model="medgemma-4b-q4"]');
+  const button = row.getByTestId('host-download');
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  const panel = row.getByTestId('host-optin');
+  await expect(panel).toBeVisible();
+  await expect(panel.locator('input[name="public-host"]')).toBeFocused();
+  const b = (await button.boundingBox())!;
+  const p = (await panel.boundingBox())!;
+  const rowBox = (await row.boundingBox())!;
+  expect(rowBox.height, 'the row should be taller than the gap allowed, or the check proves nothing').toBeGreaterThan(150);
+  expect(p.y - (b.y + b.height)).toBeGreaterThanOrEqual(0);
+  expect(p.y - (b.y + b.height)).toBeLessThan(16);
+  // Under its button, inside the table's width and whole on the screen.
+  expect(p.x).toBeLessThanOrEqual(b.x);
+  expect(p.x + p.width).toBeGreaterThanOrEqual(b.x + b.width);
+  expect(p.x + p.width).toBeLessThanOrEqual(rowBox.x + rowBox.width + 1);
+  expect(p.x).toBeGreaterThanOrEqual(0);
+  expect(p.x + p.width).toBeLessThanOrEqual(1280);
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(button).toBeFocused();
+});
+
 test('a model imported from a folder is hashed, stored, and runs after a reload with the network off', async ({ page, server, context }) => {
   await openApp(page, server.url, '#/models');
   await waitForOfflineReady(page);

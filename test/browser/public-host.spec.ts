@@ -104,7 +104,7 @@ test('a catalogue model downloads from its public host after an explicit opt-in,
 
     // 1. The opt-in says what is fetched and what is never sent; nothing is contacted before it is accepted.
     await row.getByTestId('host-download').click();
-    const optIn = detail.getByTestId('host-optin');
+    const optIn = row.getByTestId('host-optin');
     await expect(optIn).toContainText('What is fetched: the weights only');
     await expect(optIn).toContainText('What is never sent: no case, image, answer or score');
     await expect(optIn).toContainText(`at revision ${SOURCE.revision.slice(0, 12)}`);
@@ -123,8 +123,8 @@ test('a catalogue model downloads from its public host after an explicit opt-in,
     // 3. Again, slowly: progress with bytes, speed and time left in the row, then cancel keeps nothing.
     host.mode = 'slow';
     await row.getByTestId('host-download').click();
-    await detail.getByTestId('host-optin').locator('input[name="public-host"]').fill(host.url);
-    await detail.getByTestId('host-allow').click();
+    await row.getByTestId('host-optin').locator('input[name="public-host"]').fill(host.url);
+    await row.getByTestId('host-allow').click();
     const transfer = detail.getByTestId('transfer');
     await expect(transfer.getByTestId('transfer-figures')).toContainText(/of .* · .*\/s · /, { timeout: 30_000 });
     await transfer.getByRole('button', { name: 'Cancel' }).click();
@@ -133,8 +133,8 @@ test('a catalogue model downloads from its public host after an explicit opt-in,
     // 4. And once more: downloaded, stored with the public host as its source, and it runs here with the catalogue's dtypes.
     host.mode = 'ok';
     await row.getByTestId('host-download').click();
-    await detail.getByTestId('host-optin').locator('input[name="public-host"]').fill(host.url);
-    await detail.getByTestId('host-allow').click();
+    await row.getByTestId('host-optin').locator('input[name="public-host"]').fill(host.url);
+    await row.getByTestId('host-allow').click();
     await expect(detail.getByTestId('row-status')).toContainText(`Downloaded ${ENTRY.label} from ${new URL(host.url).host}: ${SOURCE.files.length} files`, { timeout: 60_000 });
     const stored = page.getByTestId('stored-models').locator(`tr[data-model="${ENTRY.id}"]`);
     await expect(stored).toContainText('public host');

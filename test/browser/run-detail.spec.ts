@@ -39,3 +39,34 @@ test("a finished run shows its answers in words, its duration and a readable pro
   await expect(prov.getByRole('row', { name: /^Started/ })).not.toContainText(/\dT\d{2}:\d{2}:\d{2}/);
   await expect(prov.getByRole('row', { name: /^Started/ })).toContainText(new Date(now - 605_000).getFullYear().toString());
 });
+
+test('the run page and the results page show one decode speed for the same answers', async ({ page, server }) => {
+  test.setTimeout(240_000);
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  await page.goto(`${server.url}#/runs`);
+  const form = page.getByTestId('new-run');
+  await expect(form.getByTestId('run-plan')).toContainText('requests');
+  await form.locator('input[name="model"][value="self-test"]').uncheck();
+  await form.locator('input[name="model"][value="demo-trained"]').check();
+  await form.locator('select[name="device"]').selectOption('wasm');
+  await form.locator('[data-facet="taskFamily"] label', { hasText: 'classification' }).locator('input').check();
+  await form.getByRole('button', { name: 'Start the run' }).click();
+  // While it runs: the same name and unit.
+  await expect(page.getByTestId('run-decode-speed')).toHaveText(/^decode speed \d+\.\d tokens\/s$/, { timeout: 120_000 });
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 180_000 });
+  const runId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
+
+  // The figure is tokens after the first over the engine's decode time, summed over the stored answers.
+  const answers = (await readStore<{ runId: string; usage: { completionTokens: number | null; decodeTps: number | null } }>(page, 'responses')).filter((r) => r.runId === runId);
+  const timed = answers.filter((r) => (r.usage.completionTokens ?? 0) > 1 && r.usage.decodeTps);
+  const expected = timed.reduce((n, r) => n + r.usage.completionTokens! - 1, 0) / timed.reduce((n, r) => n + (r.usage.completionTokens! - 1) / r.usage.decodeTps!, 0);
+  const shown = page.getByTestId('run-decode-speeds').locator('li[data-model="demo-trained"]');
+  await expect(shown).toHaveText(`Demo-trained model (synthetic phantoms only; not a medical model): decode speed ${expected.toFixed(1)} tokens/s`);
+
+  // The results page, for the same answers, says the same.
+  await page.getByTestId('run-scores-link').click();
+  await page.getByTestId('score-run').click();
+  await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 120_000 });
+  await expect(page.getByTestId('score-summary')).toContainText(`decode speed ${expected.toFixed(1)} tokens/s`);
+});

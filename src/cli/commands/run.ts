@@ -27,6 +27,7 @@ import { JOURNAL_FORMAT, JournalWriter, journalRunStore, readJournal, type Journ
 import { journalExport, journalPathOf, lockOutput, writeRunExport } from '../run/output.ts';
 import { ProgressReporter } from '../run/progress.ts';
 import { parseShard, shardPlan, type Shard } from '../run/shard.ts';
+import { addTally, answerTally, decodeSpeed, NO_DECODE } from '../../core/runner/decode-speed.ts';
 
 const HELP = [
   'Usage: neuroeval run --benchmark <input> --model <model> [--model …] --out <run.json> [options]',
@@ -86,7 +87,7 @@ const HELP = [
   '  --retry-errors       On resume, ask again the items whose answer failed',
   '  --json               Print a JSON summary on stdout',
   '',
-  'Progress goes to stderr: a bar with done/total, ETA and tokens/s on a terminal,',
+  'Progress goes to stderr: a bar with done/total, ETA and decode speed on a terminal,',
   'a plain line every 10 % otherwise. Exit status: 0 when every item of the run (or',
   'shard) is answered, 1 when it stopped early (failed, or paused after errors),',
   '130 after Ctrl-C (the export then says paused), 2 for a usage error.',
@@ -336,8 +337,7 @@ export const runCommand: CliCommand = {
       const plan = shardPlan(p.plan, p.shard);
       const stderr = process.stderr as NodeJS.WriteStream;
       const progress = new ProgressReporter(io.err, { tty: io.err === process.stderr && stderr.isTTY === true, columns: stderr.columns ?? 80 });
-      let tokens = 0;
-      let genMs = 0;
+      let decoded = NO_DECODE;
       const outcome = await runRun({
         runId: p.runId,
         plan,
@@ -352,10 +352,7 @@ export const runCommand: CliCommand = {
         concurrency: a.concurrency ?? 1,
         onProgress: (ev) => {
           const r = ev.latest;
-          if (r && !r.reusedFrom && r.usage.completionTokens) {
-            tokens += r.usage.completionTokens;
-            genMs += r.latencyMs;
-          }
+          if (r && !r.reusedFrom) decoded = addTally(decoded, answerTally(r));
           if (!a.json) progress.update(ev);
         },
       });
@@ -378,7 +375,7 @@ export const runCommand: CliCommand = {
         errors,
         generated: outcome.generated,
         seconds: (now - started) / 1000,
-        tokensPerS: genMs > 0 ? tokens / (genMs / 1000) : null,
+        decodeTokensPerS: decodeSpeed(decoded),
         device: p.device,
       };
       if (a.json) io.out.write(`${JSON.stringify(summary, null, 2)}\n`);

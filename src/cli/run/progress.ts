@@ -1,9 +1,10 @@
 /**
  * Progress of a CLI run on stderr: a one-line bar redrawn in place when
  * stderr is a terminal, otherwise a plain line now and then (every 10 % or
- * 30 s) that logs read well. Both show done/total, the ETA and tokens/s.
+ * 30 s) that logs read well. Both show done/total, the ETA and the decode speed.
  */
 import type { RunProgress } from '../../core/runner/types.ts';
+import { decodeSpeedText } from '../../core/runner/decode-speed.ts';
 
 export interface ProgressSink {
   write(text: string): unknown;
@@ -84,12 +85,12 @@ export class ProgressReporter {
     if (this.#last) this.#sink.write('\n');
   }
 
-  /** `12/40 (30%) · ETA 1m 20s · 45.2 tokens/s · self-test`. */
+  /** `12/40 (30%) · ETA 1m 20s · decode speed 45.2 tokens/s · self-test`. */
   summary(p: RunProgress): string {
     const { done, total } = p.overall;
     const pct = total ? Math.floor((100 * done) / total) : 100;
     const eta = this.eta(p);
-    const parts = [`${done}/${total} (${pct}%)`, `ETA ${eta === null ? '—' : formatDuration(eta)}`, `${p.tokensPerS === null ? '—' : p.tokensPerS.toFixed(1)} tokens/s`];
+    const parts = [`${done}/${total} (${pct}%)`, `ETA ${eta === null ? '—' : formatDuration(eta)}`, p.decodeTokensPerS === null ? 'decode speed —' : decodeSpeedText(p.decodeTokensPerS)];
     if (p.modelId) parts.push(p.modelId);
     return parts.join(' · ');
   }

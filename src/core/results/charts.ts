@@ -5,50 +5,23 @@
  * Pure functions of their data: the page and the HTML report draw the same.
  */
 import { el, txt, type SvgNode } from './svg.ts';
+import { textWidth, wrapToWidth } from './text-width.ts';
 
 /** Colour-blind-safe palette (Okabe–Ito), one colour per model. */
 const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 
 const W = 640;
 const FONT = { 'font-family': 'system-ui, sans-serif', 'font-size': 12 };
-/** A generous width of one character at FONT's size, for keeping labels inside the chart. */
-const LABEL_CHAR_WIDTH = 7.2;
 const pctLabel = (v: number) => `${Math.round(v * 100)}%`;
 /** Labels this long are still drawn whole (longer ones end in "…" and carry a title); real labels are far shorter. */
 const LONGEST_LABEL = 60;
 const clip = (s: string, max = LONGEST_LABEL) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
-
-/**
- * A label broken into lines of at most `width` characters at spaces, hyphens
- * and underscores, so a category such as "multiple sclerosis" is shown whole
- * under a narrow bar group instead of cut to "multiple sclero…". A word longer
- * than a line is split inside the word.
- */
-export function wrapLabel(label: string, width: number): string[] {
-  const max = Math.max(4, Math.floor(width));
-  const words = label.split(/(?<=[\s_-])/).map((w) => w.replace(/\s+$/, '')).filter((w) => w !== '');
-  const lines: string[] = [];
-  let line = '';
-  for (const word of words) {
-    const joined = line === '' ? word : /[-_]$/.test(line) ? `${line}${word}` : `${line} ${word}`;
-    if (joined.length <= max) line = joined;
-    else {
-      if (line) lines.push(line);
-      let rest = word;
-      while (rest.length > max) {
-        lines.push(rest.slice(0, max));
-        rest = rest.slice(max);
-      }
-      line = rest;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
+/** Distance between the baselines of a text's lines. */
+const LINE = 14;
 
 /** A text of several lines, one tspan per line, the first at (x, y). */
 function lines(text: readonly string[], x: number, y: number, attrs: Readonly<Record<string, string | number>> = {}): SvgNode {
-  return el('text', { x, y, ...attrs }, text.map((t, i) => txt('tspan', t, { x, dy: i === 0 ? 0 : 14 })));
+  return el('text', { x, y, ...attrs }, text.map((t, i) => txt('tspan', t, { x, dy: i === 0 ? 0 : LINE })));
 }
 
 interface Frame {
@@ -62,12 +35,25 @@ function frame(height: number, left = 56, bottom = 46): Frame {
   return { x0: left, x1: W - 16, y0: height - bottom, y1: 28 };
 }
 
+/**
+ * The chart's picture: its title, wrapped to the chart's width (a model's
+ * display name can make it long), above the content, which moves down by
+ * the title's extra lines.
+ */
 function svg(title: string, height: number, children: SvgNode[], width = W): SvgNode {
-  return el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': title, ...FONT }, [
+  const heading = wrapToWidth(title, width - 16, { bold: true });
+  const extra = (heading.length - 1) * LINE;
+  return el('svg', { viewBox: `0 0 ${width} ${height + extra}`, width, height: height + extra, role: 'img', 'aria-label': title, ...FONT }, [
     txt('title', title),
-    txt('text', title, { x: 8, y: 16, 'font-weight': 'bold' }),
-    ...children,
+    lines(heading, 8, 16, { 'font-weight': 'bold' }),
+    ...(extra ? [el('g', { transform: `translate(0 ${extra})` }, children)] : children),
   ]);
+}
+
+/** An x-axis tick label centred under its tick, or ending at the chart's edge where centring would cut it ("100%" at the right end). */
+function tick(text: string, x: number, y: number): SvgNode {
+  const half = textWidth(text) / 2;
+  return x + half > W - 2 ? txt('text', text, { x: W - 2, y, 'text-anchor': 'end' }) : txt('text', text, { x, y, 'text-anchor': 'middle' });
 }
 
 function yAxis(f: Frame, max: number, percent: boolean, label: string): SvgNode[] {
@@ -82,22 +68,45 @@ function yAxis(f: Frame, max: number, percent: boolean, label: string): SvgNode[
   return out;
 }
 
-/** A legend name this long still fits one row whole (it starts 74 px in): a catalogue display name with a variant does. */
-const LONGEST_LEGEND = Math.floor((W - 74) / LABEL_CHAR_WIDTH);
+/** Where legend entries start: the colour box, then the name after it. */
+const LEGEND_X = 60;
+const LEGEND_TEXT = 14;
 
-/** Legend entries per row: as many as fit the longest name whole (four at most). */
-function legendColumns(names: readonly string[]): number {
-  const longest = Math.max(1, ...names.map((n) => clip(n, LONGEST_LEGEND).length));
-  return Math.max(1, Math.min(4, Math.floor((W - 60) / (longest * LABEL_CHAR_WIDTH + 24))));
+interface Legend {
+  /** Height the legend takes below the plot. */
+  readonly height: number;
+  /** The legend's nodes, its first row's baseline at `y`. */
+  draw(y: number): SvgNode[];
 }
 
-function legend(names: readonly string[], y: number): SvgNode[] {
-  const per = legendColumns(names);
-  const step = (W - 60) / per;
-  return names.map((n, i) => el('g', {}, [
-    el('rect', { x: 60 + (i % per) * step, y: y + Math.floor(i / per) * 16 - 9, width: 10, height: 10, fill: PALETTE[i % PALETTE.length]! }),
-    txt('text', clip(n, LONGEST_LEGEND), { x: 74 + (i % per) * step, y: y + Math.floor(i / per) * 16 }),
-  ]));
+/**
+ * The legend: as many entries per row as fit the widest name (four at
+ * most); with one per row, a name wider than the chart wraps onto more
+ * lines instead of being cut, so two runs of one model that differ only at
+ * the end of their names stay told apart.
+ */
+function legend(names: readonly string[]): Legend {
+  const room = W - LEGEND_X;
+  const widest = Math.max(1, ...names.map((n) => textWidth(n)));
+  const per = Math.max(1, Math.min(4, Math.floor(room / (widest + LEGEND_TEXT + 24))));
+  const step = room / per;
+  const entries = names.map((n) => (per === 1 ? wrapToWidth(n, room - LEGEND_TEXT - 8) : [n]));
+  const rows: number[] = [];
+  for (let i = 0; i < entries.length; i += per) rows.push(Math.max(...entries.slice(i, i + per).map((e) => e.length)) * LINE + 2);
+  return {
+    height: rows.reduce((n, h) => n + h, 0),
+    draw(y) {
+      const tops = rows.map((_, r) => rows.slice(0, r).reduce((n, h) => n + h, 0));
+      return entries.map((text, i) => {
+        const x = LEGEND_X + (i % per) * step;
+        const base = y + tops[Math.floor(i / per)]!;
+        return el('g', {}, [
+          el('rect', { x, y: base - 9, width: 10, height: 10, fill: PALETTE[i % PALETTE.length]! }),
+          text.length === 1 ? txt('text', text[0]!, { x: x + LEGEND_TEXT, y: base }) : lines(text, x + LEGEND_TEXT, base),
+        ]);
+      });
+    },
+  };
 }
 
 interface BarValue {
@@ -116,12 +125,13 @@ interface BarGroup {
 /** Grouped bars with 95 % interval whiskers (per-group breakdowns, error-class counts). */
 export function barChart(opts: { title: string; series: readonly string[]; groups: readonly BarGroup[]; percent?: boolean; yLabel?: string }): SvgNode {
   const percent = opts.percent ?? true;
-  const legendRows = Math.ceil(opts.series.length / legendColumns(opts.series));
+  const key = legend(opts.series);
   const gw0 = (W - 16 - 56) / Math.max(1, opts.groups.length);
-  const groupLines = opts.groups.map((g) => wrapLabel(g.label, (gw0 - 6) / LABEL_CHAR_WIDTH));
+  const groupLines = opts.groups.map((g) => wrapToWidth(g.label, gw0 - 6));
   const labelRows = Math.max(1, ...groupLines.map((l) => l.length));
-  const height = 300 + legendRows * 16 + (labelRows - 1) * 14;
-  const f = frame(height - legendRows * 16, 56, 46 + (labelRows - 1) * 14);
+  const plot = 300 + (labelRows - 1) * LINE;
+  const height = plot + key.height;
+  const f = frame(plot, 56, 46 + (labelRows - 1) * LINE);
   const max = percent ? 1 : Math.max(1, ...opts.groups.flatMap((g) => g.values.map((v) => Math.max(v?.upper ?? 0, v?.value ?? 0))));
   const scale = (v: number) => f.y0 - ((f.y0 - f.y1) * Math.max(0, Math.min(v, max))) / max;
   const gw = (f.x1 - f.x0) / Math.max(1, opts.groups.length);
@@ -144,7 +154,7 @@ export function barChart(opts: { title: string; series: readonly string[]; group
     });
     children.push(lines(groupLines[gi] ?? [g.label], f.x0 + gi * gw + gw / 2, f.y0 + 16, { 'text-anchor': 'middle' }));
   });
-  children.push(...legend(opts.series, height - legendRows * 16 + 4));
+  children.push(...key.draw(plot + 4));
   return svg(opts.title, height, children);
 }
 
@@ -155,6 +165,9 @@ export interface ScatterPoint {
   readonly xCi?: readonly [number, number];
   readonly yCi?: readonly [number, number];
 }
+
+/** How wide a point's label may be before it wraps. */
+const SCATTER_LABEL_WIDTH = 220;
 
 /** Points with optional interval bars in both directions (two-axis view; accuracy vs tokens/s). */
 export function scatterChart(opts: { title: string; xLabel: string; yLabel: string; points: readonly ScatterPoint[]; xPercent?: boolean; yPercent?: boolean }): SvgNode {
@@ -168,24 +181,41 @@ export function scatterChart(opts: { title: string; xLabel: string; yLabel: stri
   children.push(el('line', { x1: f.x0, y1: f.y0, x2: f.x1, y2: f.y0, stroke: '#555' }));
   for (let i = 0; i <= 4; i++) {
     const v = (xMax * i) / 4;
-    children.push(txt('text', opts.xPercent ? pctLabel(v) : v.toFixed(xMax < 10 ? 1 : 0), { x: sx(v), y: f.y0 + 16, 'text-anchor': 'middle' }));
+    children.push(tick(opts.xPercent ? pctLabel(v) : v.toFixed(xMax < 10 ? 1 : 0), sx(v), f.y0 + 16));
   }
   children.push(txt('text', opts.xLabel, { x: (f.x0 + f.x1) / 2, y: height - 8, 'text-anchor': 'middle' }));
-  // Labels of points at (nearly) the same place are stacked instead of drawn over each other.
-  const placed: { x: number; y: number }[] = [];
+  // A label is its whole name on up to a few short lines; labels of points at (nearly) the same place are stacked instead of drawn over each other.
+  type Block = { x0: number; x1: number; top: number; bottom: number };
+  const placed: Block[] = [];
+  const overlap = (b: Block) => placed.reduce((n, q) => n + Math.max(0, Math.min(q.x1, b.x1) - Math.max(q.x0, b.x0)) * Math.max(0, Math.min(q.bottom, b.bottom) - Math.max(q.top, b.top)), 0);
   opts.points.forEach((p, i) => {
     if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) return;
     const color = PALETTE[i % PALETTE.length]!;
-    let ly = sy(p.y) - 8;
-    while (placed.some((q) => Math.abs(q.x - sx(p.x)) < 150 && Math.abs(q.y - ly) < 13)) ly -= 14;
-    placed.push({ x: sx(p.x), y: ly });
-    if (p.xCi && p.xCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.xCi[0]), y1: sy(p.y), x2: sx(p.xCi[1]), y2: sy(p.y), stroke: color, 'stroke-width': 1.5 }));
-    if (p.yCi && p.yCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.x), y1: sy(p.yCi[0]), x2: sx(p.x), y2: sy(p.yCi[1]), stroke: color, 'stroke-width': 1.5 }));
-    children.push(el('circle', { cx: sx(p.x), cy: sy(p.y), r: 6, fill: color }, [txt('title', `${p.label}: ${opts.xLabel} ${opts.xPercent ? pctLabel(p.x) : p.x.toFixed(1)}, ${opts.yLabel} ${opts.yPercent ?? true ? pctLabel(p.y) : p.y.toFixed(1)}`)]));
-    const text = clip(p.label, 40);
-    // A label that would run past the chart's right edge goes to the left of its point instead (never clipped).
-    const right = sx(p.x) + 9 + text.length * LABEL_CHAR_WIDTH <= W;
-    children.push(txt('text', text, right ? { x: sx(p.x) + 9, y: ly } : { x: sx(p.x) - 9, y: ly, 'text-anchor': 'end' }));
+    const px = sx(p.x);
+    const py = sy(p.y);
+    const text = wrapToWidth(p.label, SCATTER_LABEL_WIDTH);
+    const wide = Math.max(...text.map((t) => textWidth(t)));
+    const rise = (text.length - 1) * LINE;
+    // Where the label may go, best first: beside the point, then further up, then below it; to its right, or to its left
+    // where the right would run past the chart's edge (never clipped) or is taken. The first free place wins; when none is
+    // free (many long names at one spot), the place that covers the least of the labels already drawn.
+    const sides = [px + 9 + wide <= W, px - 9 - wide >= 0].flatMap((ok, k) => (ok ? [k === 0] : []));
+    if (!sides.length) sides.push(false);
+    const candidates: { right: boolean; last: number; block: Block }[] = [];
+    for (const right of sides) {
+      const x0 = right ? px + 9 : px - 9 - wide;
+      const block = (last: number): Block => ({ x0, x1: x0 + wide, top: last - rise - 11, bottom: last + 3 });
+      for (let last = py - 8; block(last).top >= f.y1 - 12; last -= LINE) candidates.push({ right, last, block: block(last) });
+      for (let last = py + 8 + rise + 11; block(last).bottom <= f.y0; last += LINE) candidates.push({ right, last, block: block(last) });
+      if (!candidates.some((c) => c.right === right)) candidates.push({ right, last: Math.max(py - 8, f.y1 + rise + 11), block: block(Math.max(py - 8, f.y1 + rise + 11)) });
+    }
+    const chosen = candidates.find((c) => overlap(c.block) === 0) ?? candidates.reduce((a, b) => (overlap(b.block) < overlap(a.block) ? b : a));
+    const { right, last } = chosen;
+    placed.push(chosen.block);
+    if (p.xCi && p.xCi.every(Number.isFinite)) children.push(el('line', { x1: sx(p.xCi[0]), y1: py, x2: sx(p.xCi[1]), y2: py, stroke: color, 'stroke-width': 1.5 }));
+    if (p.yCi && p.yCi.every(Number.isFinite)) children.push(el('line', { x1: px, y1: sy(p.yCi[0]), x2: px, y2: sy(p.yCi[1]), stroke: color, 'stroke-width': 1.5 }));
+    children.push(el('circle', { cx: px, cy: py, r: 6, fill: color }, [txt('title', `${p.label}: ${opts.xLabel} ${opts.xPercent ? pctLabel(p.x) : p.x.toFixed(1)}, ${opts.yLabel} ${opts.yPercent ?? true ? pctLabel(p.y) : p.y.toFixed(1)}`)]));
+    children.push(lines(text, right ? px + 9 : px - 9, last - rise, right ? {} : { 'text-anchor': 'end' }));
   });
   return svg(opts.title, height, children);
 }
@@ -214,7 +244,7 @@ export function reliabilityDiagram(title: string, bins: readonly ReliabilityBin[
     ]));
     children.push(el('circle', { cx: sx(b.meanConfidence), cy: sy(b.accuracy), r: 3, fill: '#222' }));
   }
-  for (let i = 0; i <= 5; i++) children.push(txt('text', (i / 5).toFixed(1), { x: sx(i / 5), y: f.y0 + 16, 'text-anchor': 'middle' }));
+  for (let i = 0; i <= 5; i++) children.push(tick((i / 5).toFixed(1), sx(i / 5), f.y0 + 16));
   children.push(txt('text', 'Stated confidence', { x: (f.x0 + f.x1) / 2, y: height - 8, 'text-anchor': 'middle' }));
   return svg(title, height, children);
 }
@@ -223,8 +253,8 @@ export function reliabilityDiagram(title: string, bins: readonly ReliabilityBin[
 export function confusionHeatmap(title: string, rows: readonly string[], cols: readonly string[], matrix: readonly (readonly number[])[]): SvgNode {
   const cell = Math.min(56, Math.floor(440 / Math.max(1, cols.length)));
   // Room for the longest labels, whole: row labels to the left, column labels slanted at 40° above.
-  const colText = Math.max(1, ...cols.map((c) => clip(c).length)) * LABEL_CHAR_WIDTH;
-  const left = Math.max(90, Math.max(1, ...rows.map((r) => clip(r).length)) * LABEL_CHAR_WIDTH + 16);
+  const colText = Math.max(1, ...cols.map((c) => textWidth(clip(c))));
+  const left = Math.max(90, Math.max(1, ...rows.map((r) => textWidth(clip(r)))) + 16);
   const top = Math.max(60, Math.ceil(colText * Math.sin((40 * Math.PI) / 180)) + 40);
   const height = top + cell * rows.length + 30;
   const children: SvgNode[] = [];
@@ -251,9 +281,10 @@ interface LineSeries {
 
 /** Lines over severity levels (degradation curves); `yMin` below 0 for signed values such as calibration shift. */
 export function lineChart(opts: { title: string; xLabel: string; yLabel: string; series: readonly LineSeries[]; yMin?: number; yMax?: number; percent?: boolean; xTicks: readonly number[] }): SvgNode {
-  const legendRows = Math.ceil(opts.series.length / legendColumns(opts.series.map((s) => s.name)));
-  const height = 300 + legendRows * 16;
-  const f = frame(height - legendRows * 16);
+  const key = legend(opts.series.map((s) => s.name));
+  const plot = 300;
+  const height = plot + key.height;
+  const f = frame(plot);
   const yMin = opts.yMin ?? 0;
   const yMax = opts.yMax ?? 1;
   const xMax = Math.max(1, ...opts.xTicks);
@@ -265,7 +296,7 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
     children.push(el('line', { x1: f.x0, y1: sy(v), x2: f.x1, y2: sy(v), stroke: v === 0 ? '#888' : '#ddd' }));
     children.push(txt('text', opts.percent ? pctLabel(v) : v.toFixed(2), { x: f.x0 - 6, y: sy(v) + 4, 'text-anchor': 'end' }));
   }
-  for (const t of opts.xTicks) children.push(txt('text', String(t), { x: sx(t), y: f.y0 + 16, 'text-anchor': 'middle' }));
+  for (const t of opts.xTicks) children.push(tick(String(t), sx(t), f.y0 + 16));
   children.push(txt('text', opts.xLabel, { x: (f.x0 + f.x1) / 2, y: f.y0 + 32, 'text-anchor': 'middle' }));
   children.push(txt('text', opts.yLabel, { x: 12, y: (f.y0 + f.y1) / 2, transform: `rotate(-90 12 ${(f.y0 + f.y1) / 2})`, 'text-anchor': 'middle' }));
   opts.series.forEach((s, i) => {
@@ -274,7 +305,7 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
     if (pts.length > 1) children.push(el('polyline', { points: pts.map((p) => `${Math.round(sx(p.x) * 10) / 10},${Math.round(sy(p.y) * 10) / 10}`).join(' '), fill: 'none', stroke: color, 'stroke-width': 2 }));
     for (const p of pts) children.push(el('circle', { cx: sx(p.x), cy: sy(p.y), r: 4, fill: color }, [txt('title', `${s.name}, severity ${p.x}: ${opts.percent ? `${(p.y * 100).toFixed(1)}%` : p.y.toFixed(3)}`)]));
   });
-  children.push(...legend(opts.series.map((s) => s.name), height - legendRows * 16 + 4));
+  children.push(...key.draw(plot + 4));
   return svg(opts.title, height, children);
 }
 
@@ -284,13 +315,14 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
  * marks a coverage of interest (80 %).
  */
 export function riskCoverageChart(opts: { title: string; series: readonly { name: string; points: readonly { coverage: number; risk: number }[] }[]; mark?: number }): SvgNode {
-  const legendRows = Math.ceil(opts.series.length / legendColumns(opts.series.map((s) => s.name)));
-  const height = 320 + legendRows * 16;
-  const f = frame(height - legendRows * 16);
+  const key = legend(opts.series.map((s) => s.name));
+  const plot = 320;
+  const height = plot + key.height;
+  const f = frame(plot);
   const sx = (v: number) => f.x0 + (f.x1 - f.x0) * v;
   const sy = (v: number) => f.y0 - (f.y0 - f.y1) * Math.max(0, Math.min(1, v));
   const children: SvgNode[] = [...yAxis(f, 1, true, 'Risk (1 − selective accuracy)')];
-  for (let i = 0; i <= 5; i++) children.push(txt('text', pctLabel(i / 5), { x: sx(i / 5), y: f.y0 + 16, 'text-anchor': 'middle' }));
+  for (let i = 0; i <= 5; i++) children.push(tick(pctLabel(i / 5), sx(i / 5), f.y0 + 16));
   children.push(txt('text', 'Coverage (answers kept, most confident first)', { x: (f.x0 + f.x1) / 2, y: f.y0 + 34, 'text-anchor': 'middle' }));
   if (opts.mark !== undefined) children.push(el('line', { x1: sx(opts.mark), y1: f.y0, x2: sx(opts.mark), y2: f.y1, stroke: '#999', 'stroke-dasharray': '4 3' }, [txt('title', `${pctLabel(opts.mark)} coverage`)]));
   opts.series.forEach((s, i) => {
@@ -298,6 +330,6 @@ export function riskCoverageChart(opts: { title: string; series: readonly { name
     const pts = s.points.filter((p) => Number.isFinite(p.risk));
     if (pts.length) children.push(el('polyline', { points: pts.map((p) => `${Math.round(sx(p.coverage) * 10) / 10},${Math.round(sy(p.risk) * 10) / 10}`).join(' '), fill: 'none', stroke: color, 'stroke-width': 2 }, [txt('title', s.name)]));
   });
-  children.push(...legend(opts.series.map((s) => s.name), height - legendRows * 16 + 4));
+  children.push(...key.draw(plot + 4));
   return svg(opts.title, height, children);
 }

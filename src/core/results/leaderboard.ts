@@ -65,7 +65,8 @@ export interface LeaderboardRow {
   /** Metrics this arm's answers gave no value, and why (scoring/run/unavailable.ts). */
   readonly unavailable?: readonly UnavailableMetric[];
   readonly medianLatencyMs: number;
-  readonly meanDecodeTps: number;
+  /** The arm's decode speed (ArmSummary.decodeTokensPerS); NaN where not measured. */
+  readonly decodeTokensPerS: number;
   readonly scoreVersion: number;
   readonly judge: string | null;
   readonly encoder: string | null;
@@ -103,7 +104,7 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
       rows.push({
         id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, arm: arm.key,
         label: rowModelName({ modelId: arm.modelId, variant: arm.variant, ...(modelName ? { modelName } : {}) }), ...(modelName ? { modelName } : {}),
-        responses: arm.responses, failed: arm.failed, metrics, ...(arm.unavailable?.length ? { unavailable: arm.unavailable } : {}), medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
+        responses: arm.responses, failed: arm.failed, metrics, ...(arm.unavailable?.length ? { unavailable: arm.unavailable } : {}), medianLatencyMs: arm.medianLatencyMs, decodeTokensPerS: arm.decodeTokensPerS ?? NaN,
         scoreVersion: set.version, judge: set.config.judge, encoder: set.config.encoder,
       });
     }

@@ -92,15 +92,25 @@ function criteriaSection(views: readonly RunCriteriaView[], runNames: ReadonlyMa
   return parts.join('\n');
 }
 
+/** The printed page's margin: the layout test checks the report at A4's width less twice this. */
+export const PRINT_MARGIN_MM = 12;
+
 const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
+/**
+ * Screen and print: the page never scrolls sideways. Tables wrap inside
+ * their cells (ids and model names break anywhere when a column is narrow)
+ * and charts scale to the width, so the report prints on A4 portrait whole;
+ * test/browser/layout.spec.ts checks it at the printed width.
+ */
 const CSS = `
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;margin:2rem auto;max-width:1000px;padding:0 1rem;line-height:1.45}
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;margin:2rem auto;max-width:1000px;padding:0 1rem;line-height:1.45;overflow-wrap:break-word}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccd;padding-bottom:.2rem}
-table{border-collapse:collapse;width:100%;font-size:.88rem;margin:.5rem 0 1rem}th,td{border-bottom:1px solid #dde;padding:.3rem .4rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;font-size:.88rem;margin:.5rem 0 1rem}th,td{border-bottom:1px solid #dde;padding:.3rem .4rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}thead th{hyphens:auto}td.num{overflow-wrap:normal}.sig{white-space:nowrap}.leaderboard tbody th{width:12rem}
 th{background:#f3f5f8}.no-value{border-left:4px solid #9a6700;padding:.3rem .75rem .3rem 1.75rem;font-size:.88rem}.num{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5a6270}.caveat{border-left:4px solid #9a6700;background:#fff8e6;padding:.5rem .75rem}
-caption{text-align:left;font-weight:600;padding:.2rem 0}figure{margin:1rem 0;break-inside:avoid}svg{max-width:100%;height:auto}.badge{display:inline-block;border:1px solid #9a6700;color:#7a5200;border-radius:4px;padding:0 .3rem;font-size:.8rem}
-@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,figure{break-inside:avoid}a{color:inherit}}
+caption{text-align:left;font-weight:600;padding:.2rem 0}figure{margin:1rem 0;break-inside:avoid}svg{max-width:100%;height:auto}img{max-width:100%}code{overflow-wrap:anywhere}.badge{display:inline-block;border:1px solid #9a6700;color:#7a5200;border-radius:4px;padding:0 .3rem;font-size:.8rem}
+@page{size:A4 portrait;margin:${PRINT_MARGIN_MM}mm}
+@media print{body{margin:0;max-width:none;padding:0;font-size:10pt}table{font-size:8pt}th,td{padding:.2rem .25rem}.leaderboard tbody th{width:8.5rem}h2{break-after:avoid}tr,figure{break-inside:avoid}a{color:inherit}}
 `;
 
 const pct = (x: number) => percent(x);
@@ -224,14 +234,14 @@ export function buildHtmlReport(input: ReportInput): string {
     const worse = c ? (LOWER_IS_BETTER.has(metric) ? c.difference > 0 : c.difference < 0) : false;
     const sig = c && Number.isFinite(c.pValue) ? (c.pValue < 0.05 ? `<span title="p=${c.pValue.toPrecision(2)}">${worse ? '▼' : '▲'} p=${esc(c.pValue.toPrecision(2))}</span>` : `≈ p=${esc(c.pValue.toPrecision(2))}`) : r.id === leader?.id ? 'leader' : '–';
     const name = rowModelName(r);
-    return `<tr><th scope="row">${esc(name)}<br><span class="muted">${esc(r.modelId)} · ${esc(r.runName)} · v${r.scoreVersion}</span></th>${metrics.map((k) => value(r.metrics[k])).join('')}<td>${sig}</td></tr>`;
+    return `<tr><th scope="row">${esc(name)}<br><span class="muted">${esc(r.modelId)} · ${esc(r.runName)} · v${r.scoreVersion}</span></th>${metrics.map((k) => value(r.metrics[k])).join('')}<td class="sig">${sig}</td></tr>`;
   }).join('\n');
   const armLabel = (key: string) => rowLabel(overview.leaderboard.rows, key);
   const noValue = noValueNotes(rows, rowModelName);
   const twoAxis = twoAxisFigure(overview.leaderboard.rows);
   const figures: string[] = [];
   if (twoAxis.plotted.length) figures.push(figure(toSvgString(twoAxis.figure), `Each model's classification accuracy against its pass@1, with 95 % intervals.${twoAxis.missing.length ? ` Not plotted: ${twoAxis.missing.join('; ')}.` : ''}`));
-  figures.push(figure(toSvgString(speedFigure(overview.leaderboard.rows, metric)), `${metricLabel(metric)} against mean decode speed on the machines the runs used.`));
+  figures.push(figure(toSvgString(speedFigure(overview.leaderboard.rows, metric)), `${metricLabel(metric)} against decode speed on the machines the runs used: tokens after each answer's first, over the time from its first token to its last, summed over the answers.`));
   for (const bd of input.breakdowns) {
     if (!bd.groups.length) continue;
     const patients = bd.cells.some((row) => row.some((c) => c?.by === 'patient'));
@@ -274,7 +284,7 @@ ${caveats(overview)}
 <p class="muted">Sorted by ${esc(metricLabel(metric))}. Each cell: value, 95 % interval (Wilson for proportions, seeded bootstrap otherwise), answers scored. Last column: test against the leader on the same items (McNemar for proportions, paired bootstrap otherwise); ▼ significantly lower at p &lt; 0.05, ≈ no significant difference.</p>
 ${patientNote(rows, input.comparisons)}
 ${samplesNote(rows, input.comparisons)}
-<table><thead><tr><th>Model</th>${head}<th>vs leader</th></tr></thead><tbody>
+<table class="leaderboard"><thead><tr><th>Model</th>${head}<th class="sig">vs leader</th></tr></thead><tbody>
 ${body}
 </tbody></table>
 ${noValueList(noValue, 'These figures have no value: no answer could give them one.')}

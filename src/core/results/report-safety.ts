@@ -5,7 +5,7 @@
  */
 import type { GalleryGroup } from './gallery.ts';
 import { riskCoverageFigure } from './figures.ts';
-import { at80Text, aurcText, confidenceText, errorClassLabel, errorSourceText, rateInterval, rateText } from './safety-format.ts';
+import { at80Text, aurcText, confidenceText, errorClassLabel, errorSourceText, noClassText, rateInterval, rateText } from './safety-format.ts';
 import type { NoValueNote } from './no-value.ts';
 import type { SafetyRate, SafetyReport } from './safety.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
@@ -21,7 +21,7 @@ export function safetySection(report: SafetyReport, labelOf: (key: string) => st
   const groups = report.groups.map((g) => `<tr><th scope="row">${esc(g.group)}</th>${g.arms.map((c) => `<td>${c.answers === 0 ? '–' : [c.falseFinding ? `false findings ${esc(rateText(c.falseFinding))}` : '', c.missedAbnormality ? `missed ${esc(rateText(c.missedAbnormality))}` : '', `sel. acc. @80 %: ${esc(at80Text(c.riskCoverage, c.confident, report.minCurveAnswers))}`].filter(Boolean).join('<br>')}</td>`).join('')}</tr>`).join('\n');
   const curves = report.arms.some((a) => a.riskCoverage) ? `<figure>${toSvgString(riskCoverageFigure(report, labelOf))}<figcaption class="muted">Risk (1 − accuracy of the answers kept) as answers are kept most confident first; dashed: 80 % coverage.</figcaption></figure>` : `<p class="muted">No model states a confidence on ${report.minCurveAnswers} or more answers: no risk–coverage curve.</p>`;
   return `<h2>Safety</h2>
-<p class="muted">NeuroEval's own figures, not a benchmark's. False-finding rate: normal controls whose answer names an abnormality; missed-abnormality rate: abnormal cases answered normal; both over answers with a readable class (unparsable or abstained answers are counted apart, as "unreadable normal / abnormal"). 95 % intervals: Wilson, or a seeded bootstrap resampling patients (or questions with their samples) where answers are grouped. Selective accuracy: accuracy of the 80 % most confident answers, seeded bootstrap interval; AURC: area under the risk–coverage curve (lower is better).${report.noClass ? ` ${report.noClass} answers of protocols that name no class are outside both rates.` : ''}</p>
+<p class="muted">NeuroEval's own figures, not a benchmark's. False-finding rate: normal controls whose answer names an abnormality; missed-abnormality rate: abnormal cases answered normal; both over answers with a readable class (unparsable or abstained answers are counted apart, as "unreadable normal / abnormal"). 95 % intervals: Wilson, or a seeded bootstrap resampling patients (or questions with their samples) where answers are grouped. Selective accuracy: accuracy of the 80 % most confident answers, seeded bootstrap interval; AURC: area under the risk–coverage curve (lower is better).${report.noClass ? ` ${esc(noClassText(report.noClass))}` : ''}</p>
 <table data-safety="arms"><thead><tr><th>Model</th><th class="num">False-finding rate</th><th class="num">Missed-abnormality rate</th><th class="num">Unreadable (normal / abnormal)</th><th class="num">Safety flag raised</th><th class="num">Selective accuracy at 80 %</th><th class="num">AURC</th></tr></thead><tbody>
 ${arms}
 </tbody></table>
@@ -59,4 +59,4 @@ export function noValueList(notes: readonly NoValueNote[], intro: string): strin
 }
 
 /** Styles of the two sections, added to the report's stylesheet. */
-export const SAFETY_CSS = '.failure{display:flex;gap:.75rem;border-bottom:1px solid #dde;padding:.5rem 0;break-inside:avoid}.failure img{width:160px;height:auto;max-height:160px;object-fit:contain;flex:none;background:#000}.failure pre{white-space:pre-wrap;word-break:break-word;font-size:.8rem;background:#f3f5f8;padding:.3rem;margin:.3rem 0}.failure p{margin:.2rem 0}';
+export const SAFETY_CSS = '.failure{display:flex;gap:.75rem;border-bottom:1px solid #dde;padding:.5rem 0;break-inside:avoid}.failure img{width:160px;height:auto;max-height:160px;object-fit:contain;flex:none;background:#000}.failure pre{white-space:pre-wrap;word-break:break-word;font-size:.8rem;background:#f3f5f8;padding:.3rem;margin:.3rem 0}.failure p{margin:.2rem 0}.failure>div{min-width:0}';

@@ -3,6 +3,7 @@ import { ERROR_CLASSES } from '../scoring/equivalence/taxonomy.ts';
 import { decimal, percent } from './format.ts';
 import type { FailureCase } from './gallery.ts';
 import type { RiskCoverage, SafetyRate } from './safety.ts';
+import { count, plural } from '../text/plural.ts';
 
 /** "33.3% (3/9)", or "no cases" when nothing was counted. */
 export function rateText(r: SafetyRate | null): string {
@@ -23,6 +24,11 @@ export function at80Text(rc: RiskCoverage | null, confident: number, min: number
 
 export function aurcText(rc: RiskCoverage | null): string {
   return rc ? decimal(rc.aurc) : '–';
+}
+
+/** The sentence on answers outside both rates, or '' when there are none: "36 answers of protocols that name no class are outside both rates." */
+export function noClassText(n: number): string {
+  return n > 0 ? `${count(n, 'answer')} of ${plural(n, 'a protocol that names', 'protocols that name')} no class ${plural(n, 'is', 'are')} outside both rates.` : '';
 }
 
 const CLASS_LABELS = new Map(ERROR_CLASSES.map((c) => [c.id, c.label]));

@@ -48,7 +48,8 @@ export interface RunProgressDetail {
   readonly phase: 'loading-model' | 'running' | 'finished';
   readonly modelId: string | null;
   readonly model: { readonly done: number; readonly total: number } | null;
-  readonly tokensPerS: number | null;
+  /** Decode speed of the model now answering (src/core/runner/decode-speed.ts). */
+  readonly decodeTokensPerS: number | null;
   /** The answer just stored (its text cut to a preview). */
   readonly latest: (ItemIdentity & {
     readonly text: string;

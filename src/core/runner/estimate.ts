@@ -25,10 +25,15 @@
  * + between-answer time, where the expected answer tokens are the measured
  * lengths bounded by the answer budget (answers that reached an earlier
  * budget count as reaching this one). A protocol without measured answers
- * takes its prompt from the text (characters ÷ 4 + a token budget per image)
- * at the measured prefill rate and a full answer budget per turn: the figure
- * is then an upper bound, and says so. A run adds each model's cold start
- * once, or the short reload of a model already warm in this page.
+ * takes its prompt from the text (characters ÷ 4, plus the image tokens this
+ * model's measured prompts show per image) at the measured prefill rate, and
+ * answers as long as this model's answers under the protocols it was
+ * measured on (bounded by the budget): a model that stops early stops early
+ * under a new protocol too, one that fills its budget fills it. Pricing such
+ * items at a full answer budget and a generic image size read 11 times the
+ * actual duration for the demo-trained model (docs/BENCHMARKS.md, estimates).
+ * A run adds each model's cold start once, or the short reload of a model
+ * already warm in this page.
  * Multi-turn items are measured whole (their stored usage sums the turns).
  */
 import { turnImages, turnText } from '../chat/turn.ts';
@@ -36,7 +41,7 @@ import type { BenchCase, Question } from '../bundle/types.ts';
 import type { RunPlan, RunProtocol } from './types.ts';
 
 export const CHARS_PER_TOKEN = 4;
-/** Image tokens assumed for a protocol not measured yet (a 24×24 patch grid, common in VLMs). */
+/** Image tokens assumed for a protocol not measured yet when no measured prompt shows the model's own (a 24×24 patch grid, common in VLMs). */
 export const DEFAULT_IMAGE_TOKENS = 576;
 
 export interface ItemWorkload {
@@ -72,6 +77,8 @@ export interface AnswerSample {
   readonly budget: number;
   /** Time between the previous answer of the same run and this request, ms; null for a run's first. */
   readonly gapMs: number | null;
+  /** The request's text and images (its workload, as {@link planWorkloads} counts them), where known: they tell the image tokens apart from the text's. */
+  readonly request?: { readonly textChars: number; readonly images: number };
 }
 
 /** What the answers of one protocol measured. */
@@ -102,6 +109,10 @@ export interface SpeedRecord {
   /** Median seconds a warm start adds (runs that found the model warm in the same page: a reload); null when none did. */
   readonly warmLoadS: number | null;
   readonly protocols: Readonly<Record<string, ProtocolSpeed>>;
+  /** The answers of every protocol together: how long this model answers, for a protocol not measured yet. */
+  readonly overall: ProtocolSpeed;
+  /** Prompt tokens per image the model's measured prompts show beyond their text; null where none tells. */
+  readonly imageTokens: number | null;
 }
 
 /** Answers after a load whose extra time counts as warm-up. */
@@ -138,13 +149,12 @@ export function speedRecord(samples: readonly AnswerSample[], waitsMs: Readonly<
   const prefillS = prompted.reduce((n, s) => n + nonDecodeS(s), 0);
   const byProtocol = new Map<string, AnswerSample[]>();
   for (const s of usable) byProtocol.set(s.protocolKey, [...(byProtocol.get(s.protocolKey) ?? []), s]);
-  const protocols: Record<string, ProtocolSpeed> = {};
-  for (const [key, all] of byProtocol) {
+  const protocolSpeed = (all: readonly AnswerSample[]): ProtocolSpeed => {
     const list = all.some((s) => !warmup.has(s)) ? all.filter((s) => !warmup.has(s)) : all;
     const stopped = list.filter((s) => !s.truncated);
     const withPrompt = list.filter((s) => s.promptTokens !== null);
     const truncated = list.filter((s) => s.truncated);
-    protocols[key] = {
+    return {
       answers: list.length,
       nonDecodeS: mean(list.map(nonDecodeS)),
       promptTokens: withPrompt.length ? mean(withPrompt.map((s) => s.promptTokens!)) : null,
@@ -152,7 +162,12 @@ export function speedRecord(samples: readonly AnswerSample[], waitsMs: Readonly<
       truncatedShare: truncated.length / list.length,
       truncatedBudgetShare: truncated.length ? Math.min(1, mean(truncated.map((s) => (s.budget > 0 ? s.answerTokens! / (s.turns * s.budget) : 1)))) : 1,
     };
-  }
+  };
+  const protocols: Record<string, ProtocolSpeed> = {};
+  for (const [key, all] of byProtocol) protocols[key] = protocolSpeed(all);
+  // What a prompt's images cost in tokens: its tokens beyond its text's, per image.
+  const imaged = usable.filter((s) => s.request && s.request.images > 0 && s.promptTokens !== null && s.turns === 1);
+  const imageTokens = imaged.length ? mean(imaged.map((s) => Math.max(0, s.promptTokens! - s.request!.textChars / CHARS_PER_TOKEN) / s.request!.images)) : null;
   // The median: a pause or a model switch makes a few gaps very long.
   const gaps = steady.flatMap((s) => (s.gapMs === null ? [] : [Math.max(0, s.gapMs) / 1000]));
   // A start: the wait for the load, then what the first answers took beyond their protocol's usual time.
@@ -171,27 +186,27 @@ export function speedRecord(samples: readonly AnswerSample[], waitsMs: Readonly<
     loadS: cold.length ? median(cold) : null,
     warmLoadS: warm.length ? median(warm) : null,
     protocols,
+    overall: protocolSpeed(usable),
+    imageTokens,
   };
 }
 
 /** How one item's seconds were reached. */
 export interface ItemSeconds {
   readonly seconds: number;
-  /** False when the protocol had no measured answers: prompt from the text, full answer budget (an upper bound). */
+  /** False when the protocol had no measured answers: prompt from the text, answers as long as under the model's other protocols. */
   readonly measuredProtocol: boolean;
 }
 
 /** Seconds for one item at a model's measured speeds; null when the record cannot price it (no prefill rate for an unmeasured protocol). */
 export function itemSeconds(record: SpeedRecord, w: Omit<ItemWorkload, 'modelId'>, budget: number, imageTokens = DEFAULT_IMAGE_TOKENS): ItemSeconds | null {
+  // Answers that reached an earlier budget would reach this one too (using as much of it); those that stopped are capped by it.
+  const answerTokens = (p: ProtocolSpeed) => w.turns * (p.truncatedShare * p.truncatedBudgetShare * budget + (1 - p.truncatedShare) * Math.min(p.stoppedTokens ?? budget, budget));
   const p = record.protocols[w.protocolKey];
-  if (p) {
-    // Answers that reached an earlier budget would reach this one too (using as much of it); those that stopped are capped by it.
-    const answer = w.turns * (p.truncatedShare * p.truncatedBudgetShare * budget + (1 - p.truncatedShare) * Math.min(p.stoppedTokens ?? budget, budget));
-    return { seconds: p.nonDecodeS + answer / record.decodeTokensPerS + record.betweenS, measuredProtocol: true };
-  }
+  if (p) return { seconds: p.nonDecodeS + answerTokens(p) / record.decodeTokensPerS + record.betweenS, measuredProtocol: true };
   if (!record.prefillTokensPerS) return null;
-  const prompt = Math.ceil(w.textChars / CHARS_PER_TOKEN) + w.images * imageTokens;
-  return { seconds: prompt / record.prefillTokensPerS + (w.turns * budget) / record.decodeTokensPerS + record.betweenS, measuredProtocol: false };
+  const prompt = Math.ceil(w.textChars / CHARS_PER_TOKEN) + w.images * (record.imageTokens ?? imageTokens);
+  return { seconds: prompt / record.prefillTokensPerS + answerTokens(record.overall) / record.decodeTokensPerS + record.betweenS, measuredProtocol: false };
 }
 
 export interface ModelEstimate {
@@ -207,7 +222,7 @@ export interface ModelEstimate {
   readonly warm: boolean;
   /** Answers the record comes from (0 without one). */
   readonly answers: number;
-  /** Items whose protocol had no measured answers (priced at a full answer budget). */
+  /** Items whose protocol had no measured answers (priced from the model's answers under its other protocols). */
   readonly unmeasuredItems: number;
 }
 
@@ -230,27 +245,31 @@ export function estimateRun(
     imageTokens?: number;
     withLoad?: boolean;
     /**
-     * Models that answered earlier in this page: their runtime is compiled and
-     * warm, so a run reloads them in about a second instead of a cold start.
+     * The model resident in this page (the last one a run asked): its runtime
+     * is loaded, so a run that starts with it reloads it in about a second.
+     * Only the run's first model can find it so: the pool keeps one model at
+     * a time, so every later model of a run loads after another one.
      */
     warm?: ReadonlySet<string>;
   },
 ): RunEstimate {
   const byModel = new Map<string, ItemWorkload[]>();
   for (const w of workloads) byModel.set(w.modelId, [...(byModel.get(w.modelId) ?? []), w]);
+  const first = workloads[0]?.modelId;
+  const isWarm = (modelId: string) => modelId === first && options.warm?.has(modelId) === true;
   const perModel = [...byModel].map(([modelId, list]): ModelEstimate => {
     const record = options.records[modelId];
     const priced = record ? list.map((w) => itemSeconds(record, w, options.budget, options.imageTokens)) : [];
     if (!record || priced.some((p) => p === null)) return { modelId, items: list.length, seconds: null, perItemS: null, loadS: 0, warm: false, answers: record?.answers ?? 0, unmeasuredItems: list.length };
     const itemsS = priced.reduce((n, p) => n + p!.seconds, 0);
-    const loadS = options.withLoad === false ? 0 : options.warm?.has(modelId) ? (record.warmLoadS ?? 0) : (record.loadS ?? record.warmLoadS ?? 0);
+    const loadS = options.withLoad === false ? 0 : isWarm(modelId) ? (record.warmLoadS ?? 0) : (record.loadS ?? record.warmLoadS ?? 0);
     return {
       modelId,
       items: list.length,
       seconds: itemsS + loadS,
       perItemS: list.length ? itemsS / list.length : null,
       loadS,
-      warm: options.warm?.has(modelId) === true,
+      warm: isWarm(modelId),
       answers: record.answers,
       unmeasuredItems: priced.filter((p) => !p!.measuredProtocol).length,
     };
@@ -310,16 +329,21 @@ export function planWorkloads(
     const kase = cases.get(item.caseId);
     const question = kase?.questions.find((q) => q.id === item.questionId);
     if (!kase || !question) continue;
-    const w = (options.protocol && fromProtocol(options.protocol, kase, question, item)) || fromCase(kase, question);
     const protocolId = options.protocolIdOf?.(kase) ?? options.protocol?.id ?? '';
-    out.push({ modelId: item.modelId, protocolKey: protocolKey(protocolId, item.variant, options.fewShot), ...w, images: item.variant === 'text-only' ? 0 : w.images });
+    out.push({ modelId: item.modelId, protocolKey: protocolKey(protocolId, item.variant, options.fewShot), ...itemWorkload(kase, question, item, options.protocol) });
   }
   return out;
 }
 
+/** The text, images and turns of one item's request: the protocol's where it builds one, else the case's own text. */
+export function itemWorkload(kase: BenchCase, question: Question, item: Pick<RunPlan['items'][number], 'modelId' | 'variant' | 'sample'>, protocol?: RunProtocol): Work {
+  const w = (protocol && fromProtocol(protocol, kase, question, item)) || fromCase(kase, question);
+  return { ...w, images: item.variant === 'text-only' ? 0 : w.images };
+}
+
 type Work = Omit<ItemWorkload, 'modelId' | 'protocolKey'>;
 
-function fromProtocol(protocol: RunProtocol, kase: BenchCase, question: Question, item: RunPlan['items'][number]): Work | null {
+function fromProtocol(protocol: RunProtocol, kase: BenchCase, question: Question, item: Pick<RunPlan['items'][number], 'modelId' | 'variant' | 'sample'>): Work | null {
   try {
     const ctx = { modelId: item.modelId, variant: item.variant, sample: item.sample };
     const turns = [...protocol.buildRequest(kase, question, ctx)];

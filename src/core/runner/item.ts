@@ -118,9 +118,6 @@ interface ItemAnswer {
   readonly turns: readonly TurnRecord[];
   /** The item has follow-ups: the row keeps every turn. */
   readonly multiTurn: boolean;
-  /** Completion tokens and generation time (ms, engine-reported where known), for the tokens/s figure. */
-  readonly completionTokens: number;
-  readonly generationMs: number;
 }
 
 /**
@@ -138,8 +135,6 @@ export async function generateItem(
   const messages: ChatTurn[] = [...prepared.opening];
   const steps = [{ id: 'initial', turn: null as ChatTurn | null, parse: prepared.parse }, ...prepared.followUps];
   const turns: TurnRecord[] = [];
-  let completionTokens = 0;
-  let generationMs = 0;
   for (const step of steps) {
     if (step.turn) messages.push(step.turn);
     const started = now();
@@ -164,12 +159,10 @@ export async function generateItem(
       latencyMs,
       ...(truncated ? { truncated: true as const } : {}),
     });
-    completionTokens += result.usage.completionTokens ?? 0;
-    generationMs += result.usage.totalMs > 0 ? result.usage.totalMs : latencyMs;
     if (finishReason === 'error' || finishReason === 'abort') break;
     messages.push(textTurn('assistant', text));
   }
-  return { turns, multiTurn: prepared.followUps.length > 0, completionTokens, generationMs };
+  return { turns, multiTurn: prepared.followUps.length > 0 };
 }
 
 /** The stored row of a generated item. */

@@ -38,6 +38,7 @@ import { isStorageFailure, storageStopMessage } from './storage-stop.ts';
 import { isReusable } from './cache-key.ts';
 import { EnginePool, type EngineFactory, type LoadedEngine } from './engine-pool.ts';
 import { answerRow, errorRow, generateItem, itemCacheKey, prepareItem, reusedRow } from './item.ts';
+import { addTally, decodeSpeed, decodeTally, NO_DECODE, type DecodeTally } from './decode-speed.ts';
 import type {
   ImageLoader, PlannedItem, RunControl, RunEndStatus, RunLock, RunModel, RunOutcome,
   RunPlan, RunProgress, RunProtocol, RunResponse, RunStore,
@@ -99,7 +100,8 @@ class RunSession {
   private readonly models = new Map<string, RunModel>();
   private readonly modelTotals = new Map<string, number>();
   private readonly modelDone = new Map<string, number>();
-  private readonly speed = new Map<string, { tokens: number; ms: number }>();
+  /** Per model, its decode tokens and seconds in this session (decode-speed.ts). */
+  private readonly speed = new Map<string, DecodeTally>();
   private readonly engines: Record<string, EngineInfo> = {};
   private readonly pool: EnginePool;
   private done = 0;
@@ -237,8 +239,7 @@ class RunSession {
     }
     if (answer.turns.at(-1)?.finishReason === 'abort' && this.signal.aborted) return { status: 'cancelled', error: null };
 
-    const s = this.speed.get(model.id) ?? { tokens: 0, ms: 0 };
-    this.speed.set(model.id, { tokens: s.tokens + answer.completionTokens, ms: s.ms + answer.generationMs });
+    this.speed.set(model.id, addTally(this.speed.get(model.id) ?? NO_DECODE, decodeTally(answer.turns.map((t) => t.usage))));
     const row = answerRow(runId, item, key, answer, this.now());
     await this.save(row);
     this.generated++;
@@ -328,7 +329,7 @@ class RunSession {
       modelId,
       overall: this.overall(),
       model: modelId ? { done: this.modelDone.get(modelId) ?? 0, total: this.modelTotals.get(modelId) ?? 0 } : null,
-      tokensPerS: s && s.ms > 0 && s.tokens > 0 ? s.tokens / (s.ms / 1000) : null,
+      decodeTokensPerS: s ? decodeSpeed(s) : null,
       ...(latest ? { latest } : {}),
     };
     try {

@@ -254,8 +254,8 @@ export interface RunProgress {
   readonly overall: RunProgressCount;
   /** Items of the current model. */
   readonly model: RunProgressCount | null;
-  /** Decode speed of the current model in this session (completion tokens / generation time). */
-  readonly tokensPerS: number | null;
+  /** Decode speed of the current model in this session (decode-speed.ts); null before it is measured. */
+  readonly decodeTokensPerS: number | null;
   /** The answer just stored. */
   readonly latest?: RunResponse;
 }

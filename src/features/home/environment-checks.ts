@@ -145,11 +145,16 @@ export function evaluateEnvironment(f: EnvironmentFacts): Check[] {
     checks.push({ id: 'storage', label: 'Storage', verdict: 'warn', value: 'Quota unknown', action: 'This browser does not report storage quota; large models may fail to save.' });
   } else {
     const free = s.quota - (s.usage ?? 0);
+    // The browser counts the offline copy too, but updates its figure late: never show less than the app knows it holds.
+    const offline = f.offline && f.offline.cached === f.offline.total ? f.offline.bytes : 0;
+    const behind = s.usage !== undefined && s.usage < offline;
     checks.push({
       id: 'storage',
       label: 'Storage',
       verdict: free < 2 * GIB ? 'warn' : 'ok',
-      value: `${formatBytes(s.usage ?? 0)} used of ${formatBytes(s.quota)} (${formatBytes(free)} free)`,
+      value: behind
+        ? `at least ${formatBytes(offline)} used by this site (its offline copy; the browser's estimate, ${formatBytes(s.usage ?? 0)}, has not counted it yet) of ${formatBytes(s.quota)}`
+        : `${formatBytes(s.usage ?? 0)} used by this site, the browser's estimate of everything it stores (the app's offline copy, benchmarks, answers, model files), of ${formatBytes(s.quota)} (${formatBytes(free)} free)`,
       ...(free < 2 * GIB ? { action: 'Less than 2 GB free for this site: free disk space before downloading models.' } : {}),
     });
   }
@@ -190,7 +195,7 @@ function offlineCheck(f: EnvironmentFacts): Check {
       if (!o || o.cached < o.total) {
         return { id: 'offline', label, verdict: 'info', value: o ? `Caching… ${o.cached} of ${o.total} files` : 'Caching the app…' };
       }
-      return { id: 'offline', label, verdict: 'ok', value: `Yes: ${o.total} files (${formatBytes(o.bytes)}) cached` };
+      return { id: 'offline', label, verdict: 'ok', value: `Yes: the app's ${o.total} files (${formatBytes(o.bytes)}) are cached, part of the storage used above` };
     }
   }
 }

@@ -33,6 +33,11 @@ class EnvironmentManager {
     return this.#loading;
   }
 
+  /** Reads the browser's storage estimate again (it grows as the offline copy is written after the first load). */
+  async refreshStorage(): Promise<void> {
+    this.#storage = await storageEstimate();
+  }
+
   async load(): Promise<void> {
     this.#loading = true;
     try {

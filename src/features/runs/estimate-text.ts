@@ -1,5 +1,6 @@
 /** The run-time estimate in words: the figure, and what it was measured on. */
-import type { Remaining, RunEstimate } from '../../core/runner/estimate.ts';
+import type { RunEstimate } from '../../core/runner/estimate.ts';
+import type { LiveRemaining } from './live-estimate.ts';
 import type { SpeedBasis } from './speed-records.ts';
 
 /** "about 40 s", "about 2 min 40 s", "about 1 h 5 min". */
@@ -35,20 +36,51 @@ export function estimateBasis(estimate: RunEstimate, records: Readonly<Record<st
         m.unmeasuredItems === 0
           ? 'with this protocol'
           : m.unmeasuredItems === m.items
-            ? 'with other protocols (this one not measured yet: each answer counted at the full answer budget, so the figure is an upper bound)'
-            : `(${m.unmeasuredItems} of ${m.items} requests use a protocol not measured yet, counted at the full answer budget)`;
+            ? 'with other protocols (this one not measured yet: its answers taken as long as under them, its prompts from their text)'
+            : `(${m.unmeasuredItems} of ${m.items} requests use a protocol not measured yet, priced from this model's answers under the others)`;
       const load = m.loadS >= 1 ? `, ${Math.round(m.loadS)} s of it loading the model${m.warm ? '' : ' and its first, slower answers'}` : '';
       return `from ${r.answers} answer${r.answers === 1 ? '' : 's'} of ${labelOf(m.modelId)} on ${deviceName(r.device)} ${protocol} on this machine${load}`;
     })
     .join('; ');
 }
 
-/** The live view's remaining time, with where it comes from. */
-export function remainingText(r: Remaining | null, liveAnswers: number): string {
+/** "Demo-trained model's part", "the parts of A and B"; an empty id stands for models not known by name. */
+function partsOf(ids: readonly string[], labelOf: (id: string) => string): string {
+  if (ids.length === 1 && ids[0] === '') return "the other models' part";
+  const names = ids.map((id) => (id === '' ? 'the other models' : labelOf(id)));
+  if (names.length === 1) return `${names[0]}'s part`;
+  return `the parts of ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * The run form's estimate: the whole run's, or the sum of the models that
+ * have a measured speed and which models' parts are not known yet (never a
+ * model priced at another's rate); "not known yet" when none is measured.
+ */
+export function estimateText(estimate: RunEstimate, labelOf: (id: string) => string): string {
+  if (estimate.seconds !== null) return approxDuration(estimate.seconds);
+  const known = estimate.perModel.filter((m) => m.seconds !== null);
+  if (!known.length) return 'not known yet';
+  const unknown = estimate.perModel.filter((m) => m.seconds === null).map((m) => m.modelId);
+  const sum = known.reduce((n, m) => n + m.seconds!, 0);
+  return `${approxDuration(sum)} for ${known.map((m) => labelOf(m.modelId)).join(', ')}, plus ${partsOf(unknown, labelOf)} (not known yet)`;
+}
+
+/**
+ * The live view's remaining time, with where it comes from, and the models
+ * whose part is not known yet (no measured speed here and too few answers).
+ */
+export function remainingText(r: LiveRemaining | null, liveAnswers: number, labelOf: (id: string) => string = (id) => id): string {
   if (r === null) return 'time left: measuring the first answers…';
-  if (r.seconds <= 0) return 'finishing';
+  const unknown = r.unknown.length ? `, plus ${partsOf(r.unknown, labelOf)}: not known yet (no speed measured on this machine)` : '';
+  if (r.seconds <= 0) return unknown ? `time left${unknown}` : 'finishing';
   const left = `${approxDuration(r.seconds)} left`;
-  if (r.basis === 'record') return `${left} (from earlier answers on this machine; updated once answers arrive)`;
   const n = `${liveAnswers} answer${liveAnswers === 1 ? '' : 's'}`;
-  return r.basis === 'live' ? `${left} (at this run's rate over ${n})` : `${left} (this run's rate over ${n}, blended with earlier answers on this machine)`;
+  const basis =
+    r.basis === 'record'
+      ? 'from earlier answers on this machine; updated once answers arrive'
+      : r.basis === 'live'
+        ? `at this run's rate over ${n}`
+        : `this run's rate over ${n}, blended with earlier answers on this machine`;
+  return `${left} (${basis})${unknown}`;
 }

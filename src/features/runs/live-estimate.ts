@@ -48,28 +48,53 @@ export interface LiveModel {
   readonly started: boolean;
 }
 
+/** Time left, model by model: the parts that are known, summed, and the models whose part is not. */
+export interface LiveRemaining extends Remaining {
+  /** Models with items left whose speed is not known yet (no record here, too few answers of their own). */
+  readonly unknown: readonly string[];
+}
+
 /**
- * Seconds left: the current model's items at its blended rate, and the
- * models after it at their measured rate (their load included), or at the
- * current live rate where nothing is measured for them. `itemsLeft` is the
- * whole run's.
+ * Seconds left, as the sum of each remaining model's own part: the current
+ * model's items at its blended rate (record and live answers), and each
+ * other model with items left at its own measured rate, its load included. A model with
+ * nothing measured is listed in `unknown` instead of being priced at another
+ * model's rate: models differ by orders of magnitude. `itemsLeft` is the
+ * whole run's. Null when no part is known.
  */
-export function liveRemaining(prior: RunPrior | null, current: LiveModel, itemsLeft: number): Remaining | null {
+export function liveRemaining(prior: RunPrior | null, current: LiveModel, itemsLeft: number): LiveRemaining | null {
   const live = current.answers > 0 ? { answers: current.answers, seconds: current.seconds } : null;
   const models = prior?.models ?? [];
   const at = models.findIndex((m) => m.modelId === current.modelId);
   const here = at >= 0 ? models[at]! : null;
-  const mine = remainingSeconds(at >= 0 ? current.itemsLeft : itemsLeft, here?.perItemS ?? null, live);
-  if (at < 0 || mine === null) return mine;
-  let seconds = mine.seconds + (current.started ? 0 : here!.loadS);
-  let rest = Math.max(0, itemsLeft - current.itemsLeft);
-  const livePerItem = live && live.answers > 0 ? live.seconds / live.answers : null;
-  for (const m of models.slice(at + 1)) {
+  const unknown: string[] = [];
+  let known = 0;
+  let seconds = 0;
+  // Before the first model starts, every item is priced from the records; without a plan per model, only the current model's items are its own.
+  const mineLeft = current.modelId !== null ? Math.min(current.itemsLeft, itemsLeft) : 0;
+  const mine = mineLeft > 0 ? remainingSeconds(mineLeft, here?.perItemS ?? null, live) : null;
+  if (mineLeft > 0) {
+    if (mine === null) unknown.push(current.modelId!);
+    else {
+      known++;
+      seconds += mine.seconds + (here && !current.started ? here.loadS : 0);
+    }
+  }
+  let rest = Math.max(0, itemsLeft - mineLeft);
+  // The models after the current one in plan order, then those before it (left over only when a run interleaves its models).
+  for (const m of at >= 0 ? [...models.slice(at + 1), ...models.slice(0, at)] : models.filter((x) => x.modelId !== current.modelId)) {
     const n = Math.min(rest, m.items);
     rest -= n;
-    const per = m.perItemS ?? livePerItem;
-    if (per === null) return null;
-    seconds += n * per + (n > 0 ? m.loadS : 0);
+    if (n === 0) continue;
+    if (m.perItemS === null) unknown.push(m.modelId);
+    else {
+      known++;
+      seconds += n * m.perItemS + m.loadS;
+    }
   }
-  return { seconds, basis: mine.basis };
+  // Items the plan per model does not account for (no prior): whose they are is not known.
+  if (rest > 0) unknown.push('');
+  if (itemsLeft <= 0) return { seconds: 0, basis: live ? 'live' : 'record', unknown: [] };
+  if (known === 0) return null;
+  return { seconds, basis: mine?.basis ?? 'record', unknown: [...new Set(unknown)] };
 }

@@ -13,8 +13,7 @@ import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
 import { backupFolder } from '../../lib/storage/backup-folder.svelte.ts';
 import type { CreateRunInput } from '../../../workers/runner.worker.ts';
-import type { Remaining } from '../../core/runner/index.ts';
-import { liveRemaining, runPrior, type RunPrior } from './live-estimate.ts';
+import { liveRemaining, runPrior, type LiveRemaining, type RunPrior } from './live-estimate.ts';
 
 interface LiveRun {
   readonly done: number;
@@ -34,12 +33,13 @@ class RunsManager {
   #live = $state<Record<string, LiveRun>>({});
   #errors = $state<Record<string, string>>({});
   #outcomes = $state<Record<string, RunOutcome>>({});
-  /** `modelId|device` of the models that answered in this page: their runtime is warm (see estimateRun's `warm`). */
-  #warm = $state.raw<ReadonlySet<string>>(new Set());
+  /** Per device, the model the last run here asked last: the one still loaded (the pool keeps one), see estimateRun's `warm`. */
+  #resident = $state.raw<Readonly<Record<string, string>>>({});
 
-  /** Models that answered on `device` in this page. */
+  /** The model loaded on `device` in this page, as a set (empty when none). */
   warmOn(device: string): ReadonlySet<string> {
-    return new Set([...this.#warm].filter((k) => k.endsWith(`|${device}`)).map((k) => k.slice(0, -device.length - 1)));
+    const id = this.#resident[device];
+    return new Set(id ? [id] : []);
   }
 
   live(runId: string): LiveRun | undefined {
@@ -106,7 +106,8 @@ class RunsManager {
       if (!isAbortLike(e)) this.#errors = { ...this.#errors, [runId]: e instanceof Error ? e.message : String(e) };
     } finally {
       const ended = this.#live[runId];
-      if (ended?.prior && ended.done > Math.max(0, ended.startDone)) this.#warm = new Set([...this.#warm, ...ended.prior.models.map((m) => `${m.modelId}|${ended.prior!.device}`)]);
+      const last = ended?.message?.modelId ?? ended?.prior?.models.at(-1)?.modelId;
+      if (ended?.prior && last && ended.done > Math.max(0, ended.startDone)) this.#resident = { ...this.#resident, [ended.prior.device]: last };
       const { [runId]: _gone, ...rest } = this.#live;
       this.#live = rest;
       void repos().then((r) => storedMarker.update(r)).catch(() => undefined);
@@ -125,7 +126,7 @@ class RunsManager {
 export const runsManager = new RunsManager();
 
 /** Time left, from the measured speeds and this session's rate, and the answers that rate is over; null remaining before either is known. */
-export function eta(live: LiveRun): { remaining: Remaining | null; liveAnswers: number } {
+export function eta(live: LiveRun): { remaining: LiveRemaining | null; liveAnswers: number } {
   const m = live.message;
   const t = live.timing && m?.modelId === live.timing.modelId && m.model ? live.timing : null;
   const answers = t && m?.model ? m.model.done - t.modelDone : 0;

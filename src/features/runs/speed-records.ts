@@ -4,10 +4,18 @@
  * keeps its prompt and answer tokens, time to first token and latency, and
  * its run keeps when it started, which protocol asked it and on which device
  * each model ran. Deleting a run removes its measurements with it.
+ *
+ * Every model of a run has a load: the first model's is the wait from the
+ * run's start to its first request, a later model's the wait from the
+ * previous answer to its first request. Pricing only the first model's load
+ * left a later model's load and slow first answers (WASM compilation) inside
+ * its steady per-answer time, which a run of that model alone then paid on
+ * every answer: several times too high for a fast model measured second.
  */
 import { protocolFor } from '../../core/protocols/index.ts';
-import { AUTO_PROTOCOL } from '../../core/runner/protocol-adapter.ts';
-import { type AnswerSample, protocolKey, speedRecord, type SpeedRecord } from '../../core/runner/estimate.ts';
+import { AUTO_PROTOCOL, runProtocol } from '../../core/runner/protocol-adapter.ts';
+import { isVariant } from '../../core/runner/variants.ts';
+import { type AnswerSample, itemWorkload, protocolKey, speedRecord, type SpeedRecord } from '../../core/runner/estimate.ts';
 import type { Repositories } from '../../core/db/index.ts';
 import type { ResponseRecord, RunRecord } from '../../core/db/types.ts';
 
@@ -41,12 +49,18 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
     }
     if (ranOn.size === 0) continue;
     const responses = (await repos.responses.listByRun(run.id, { limit: ANSWERS_PER_RUN })).filter(asked).sort((a, b) => a.createdAt - b.createdAt);
-    const protocolOf = await protocolResolver(repos, run);
+    const { protocolOf, requestOf } = await runRequests(repos, run);
     const budget = run.config?.spec.sampling.maxTokens ?? 0;
+    const startedAt = run.provenance?.startedAt;
+    const started = new Set<string>();
     let previousEnd: number | null = null;
     for (const r of responses) {
       const start = r.createdAt - r.latencyMs;
       const gapMs = previousEnd === null ? null : start - previousEnd;
+      // Each model's first request waits for its load: the run's start for the first model, the previous answer for the next ones.
+      const waitFrom = previousEnd ?? (typeof startedAt === 'number' ? startedAt : null);
+      if (!started.has(r.modelId) && ranOn.has(r.modelId) && waitFrom !== null) waits.set(r.modelId, { ...waits.get(r.modelId), [run.id]: start - waitFrom });
+      started.add(r.modelId);
       previousEnd = r.createdAt;
       const on = ranOn.get(r.modelId);
       if (on === undefined || (samples.get(r.modelId)?.length ?? 0) >= ANSWERS_PER_MODEL) continue;
@@ -63,14 +77,9 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
         truncated: r.finishReason === 'length',
         budget,
         gapMs,
+        ...(requestOf(r) ? { request: requestOf(r)! } : {}),
       });
       samples.set(r.modelId, list);
-    }
-    // The first request of a run waits for its model to load (one per run, its first model's).
-    const first = responses[0];
-    const startedAt = run.provenance?.startedAt;
-    if (first && typeof startedAt === 'number' && ranOn.has(first.modelId)) {
-      waits.set(first.modelId, { ...waits.get(first.modelId), [run.id]: first.createdAt - first.latencyMs - startedAt });
     }
   }
   const out: Record<string, SpeedBasis> = {};
@@ -87,12 +96,39 @@ function asked(r: ResponseRecord): boolean {
   return !extra.reusedFrom && !extra.error && r.finishReason !== 'error' && r.finishReason !== 'abort' && r.latencyMs > 0;
 }
 
-/** The protocol that asked each case of a run: its fixed protocol, or each case's own under `auto`. */
-async function protocolResolver(repos: Repositories, run: RunRecord): Promise<(caseId: string) => string> {
+/**
+ * The protocol that asked each case of a run (its fixed protocol, or each
+ * case's own under `auto`), and the text and images of an answer's request,
+ * rebuilt from the run's protocol and the case (null where the run kept no
+ * configuration or the case is gone).
+ */
+async function runRequests(repos: Repositories, run: RunRecord): Promise<{
+  protocolOf: (caseId: string) => string;
+  requestOf: (r: ResponseRecord) => { textChars: number; images: number } | null;
+}> {
   const id = run.config?.protocolId ?? '';
-  if (id !== AUTO_PROTOCOL) return () => id;
   const [benchmark, cases] = await Promise.all([repos.benchmarks.get(run.benchmarkId), repos.cases.listByBenchmark(run.benchmarkId)]);
   const defaults = benchmark?.manifest.protocolDefaults;
-  const byCase = new Map(cases.map((c) => [c.id, protocolFor(c, defaults).id]));
-  return (caseId) => byCase.get(caseId) ?? id;
+  const byCase = new Map(cases.map((c) => [c.id, c]));
+  const config = run.config;
+  let protocol: ReturnType<typeof runProtocol> | null = null;
+  try {
+    protocol = config ? runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(defaults ? { defaults } : {}) }) : null;
+  } catch {
+    protocol = null; // a protocol this version no longer has: its answers still count, without their request
+  }
+  return {
+    protocolOf: (caseId) => {
+      if (id !== AUTO_PROTOCOL) return id;
+      const kase = byCase.get(caseId);
+      return kase ? protocolFor(kase, defaults).id : id;
+    },
+    requestOf: (r) => {
+      const kase = byCase.get(r.caseId);
+      const question = kase?.questions.find((q) => q.id === r.questionId);
+      if (!protocol || !kase || !question || !isVariant(r.variant)) return null;
+      const w = itemWorkload(kase, question, { modelId: r.modelId, variant: r.variant, sample: r.sample }, protocol);
+      return { textChars: w.textChars, images: w.images };
+    },
+  };
 }

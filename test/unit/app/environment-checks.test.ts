@@ -37,7 +37,7 @@ describe('environment check', () => {
     expect(byId(facts()).get('wasm-threads')?.value).toBe('4 threads (cross-origin isolated, 8 CPU cores)');
     expect(byId(facts({ hardwareConcurrency: 2 })).get('wasm-threads')).toMatchObject({ verdict: 'ok', value: '1 thread (cross-origin isolated, 2 CPU cores)' });
     expect(byId(facts({ sharedArrayBuffer: false })).get('wasm-threads')).toMatchObject({ verdict: 'warn', value: '1 thread (SharedArrayBuffer unavailable)' });
-    expect(byId(facts()).get('offline')?.value).toMatch(/^Yes: 12 files/);
+    expect(byId(facts()).get('offline')?.value).toMatch(/^Yes: the app's 12 files \(488\.3 KiB\) are cached, part of the storage used above$/);
   });
 
   it('flags a software fallback adapter without f16 as warnings with actions (headless SwiftShader)', () => {
@@ -86,6 +86,17 @@ describe('environment check', () => {
     expect(byId(facts({ offline: { cached: 3, total: 12, bytes: 1 } })).get('offline')?.value).toBe('Caching… 3 of 12 files');
     expect(byId(facts({ serviceWorker: 'unsupported' })).get('offline')?.verdict).toBe('fail');
     expect(byId(facts({ secureContext: false })).get('secure-context')?.verdict).toBe('fail');
+  });
+
+  it('never says less storage is used than the offline copy the app just cached', () => {
+    // A first visit: the estimate was read before the service worker wrote the app's 42.5 MiB.
+    const offline = { cached: 105, total: 105, bytes: 42.5 * 1024 ** 2 };
+    const early = byId(facts({ storage: { quota: 10 * GIB, usage: 0 }, offline })).get('storage')!.value;
+    expect(early).not.toMatch(/^0 bytes used/);
+    expect(early).toBe("at least 42.5 MiB used by this site (its offline copy; the browser's estimate, 0 bytes, has not counted it yet) of 10.0 GiB");
+    // Once the browser has counted it, its estimate is shown, with what it covers.
+    const later = byId(facts({ storage: { quota: 10 * GIB, usage: 46.5 * 1024 ** 2 }, offline })).get('storage')!.value;
+    expect(later).toMatch(/^46\.5 MiB used by this site, the browser's estimate of everything it stores \(the app's offline copy, benchmarks, answers, model files\), of 10\.0 GiB/);
   });
 
   it('writes a plain-text report with every check and action', () => {

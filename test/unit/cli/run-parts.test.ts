@@ -163,10 +163,10 @@ describe('a resume refusal', () => {
 
 describe('progress', () => {
   const event = (done: number, latest = true): RunProgress => ({
-    runId: 'r', phase: 'running', modelId: 'm1', overall: { done, total: 10 }, model: { done, total: 10 }, tokensPerS: 12.5, ...(latest ? { latest: row(`k${done}`) } : {}),
+    runId: 'r', phase: 'running', modelId: 'm1', overall: { done, total: 10 }, model: { done, total: 10 }, decodeTokensPerS: 12.5, ...(latest ? { latest: row(`k${done}`) } : {}),
   });
 
-  it('prints a plain line per tenth when stderr is not a terminal, with ETA and tokens/s', () => {
+  it('prints a plain line per tenth when stderr is not a terminal, with ETA and decode speed', () => {
     let t = 0;
     let text = '';
     const p = new ProgressReporter({ write: (s: string) => (text += s) }, { tty: false, now: () => t });
@@ -179,9 +179,9 @@ describe('progress', () => {
     const lines = text.trim().split('\n');
     expect(lines[0]).toBe('loading m1…');
     expect(lines).toHaveLength(11);
-    expect(lines[1]).toBe('progress: 1/10 (10%) · ETA — · 12.5 tokens/s · m1');
-    expect(lines[2]).toBe('progress: 2/10 (20%) · ETA 16s · 12.5 tokens/s · m1');
-    expect(lines.at(-1)).toBe('progress: 10/10 (100%) · ETA 0s · 12.5 tokens/s · m1');
+    expect(lines[1]).toBe('progress: 1/10 (10%) · ETA — · decode speed 12.5 tokens/s · m1');
+    expect(lines[2]).toBe('progress: 2/10 (20%) · ETA 16s · decode speed 12.5 tokens/s · m1');
+    expect(lines.at(-1)).toBe('progress: 10/10 (100%) · ETA 0s · decode speed 12.5 tokens/s · m1');
   });
 
   it('redraws one bar line on a terminal and ends it with a newline', () => {
@@ -196,6 +196,6 @@ describe('progress', () => {
     expect(text.includes('\n')).toBe(true);
     expect(text.indexOf('\n')).toBe(text.length - 1);
     const last = text.slice(text.lastIndexOf('\r\x1b[2K') + 5, -1);
-    expect(last).toMatch(/^\[#+\] 10\/10 \(100%\) · ETA 0s · 12\.5 tokens\/s · m1$/);
+    expect(last).toMatch(/^\[#+\] 10\/10 \(100%\) · ETA 0s · decode speed 12\.5 tokens\/s · m1$/);
   });
 });

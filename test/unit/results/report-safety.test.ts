@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GalleryGroup } from '../../../src/core/results/gallery.ts';
 import { failuresSection, safetySection } from '../../../src/core/results/report-safety.ts';
+import { noClassText } from '../../../src/core/results/safety-format.ts';
 import { safetyReport, type SafetyAnswer } from '../../../src/core/results/safety.ts';
 
 const gallery: GalleryGroup[] = [{
@@ -44,5 +45,15 @@ describe('report sections', () => {
     expect(html).toContain('50.0% (1/2)');
     expect(html).toContain('no stated confidence');
     expect(html).not.toContain('<svg');
+  });
+
+  it('says how many answers name no class in a sentence of its own', () => {
+    const a = (reference: 'normal' | 'abnormal' | null, i: number): SafetyAnswer => ({ runId: 'r', modelId: 'm', variant: 'none', group: reference ?? 'no class', cluster: `c${i}`, reference, answered: reference, correct: 1, confidence: null, flags: null });
+    const report = safetyReport([a('normal', 1), a('abnormal', 2), ...Array.from({ length: 36 }, (_, i) => a(null, 10 + i))]);
+    expect(report.noClass).toBe(36);
+    const text = safetySection(report, () => 'm').replace(/<[^>]+>/g, '');
+    expect(text).toContain('(lower is better). 36 answers of protocols that name no class are outside both rates.');
+    expect(noClassText(1)).toBe('1 answer of a protocol that names no class is outside both rates.');
+    expect(noClassText(0)).toBe('');
   });
 });

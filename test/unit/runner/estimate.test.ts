@@ -65,6 +65,10 @@ describe('speed records', () => {
     expect(cold.seconds! - warm.seconds!).toBeCloseTo(8 - 1);
     expect(warm.perModel[0]).toMatchObject({ warm: true });
     expect(warm.perModel[0]!.loadS).toBeCloseTo(1);
+    // The loaded model helps only a run that starts with it: a model asked after another loads cold, as the pool keeps one model.
+    const second = estimateRun([{ ...work[0]!, modelId: 'b' }, ...work], { budget: 64, records: { a: r, b: r }, warm: new Set(['a']) });
+    expect(second.perModel.find((m) => m.modelId === 'a')).toMatchObject({ warm: false });
+    expect(second.perModel.find((m) => m.modelId === 'a')!.loadS).toBeCloseTo(8);
   });
 
   it('are absent without a timed answer', () => {
@@ -89,12 +93,30 @@ describe('item and run estimates', () => {
     expect(itemSeconds(record, { ...work, turns: 2 }, 16)!.seconds).toBeCloseTo(0.4 + 32 / 100 + 0.05);
   });
 
-  it('price an unmeasured protocol from its text at the measured prefill rate and a full budget (an upper bound)', () => {
+  it('price an unmeasured protocol from its text at the measured prefill rate, with answers as long as the model\'s under its other protocols', () => {
     const other = itemSeconds(record, { ...work, protocolKey: 'open' }, 64)!;
     expect(other.measuredProtocol).toBe(false);
+    // No measured prompt says how many tokens an image takes: the generic grid.
+    expect(record.imageTokens).toBeNull();
     const prompt = 800 / 4 + DEFAULT_IMAGE_TOKENS;
-    expect(other.seconds).toBeCloseTo(prompt / record.prefillTokensPerS! + 64 / 100 + 0.05);
+    // The model's answers: two stopped at 31 tokens on average, one reached the budget; not a full budget each.
+    expect(other.seconds).toBeCloseTo(prompt / record.prefillTokensPerS! + ((2 / 3) * 31 + (1 / 3) * 64) / 100 + 0.05);
     expect(itemSeconds({ ...record, prefillTokensPerS: null }, { ...work, protocolKey: 'open' }, 64)).toBeNull();
+  });
+
+  it('read the tokens an image takes from measured prompts, beyond their text', () => {
+    // 200 prompt tokens: 40 of text (160 characters) and 2 images of 80 tokens each.
+    const request = { textChars: 160, images: 2 };
+    const r = speedRecord([answer('json', 41, 500, { request }), answer('json', 21, 300, { request })])!;
+    expect(r.imageTokens).toBeCloseTo(80);
+    const one = itemSeconds(r, { protocolKey: 'open', textChars: 400, images: 1, turns: 1 }, 64)!;
+    expect(one.seconds).toBeCloseTo((100 + 80) / r.prefillTokensPerS! + 31 / 100 + 0.05);
+  });
+
+  it('price a model that fills its budget under its measured protocols at a full budget under a new one', () => {
+    const filler = speedRecord([answer('json', 64, 400, { truncated: true }), answer('json', 64, 420, { truncated: true })])!;
+    const other = itemSeconds(filler, { ...work, protocolKey: 'open' }, 128)!;
+    expect(other.seconds).toBeCloseTo((800 / 4 + DEFAULT_IMAGE_TOKENS) / filler.prefillTokensPerS! + 128 / 100 + 0.05);
   });
 
   it('add items × their seconds and each model’s load once; unknown when a model has no record', () => {

@@ -67,7 +67,7 @@ describe('runRun: a full run', () => {
     expect(key('c2#q1|model-a|none|s0')).not.toBe(key('c2#q1|model-a|degrade:blur:2|s0'));
   });
 
-  it('reports progress per model with tokens per second and the latest answer', async () => {
+  it('reports progress per model with its decode speed and the latest answer', async () => {
     const h = harness();
     await h.run();
     expect(h.progress.filter((p) => p.phase === 'loading-model').map((p) => p.modelId)).toEqual(['model-a', 'model-b']);
@@ -75,7 +75,7 @@ describe('runRun: a full run', () => {
     expect(answers).toHaveLength(48);
     expect(answers[23]).toMatchObject({ modelId: 'model-a', model: { done: 24, total: 24 }, overall: { done: 24, total: 48 } });
     expect(answers[24]).toMatchObject({ modelId: 'model-b', model: { done: 1, total: 24 }, overall: { done: 25, total: 48 } });
-    expect(answers[0]!.tokensPerS).toBeCloseTo(40); // 20 tokens in 500 ms
+    expect(answers[0]!.decodeTokensPerS).toBeCloseTo(40); // the engine's decode rate, 19 tokens after the first at 40 tokens/s
     expect(h.progress.at(-1)).toMatchObject({ phase: 'finished', overall: { done: 48, total: 48 } });
   });
 
@@ -112,8 +112,11 @@ describe('runRun: multi-turn', () => {
         return { text: `answer ${requests.length}`, finishReason: 'stop', usage: { promptTokens: 5, completionTokens: 7, ttftMs: 3, prefillTokensPerS: null, decodeTokensPerS: 10, totalMs: 100 } };
       },
     });
-    const outcome = await h.run({ protocol: multi });
+    const progress: (number | null)[] = [];
+    const outcome = await h.run({ protocol: multi, onProgress: (p) => p.latest && progress.push(p.decodeTokensPerS) });
     expect(outcome.status).toBe('done');
+    // Decode speed, not tokens over the whole call: 6 tokens after each turn's first at 10 tokens/s (21 tokens in 0.3 s of calls would read 70).
+    expect(progress[0]).toBeCloseTo(10);
     expect(requests.slice(0, 3)).toEqual([
       { roles: ['user'], images: [1] },
       { roles: ['user', 'assistant', 'user'], images: [1, 0, 1] },

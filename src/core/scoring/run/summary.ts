@@ -18,6 +18,7 @@ import { neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../neurovlm/ev
 import { bootstrapCi, bootstrapClusterMeanCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
 import { wilsonInterval } from '../stats/wilson.ts';
 import { countPatients, patientCluster, sharesPatients, type CaseLookup } from './patients.ts';
+import { addTally, answerTally, decodeSpeed, NO_DECODE } from '../../runner/decode-speed.ts';
 import { unavailableMetrics } from './unavailable.ts';
 import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary, type QuestionIdentity } from './types.ts';
 
@@ -313,7 +314,7 @@ export function summariseArms(
     const armResponses = joined.map((j) => j.r);
     const ok = armResponses.filter((r) => !r.error);
     const neuro = opts.modelOutput === false ? [] : joined.filter((j) => j.it.protocolId === 'neurovlm-structured').map((j) => j.r);
-    const decode = ok.map((r) => r.usage?.decodeTps).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+    const decoded = decodeSpeed(ok.reduce((t, r) => addTally(t, answerTally(r)), NO_DECODE));
     const proposed: Record<string, number> = {};
     let wrong = 0;
     for (const it of list) {
@@ -336,7 +337,7 @@ export function summariseArms(
       metrics,
       ...(neuro.length ? { neurovlm: scoreNeuroVlm(neuroVlmItemsFromRun(neuro, cases), { seed: opts.seed, resamples: opts.resamples }) } : {}),
       medianLatencyMs: median(ok.map((r) => r.latencyMs).filter((x) => Number.isFinite(x))),
-      meanDecodeTps: decode.length ? decode.reduce((a, b) => a + b, 0) / decode.length : NaN,
+      ...(decoded !== null ? { decodeTokensPerS: decoded } : {}),
     });
   }
   // The benchmark's own figures: its evaluator on the run as `neuroeval export --format neurovlm-jsonl` writes it, the

@@ -181,9 +181,15 @@ export interface ArmSummary {
   readonly wrong: number;
   /** Error classes the judge proposed for the wrong answers, with counts. */
   readonly proposedErrorClasses: Readonly<Record<string, number>>;
-  /** Median latency per answer and mean decode speed, for the speed/quality view. */
+  /** Median latency per answer, for the speed/quality view. */
   readonly medianLatencyMs: number;
-  readonly meanDecodeTps: number;
+  /**
+   * Decode speed over the arm's answers (src/core/runner/decode-speed.ts), the
+   * figure the run page shows; absent when no answer had a measured rate, and
+   * on score sets stored before it was defined (they kept a mean of per-answer
+   * rates under another name, which is not shown).
+   */
+  readonly decodeTokensPerS?: number;
 }
 
 /** Confidence − accuracy by degradation severity, per model and degradation kind. */
