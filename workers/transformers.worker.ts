@@ -159,6 +159,38 @@ export const transformersApi = {
     });
   },
 
+  /**
+   * Several requests at once, greedy ones decoded together (batch-size.ts
+   * decides how many per step): each answer is reported as soon as it is
+   * finished (typed `results` progress), then all come back in order.
+   */
+  async generateBatch(input: { readonly requests: readonly GenerateRequest[]; readonly model?: TransformersLoadInput }, ctx: CallContext): Promise<GenerateResult[]> {
+    return serial(async () => {
+      const model = await models.generator(input.model, ctx);
+      const total = input.requests.length;
+      let done = 0;
+      try {
+        return await model.generateBatch(
+          input.requests,
+          input.requests.map((r) => ({ ...r.sampling, signal: ctx.signal })),
+          (index, result) => ctx.progress({ phase: 'result', done: ++done, total, detail: { kind: 'results', results: [{ index, result }] } }),
+        );
+      } finally {
+        const prompt = model.lastPrompt?.();
+        if (prompt) diagnostics.prompts = [...diagnostics.prompts.slice(-(RECENT_PROMPTS - 1)), prompt];
+      }
+    });
+  },
+
+  /** How many requests like this one the loaded model decodes together (measured once per load; 1 for sampled requests). */
+  async batchLimit(input: { readonly request: GenerateRequest; readonly model?: TransformersLoadInput }, ctx: CallContext): Promise<number> {
+    return serial(async () => {
+      const model = await models.generator(input.model, ctx);
+      if (!model.drivesCache || input.request.sampling.temperature !== 0) return 1;
+      return (await model.batchChoice()).size;
+    });
+  },
+
   /** Sentence embeddings, one vector per text; reports `{ phase: 'embed', done, total }` per batch. */
   async embed(input: EmbedInput, ctx: CallContext): Promise<EmbedResult> {
     return serial(async () => {

@@ -10,7 +10,7 @@
  * engine that cannot reuse it computes the whole prompt, and its answers are
  * the same either way.
  */
-import type { Part, Turn } from './turn.ts';
+import type { Turn } from './turn.ts';
 
 export interface PromptPrefix {
   /**
@@ -49,24 +49,6 @@ export function prefixProbe<I>(messages: readonly Turn<I>[], prefix: Pick<Prompt
   const next = messages[prefix.turn];
   if (!next) return [...whole];
   return [...whole, { role: next.role, parts: [...next.parts.slice(0, prefix.parts), { type: 'text', text: marker }] }];
-}
-
-/** The images inside the prefix, in order. */
-export function prefixImages<I>(messages: readonly Turn<I>[], prefix: Pick<PromptPrefix, 'turn' | 'parts'>): I[] {
-  const parts: Part<I>[] = [...messages.slice(0, prefix.turn).flatMap((t) => t.parts), ...(messages[prefix.turn]?.parts.slice(0, prefix.parts) ?? [])];
-  return parts.flatMap((p) => (p.type === 'image' ? [p.image] : []));
-}
-
-/** The prefix cut back to before its first image (for engines that can reuse text only); null when nothing is left. */
-export function textOnlyPrefix(messages: readonly Turn<unknown>[], prefix: PromptPrefix): PromptPrefix | null {
-  let turn = 0;
-  for (; turn < prefix.turn; turn++) {
-    const at = messages[turn]!.parts.findIndex((p) => p.type === 'image');
-    if (at >= 0) return at === 0 && turn === 0 ? null : { key: `${prefix.key}:text`, turn, parts: at };
-  }
-  const at = messages[turn]?.parts.slice(0, prefix.parts).findIndex((p) => p.type === 'image') ?? -1;
-  if (at < 0) return prefix;
-  return at === 0 && turn === 0 ? null : { key: `${prefix.key}:text`, turn, parts: at };
 }
 
 /** A part's identity for comparing requests: its text, or its image's identity. */

@@ -9,9 +9,10 @@
  * ends in `error` or `abort` ends the conversation there.
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
+import type { PromptPrefix } from '../chat/prefix.ts';
 import type { ResponseUsage } from '../db/types.ts';
 import { mapTurnImages, textTurn, withoutImages } from '../chat/turn.ts';
-import type { ChatTurn, Engine, EngineImage, EngineUsage } from '../engines/engine.ts';
+import type { ChatTurn, Engine, EngineImage, EngineUsage, GenerateRequest, GenerateResult } from '../engines/engine.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { ImageRef } from '../protocols/types.ts';
 import { cacheKey, promptHash } from './cache-key.ts';
@@ -28,7 +29,7 @@ import type {
   TurnRecord,
 } from './types.ts';
 
-interface PreparedItem {
+export interface PreparedItem {
   readonly opening: readonly ChatTurn[];
   readonly followUps: readonly { readonly id: string; readonly turn: ChatTurn; readonly parse: (raw: string) => ParseResult }[];
   /** Post-transform hashes of every image sent, in order (opening turns, then follow-ups). */
@@ -109,7 +110,7 @@ export function itemCacheKey(
 }
 
 /** What generating an item produced, before it becomes a row. */
-interface ItemAnswer {
+export interface ItemAnswer {
   readonly turns: readonly TurnRecord[];
   /** The item has follow-ups: the row keeps every turn. */
   readonly multiTurn: boolean;
@@ -118,9 +119,36 @@ interface ItemAnswer {
   readonly generationMs: number;
 }
 
+/** The request of an item's first turn (a batch asks single-turn items with it). */
+export function openingRequest(item: PlannedItem, prepared: PreparedItem, protocol: Pick<RunProtocol, 'jsonSchema'>, prefix?: PromptPrefix): GenerateRequest {
+  return { messages: [...prepared.opening], sampling: item.sampling, ...(protocol.jsonSchema ? { jsonSchema: protocol.jsonSchema } : {}), ...(prefix ? { prefix } : {}) };
+}
+
+/** One turn's record from the engine's result. */
+function turnRecord(id: string, parse: (raw: string) => ParseResult, result: GenerateResult, latencyMs: number): TurnRecord {
+  const parsed = result.finishReason === 'error' || result.finishReason === 'abort' ? null : safeParse(parse, result.text);
+  return {
+    id,
+    rawText: result.text,
+    parsed: parsed?.ok ? parsed.value : null,
+    parseError: parsed && !parsed.ok ? parsed.error : null,
+    finishReason: result.finishReason,
+    usage: toUsage(result.usage),
+    latencyMs,
+  };
+}
+
+/** The answer of a single-turn item from its one result (answered in a batch: its latency is its own time in the engine). */
+export function singleTurnAnswer(prepared: PreparedItem, result: GenerateResult): ItemAnswer {
+  const latencyMs = Math.max(0, result.usage.totalMs);
+  return { turns: [turnRecord('initial', prepared.parse, result, latencyMs)], multiTurn: false, completionTokens: result.usage.completionTokens ?? 0, generationMs: latencyMs };
+}
+
 /**
  * Generates every turn of an item. Engine failures propagate (the runner
- * decides whether they are per-item or stop the run).
+ * decides whether they are per-item or stop the run). `prefix` names the
+ * opening parts the item shares with others of its run; every turn's
+ * request starts with them.
  */
 export async function generateItem(
   engine: Engine,
@@ -129,6 +157,7 @@ export async function generateItem(
   protocol: RunProtocol,
   signal: AbortSignal,
   now: () => number,
+  prefix?: PromptPrefix,
 ): Promise<ItemAnswer> {
   const messages: ChatTurn[] = [...prepared.opening];
   const steps = [{ id: 'initial', turn: null as ChatTurn | null, parse: prepared.parse }, ...prepared.followUps];
@@ -139,20 +168,11 @@ export async function generateItem(
     if (step.turn) messages.push(step.turn);
     const started = now();
     const result = await engine.generate(
-      { messages: [...messages], sampling: item.sampling, ...(protocol.jsonSchema ? { jsonSchema: protocol.jsonSchema } : {}) },
+      { messages: [...messages], sampling: item.sampling, ...(protocol.jsonSchema ? { jsonSchema: protocol.jsonSchema } : {}), ...(prefix ? { prefix } : {}) },
       { signal },
     );
     const latencyMs = Math.max(0, now() - started);
-    const parsed = result.finishReason === 'error' || result.finishReason === 'abort' ? null : safeParse(step.parse, result.text);
-    turns.push({
-      id: step.id,
-      rawText: result.text,
-      parsed: parsed?.ok ? parsed.value : null,
-      parseError: parsed && !parsed.ok ? parsed.error : null,
-      finishReason: result.finishReason,
-      usage: toUsage(result.usage),
-      latencyMs,
-    });
+    turns.push(turnRecord(step.id, step.parse, result, latencyMs));
     completionTokens += result.usage.completionTokens ?? 0;
     generationMs += result.usage.totalMs > 0 ? result.usage.totalMs : latencyMs;
     if (result.finishReason === 'error' || result.finishReason === 'abort') break;
@@ -245,6 +265,8 @@ function toUsage(u: EngineUsage): ResponseUsage {
     ttftMs: u.ttftMs,
     prefillTps: u.prefillTokensPerS,
     decodeTps: u.decodeTokensPerS,
+    ...(u.prompt ? { prompt: u.prompt } : {}),
+    ...(u.batch && u.batch > 1 ? { batch: u.batch } : {}),
   };
 }
 

@@ -31,6 +31,7 @@
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import type { PromptPrefix } from '../../chat/prefix.ts';
 import type { EngineUsage, GenerateResult } from '../engine.ts';
+import { BATCH_SIZES, PLANNED_POSITIONS, chooseBatchSize, quantisedPerCall, type BatchChoice } from './batch-size.ts';
 import { cacheFromOutputs, cacheLength, disposeCache, plainKvNames, selectRows, stackRows, type KvCache } from './kv-cache.ts';
 import type { GenerationMeter } from './generation-meter.ts';
 import type { TransformersLib } from './runtime.ts';
@@ -58,6 +59,8 @@ export interface DrivenModel {
   readonly imageTokenId: number | null;
   /** Whether a kept prefix may hold images (the processor's vision inputs can be split by image). */
   readonly prefixImages: boolean;
+  /** A fixed batch size instead of the measured choice (tests, comparisons). */
+  readonly batch?: number;
 }
 
 /** One request of a call. */
@@ -84,6 +87,10 @@ export function canDrive(model: PreTrainedModel): boolean {
 
 interface Session {
   readonly inputNames: readonly string[];
+  /** ORT's input descriptions (shape with symbolic dimensions, element type). */
+  readonly inputMetadata?: readonly { readonly name: string; readonly shape?: readonly (number | string)[]; readonly type?: string }[];
+  /** What transformers.js loaded: the file's dtype and the device. */
+  readonly config?: { readonly dtype?: string; readonly device?: string };
 }
 
 function decoderSession(model: PreTrainedModel): Session | null {
@@ -133,6 +140,68 @@ export class CachedDecoder {
   /** Frees the kept prefix. */
   dispose(): void {
     this.#dropPrefix();
+  }
+
+  #batch: Promise<BatchChoice> | null = null;
+
+  /**
+   * How many requests this decoder takes together here (batch-size.ts),
+   * measured once: a fixed size when the load asked for one.
+   */
+  batchChoice(): Promise<BatchChoice> {
+    this.#batch ??= (async () => {
+      const fixed = this.#m.batch;
+      if (fixed !== undefined) return { size: Math.max(1, Math.floor(fixed)), reason: 'fixed when the model was loaded' };
+      const facts = { decoderDtype: this.decoderDtype, cacheBytesPerPosition: this.cacheBytesPerPosition(), positions: PLANNED_POSITIONS };
+      if (quantisedPerCall(facts.decoderDtype)) return chooseBatchSize({ ...facts, stepMs: null });
+      const stepMs = new Map<number, number>();
+      for (const size of BATCH_SIZES) stepMs.set(size, await this.stepMs(size));
+      return chooseBatchSize({ ...facts, stepMs });
+    })();
+    return this.#batch;
+  }
+
+  /** The decoder's weight format as transformers.js loaded it (`q8`, `q4`, `fp32`, …), or null. */
+  get decoderDtype(): string | null {
+    return decoderSession(this.#m.model)?.config?.dtype ?? null;
+  }
+
+  /** Cache bytes a request holds per position (every layer's keys and values). */
+  cacheBytesPerPosition(): number {
+    let bytes = 0;
+    for (const meta of this.#cacheInputs()) {
+      const per = (meta.shape ?? []).reduce<number>((n, d, i) => (i === 0 || i === 2 || typeof d !== 'number' ? n : n * d), 1);
+      bytes += per * (meta.type === 'float16' ? 2 : 4);
+    }
+    return bytes;
+  }
+
+  /**
+   * Time of one decode step (best of two) with `rows` rows on a synthetic
+   * cache of `positions` positions each, in ms: what the batch size is
+   * chosen from (batch-size.ts).
+   */
+  async stepMs(rows: number, positions = 64): Promise<number> {
+    const { lib } = this.#m;
+    const cache: Record<string, Tensor> = {};
+    for (const meta of this.#cacheInputs()) {
+      const dims = (meta.shape ?? []).map((d, i) => (i === 0 ? rows : i === 2 ? positions : typeof d === 'number' ? d : 1));
+      const size = dims.reduce((a, b) => a * b, 1);
+      cache[meta.name] = new lib.Tensor(meta.type === 'float16' ? 'float16' : 'float32', meta.type === 'float16' ? new Uint16Array(size) : new Float32Array(size), dims);
+    }
+    const masks = Array.from({ length: rows }, () => new Array<number>(positions + 1).fill(1));
+    let best = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      const out = await this.#step(new Array<bigint>(rows).fill(0n), masks, cache);
+      best = Math.min(best, performance.now() - t0);
+      disposeCache(out.cache);
+    }
+    return best;
+  }
+
+  #cacheInputs() {
+    return (decoderSession(this.#m.model)?.inputMetadata ?? []).filter((m) => m.name.startsWith('past_key_values.'));
   }
 
   /**

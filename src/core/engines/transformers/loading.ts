@@ -50,6 +50,8 @@ export interface ModelLoadOptions {
    * decode in batches (cached-generation.ts) where the architecture allows.
    */
   readonly cachedDecoding?: boolean;
+  /** Greedy requests decoded together, instead of the size measured on this machine (batch-size.ts): tests and comparisons. */
+  readonly batch?: number;
 }
 
 /** What a loaded model says about itself. */
@@ -61,6 +63,8 @@ export interface ModelInfo {
   readonly device: TransformersDevice;
   /** transformers.js version and the ONNX Runtime build that runs the sessions. */
   readonly runtimeVersion: string;
+  /** The weight format each ONNX session was loaded in, by session (`{ decoder_model_merged: 'q8', vision_encoder: 'fp32' }`). */
+  readonly weights: Readonly<Record<string, string>>;
 }
 
 /** Session file names transformers.js uses across architectures (see vlm.ts). */
@@ -109,13 +113,19 @@ export async function disposeIfAborted(model: { dispose(): Promise<unknown> }, s
   throwIfAborted(signal);
 }
 
-export function modelInfo(runtime: TransformersRuntime, modelId: string, config: unknown, fallbackArchitecture: string, device: TransformersDevice): ModelInfo {
+export function modelInfo(runtime: TransformersRuntime, modelId: string, config: unknown, fallbackArchitecture: string, device: TransformersDevice, sessions: Readonly<Record<string, unknown>> = {}): ModelInfo {
   const architecture = (config as { architectures?: string[] }).architectures?.[0] ?? fallbackArchitecture;
+  const weights: Record<string, string> = {};
+  for (const [name, session] of Object.entries(sessions)) {
+    const dtype = (session as { config?: { dtype?: unknown } } | null)?.config?.dtype;
+    if (typeof dtype === 'string') weights[name] = dtype;
+  }
   return {
     modelId,
     architecture,
     device,
     runtimeVersion: `transformers.js ${runtime.version}; ${runtime.backend.name} ${runtime.backend.version}`,
+    weights,
   };
 }
 

@@ -9,6 +9,7 @@ import type { PromptPrefix } from '../../chat/prefix.ts';
 import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import type { GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
+import type { BatchChoice } from './batch-size.ts';
 import { CachedDecoder, canDrive, type EncodedPrompt, type RowRequest } from './cached-generation.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import { disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
@@ -45,7 +46,7 @@ export class TransformersTextLlm {
   readonly #decoder: CachedDecoder | null;
   #disposed = false;
 
-  private constructor(runtime: TransformersRuntime, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, info: TextLlmInfo, cached: boolean) {
+  private constructor(runtime: TransformersRuntime, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, info: TextLlmInfo, cached: boolean, batch: number | undefined) {
     this.#runtime = runtime;
     this.#tokenizer = tokenizer;
     this.#model = model;
@@ -53,7 +54,7 @@ export class TransformersTextLlm {
     const ids = [model.generation_config?.eos_token_id, tokenizer.eos_token_id].flat();
     this.#eosIds = new Set(ids.filter((id): id is number => typeof id === 'number'));
     yieldBeforeEachForward(model);
-    this.#decoder = cached && canDrive(model) ? new CachedDecoder({ lib: runtime.lib, model, tokenizer, imageTokenId: null, prefixImages: false }) : null;
+    this.#decoder = cached && canDrive(model) ? new CachedDecoder({ lib: runtime.lib, model, tokenizer, imageTokenId: null, prefixImages: false, ...(batch === undefined ? {} : { batch }) }) : null;
   }
 
   /** Whether greedy requests keep a shared prefix and decode in batches here (the architecture allows it). */
@@ -79,7 +80,7 @@ export class TransformersTextLlm {
     throwIfAborted(options.signal);
     const model = await loadOrExplain(runtime, downloads, modelId, () => lib.AutoModelForCausalLM.from_pretrained(modelId, pretrained as never));
     await disposeIfAborted(model, options.signal);
-    return new TransformersTextLlm(runtime, tokenizer, model, modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm'), options.cachedDecoding !== false);
+    return new TransformersTextLlm(runtime, tokenizer, model, modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm', model.sessions), options.cachedDecoding !== false, options.batch);
   }
 
   /** The ONNX sessions, by transformers.js' name for them (for checks; do not run them directly). */
@@ -138,6 +139,11 @@ export class TransformersTextLlm {
       };
     });
     return decoder.generate(rows, onResult);
+  }
+
+  /** How many greedy requests are decoded together here (1 where the cached decoder does not run this model). */
+  batchChoice(): Promise<BatchChoice> {
+    return this.#decoder ? this.#decoder.batchChoice() : Promise.resolve({ size: 1, reason: 'this architecture is decoded by transformers.js\' generate, one request at a time' });
   }
 
   /** Frees the kept shared prefix (the next request with one computes it again). */

@@ -12,6 +12,7 @@ import { hasImages, turnText, type Turn } from '../../chat/turn.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { BatchOptions, Engine, EngineInfo, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
 import { EngineError } from '../errors.ts';
+import type { BatchChoice } from './batch-size.ts';
 import { PREFIX_MARKER, type ProcessorSettings } from './loading.ts';
 import { loadTransformers, type ModelSource, type RuntimeOptions } from './runtime.ts';
 import { TransformersTextLlm, type TextMessage } from './text-llm.ts';
@@ -32,7 +33,7 @@ export interface TransformersEngineOptions {
   readonly processor?: ProcessorSettings;
   /** See loading.ts `cachedDecoding`; default true. */
   readonly cachedDecoding?: boolean;
-  /** Requests decoded together at most ({@link TransformersEngine.batchLimit}); default 1. */
+  /** Greedy requests decoded together, instead of the size measured here (batch-size.ts). */
   readonly batch?: number;
 }
 
@@ -44,6 +45,8 @@ export interface LoadedGenerator {
   generateBatch(requests: readonly GenerateRequest[], samplings: readonly VlmSampling[], onResult?: (index: number, result: GenerateResult) => void): Promise<GenerateResult[]>;
   /** Whether greedy requests go through the cached decoder (shared prefixes, batches). */
   readonly drivesCache: boolean;
+  /** How many greedy requests are decoded together here, and why (batch-size.ts). */
+  batchChoice(): Promise<BatchChoice>;
   dispose(): Promise<void>;
   /** The prompt text of the last request, as the runtime received it (VLMs). */
   lastPrompt?(): string | null;
@@ -68,6 +71,7 @@ export class TransformersEngine implements Engine {
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(this.#options.processor ? { processor: this.#options.processor } : {}),
         ...(this.#options.cachedDecoding === undefined ? {} : { cachedDecoding: this.#options.cachedDecoding }),
+        ...(this.#options.batch === undefined ? {} : { batch: this.#options.batch }),
       };
       const model = this.#options.task === 'text-generation' ? await TransformersTextLlm.load(runtime, loadOptions) : await TransformersVlm.load(runtime, loadOptions);
       this.#model = asGenerator(model);
@@ -88,7 +92,7 @@ export class TransformersEngine implements Engine {
 
   async batchLimit(request: GenerateRequest): Promise<number> {
     if (!this.#model?.drivesCache || request.sampling.temperature !== 0) return 1;
-    return Math.max(1, Math.floor(this.#options.batch ?? 1));
+    return (await this.#model.batchChoice()).size;
   }
 
   async generateBatch(requests: readonly GenerateRequest[], options: BatchOptions = {}): Promise<GenerateResult[]> {
@@ -124,6 +128,7 @@ export function asGenerator(model: TransformersVlm | TransformersTextLlm): Loade
     return {
       info: model.info,
       drivesCache: model.drivesCache,
+      batchChoice: () => model.batchChoice(),
       generate: async (request, sampling, onToken) => {
         const { messages, prefix } = textRequest(request, model.info.modelId);
         return model.generate(messages, sampling, onToken, prefix);
@@ -142,6 +147,7 @@ export function asGenerator(model: TransformersVlm | TransformersTextLlm): Loade
   return {
     info: model.info,
     drivesCache: model.drivesCache,
+    batchChoice: () => model.batchChoice(),
     generate: (request, sampling, onToken) => model.generateChat(request.messages, sampling, onToken, request.prefix),
     generateBatch: (requests, samplings, onResult) =>
       model.generateBatch(

@@ -9,6 +9,7 @@ import { imagesThenText, turnImages, type Turn } from '../../chat/turn.ts';
 import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import type { GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
+import type { BatchChoice } from './batch-size.ts';
 import { CachedDecoder, canDrive, type EncodedPrompt, type RowRequest } from './cached-generation.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
@@ -86,7 +87,7 @@ export class TransformersVlm {
   #disposed = false;
   #lastPrompt: string | null = null;
 
-  private constructor(runtime: TransformersRuntime, processor: Processor, model: PreTrainedModel, info: VlmInfo, settings: ProcessorSettings, cached: boolean) {
+  private constructor(runtime: TransformersRuntime, processor: Processor, model: PreTrainedModel, info: VlmInfo, settings: ProcessorSettings, cached: boolean, batch: number | undefined) {
     this.#runtime = runtime;
     this.#processor = processor;
     this.#model = model;
@@ -99,7 +100,7 @@ export class TransformersVlm {
     const imageTokenId = config.image_token_id ?? config.image_token_index;
     this.#decoder =
       cached && canDrive(model) && typeof imageTokenId === 'number'
-        ? new CachedDecoder({ lib: runtime.lib, model, tokenizer: processor.tokenizer!, imageTokenId, prefixImages: splitsByTile(processor) })
+        ? new CachedDecoder({ lib: runtime.lib, model, tokenizer: processor.tokenizer!, imageTokenId, prefixImages: splitsByTile(processor), ...(batch === undefined ? {} : { batch }) })
         : null;
   }
 
@@ -117,7 +118,7 @@ export class TransformersVlm {
       return { processor, model };
     });
     await disposeIfAborted(model, options.signal);
-    return new TransformersVlm(runtime, processor, model, modelInfo(runtime, modelId, model.config, model.constructor.name, device), options.processor ?? {}, options.cachedDecoding !== false);
+    return new TransformersVlm(runtime, processor, model, modelInfo(runtime, modelId, model.config, model.constructor.name, device, model.sessions), options.processor ?? {}, options.cachedDecoding !== false, options.batch);
   }
 
   /** Whether greedy requests keep a shared prefix and decode in batches here (the architecture allows it). */
@@ -226,6 +227,11 @@ export class TransformersVlm {
   #imageTokenId(): number | null {
     const config = this.#model.config as unknown as { image_token_id?: number; image_token_index?: number };
     return config.image_token_id ?? config.image_token_index ?? null;
+  }
+
+  /** How many greedy requests are decoded together here (1 where the cached decoder does not run this model). */
+  batchChoice(): Promise<BatchChoice> {
+    return this.#decoder ? this.#decoder.batchChoice() : Promise.resolve({ size: 1, reason: 'this architecture is decoded by transformers.js\' generate, one request at a time' });
   }
 
   /** Frees the kept shared prefix (the next request with one computes it again). */
