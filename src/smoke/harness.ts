@@ -100,7 +100,18 @@ const api: SmokeApi = {
     };
     try {
       const info = await modelHost.load(spec, SESSION, { onProgress });
-      return { ok: true, wallMs: performance.now() - t0, ...read, runtime: `${info.runtime} ${info.runtimeVersion}`, device: info.device, ...(await gpuAfter(m)) };
+      // A transformers.js model's worker also says which weights each session loaded and how many threads it runs.
+      const worker = info as Partial<{ weights: Record<string, string>; wasmThreads: number }>;
+      return {
+        ok: true,
+        wallMs: performance.now() - t0,
+        ...read,
+        runtime: `${info.runtime} ${info.runtimeVersion}`,
+        device: info.device,
+        ...(worker.weights ? { weights: worker.weights } : {}),
+        ...(worker.wasmThreads ? { wasmThreads: worker.wasmThreads } : {}),
+        ...(await gpuAfter(m)),
+      };
     } catch (e) {
       return { ok: false, error: plain(e), wallMs: performance.now() - t0, ...read, ...(await gpuAfter(m)) };
     }

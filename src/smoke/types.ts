@@ -51,6 +51,9 @@ export interface SmokeLoad {
   readonly modelFiles: readonly string[];
   readonly runtime?: string;
   readonly device?: string;
+  /** transformers.js: the weight format each session was loaded in, and onnxruntime-web's WASM threads. */
+  readonly weights?: Readonly<Record<string, string>>;
+  readonly wasmThreads?: number;
   readonly gpuPeakBytes: number;
   readonly gpuErrors: SmokeGpuErrors;
 }
