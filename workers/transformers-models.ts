@@ -45,6 +45,12 @@ export interface TransformersLoadInput {
   readonly cachedDecoding?: boolean;
   /** Greedy requests decoded together, instead of the size measured here. */
   readonly batch?: number;
+  /**
+   * onnxruntime-web's WASM threads, instead of the count chosen from this
+   * machine's cores; `runtime-default` leaves onnxruntime-web its own. Only
+   * the worker's first load sets it (one runtime per worker).
+   */
+  readonly wasmThreads?: number | 'runtime-default';
 }
 
 /** {@link EngineInfo} plus what the worker found out while loading. */
@@ -87,11 +93,12 @@ function modelKey(input: TransformersLoadInput): string {
   );
 }
 
-function runtime(): Promise<TransformersRuntime> {
+function runtime(threads: TransformersLoadInput['wasmThreads']): Promise<TransformersRuntime> {
+  // Every core of the machine (threads.ts), not onnxruntime-web's default of half of them, at most 4.
+  const numThreads = threads === 'runtime-default' ? undefined : (threads ?? wasmThreadsFor(self.navigator?.hardwareConcurrency, self.crossOriginIsolated === true));
   return loadTransformers({
     wasmPaths: { mjs: new URL(ortMjsUrl, self.location.href).href, wasm: new URL(ortWasmUrl, self.location.href).href },
-    // Every core of the machine (threads.ts), not onnxruntime-web's default of half of them, at most 4.
-    numThreads: wasmThreadsFor(self.navigator?.hardwareConcurrency, self.crossOriginIsolated === true),
+    ...(numThreads === undefined ? {} : { numThreads }),
   });
 }
 
@@ -109,8 +116,19 @@ async function dispose(slot: Slot): Promise<void> {
   await loaded?.model.dispose();
 }
 
+/**
+ * For the browser tests only (the worker's `neuroevalDiagnostics.decoding`):
+ * how every later load decodes, whatever its input says. Part of the model's
+ * identity, so a change reloads the model.
+ */
+let decodingOverride: Pick<TransformersLoadInput, 'cachedDecoding' | 'batch'> = {};
+export function overrideDecoding(o: Pick<TransformersLoadInput, 'cachedDecoding' | 'batch'>): void {
+  decodingOverride = { ...o };
+}
+
 /** Loads `input` into its slot (replacing what was there) unless it is already loaded. */
-async function ensure(input: TransformersLoadInput, ctx: CallContext): Promise<TransformersInfo> {
+async function ensure(given: TransformersLoadInput, ctx: CallContext): Promise<TransformersInfo> {
+  const input = slotOf(given) === 'generator' ? { ...given, ...decodingOverride } : given;
   const slot = slotOf(input);
   const key = modelKey(input);
   const current = held[slot];
@@ -121,7 +139,7 @@ async function ensure(input: TransformersLoadInput, ctx: CallContext): Promise<T
   const adapter = input.device === 'webgpu' ? await webgpuAdapter() : undefined;
   throwIfAborted(ctx.signal);
   ctx.progress({ phase: 'runtime', done: 0, message: 'Starting onnxruntime-web' });
-  const rt = await runtime();
+  const rt = await runtime(input.wasmThreads);
   const options = {
     source: input.source,
     device: input.device,
@@ -148,7 +166,8 @@ async function ensure(input: TransformersLoadInput, ctx: CallContext): Promise<T
     device: model.info.device,
     architecture: model.info.architecture,
     ...(adapter === undefined ? {} : { adapter }),
-    wasmThreads: wasm?.numThreads ?? 1,
+    // Left unset, onnxruntime-web takes min(4, ⌈cores / 2⌉) when isolated (see docs/engines.md).
+    wasmThreads: wasm?.numThreads ?? (self.crossOriginIsolated === true ? Math.min(4, Math.ceil((self.navigator?.hardwareConcurrency || 1) / 2)) : 1),
     weights: model.info.weights,
     crossOriginIsolated: self.crossOriginIsolated === true,
     loadMs: performance.now() - t0,
@@ -189,7 +208,8 @@ export const models = {
       return;
     }
     const slot = slotOf(input);
-    if (held[slot]?.key === modelKey(input)) await dispose(slot);
+    const effective = slot === 'generator' ? { ...input, ...decodingOverride } : input;
+    if (held[slot]?.key === modelKey(effective)) await dispose(slot);
   },
 
   info(slot: Slot): TransformersInfo | null {

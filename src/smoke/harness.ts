@@ -163,6 +163,71 @@ const api: SmokeApi = {
       ...(await gpuAfter(m)),
     };
   },
+
+  async demo() {
+    return loadDemo();
+  },
+
+  async runBenchmark(spec, benchmarkId, { protocolId, maxTokens, cases }) {
+    const r = await repos();
+    const all = (await r.cases.listByBenchmark(benchmarkId)).map((c) => c.id);
+    const caseIds = cases === undefined ? undefined : all.slice(0, cases);
+    const runId = await runsManager.create({
+      name: `throughput · ${spec.label} · ${protocolId}`,
+      config: {
+        spec: {
+          benchmarkId,
+          ...(caseIds ? { filters: { caseIds } } : {}),
+          models: [{ id: spec.id, filesHash: '' }],
+          variants: ['none'],
+          samples: 1,
+          sampling: { temperature: 0, topP: 1, seed: 42, maxTokens },
+        },
+        protocolId,
+        fewShot: false,
+        force: true,
+        engines: [spec],
+      },
+      app: { version: __APP_VERSION__, commit: __APP_COMMIT__ },
+      environment: await environmentForProvenance(),
+    });
+    // Main-thread long tasks while the run runs: the page must stay responsive while the worker uses every core.
+    const longTasks = { count: 0, longestMs: 0 };
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        longTasks.count++;
+        longTasks.longestMs = Math.max(longTasks.longestMs, e.duration);
+      }
+    });
+    observer.observe({ type: 'longtask', buffered: false });
+    // What the worker loaded, read while the run holds the model (the runner unloads it at the end); `info` is not queued behind a generation.
+    let info: { weights?: Record<string, string>; wasmThreads?: number } | null = null;
+    const timer = setInterval(() => {
+      const live = runsManager.live(runId);
+      if (live) window.neuroevalSmokeProgress?.({ stage: 'run', phase: protocolId, done: live.done, total: live.total });
+      if (!info && spec.kind === 'transformers') void transformersWorker().api.info().then((i) => (info ??= i)).catch(() => {});
+    }, 1000);
+    const t0 = performance.now();
+    try {
+      await runsManager.start(runId);
+    } finally {
+      clearInterval(timer);
+      observer.disconnect();
+    }
+    const wallMs = performance.now() - t0;
+    const run = await r.runs.get(runId);
+    const responses = await r.responses.listByRun(runId);
+    return {
+      runId,
+      error: runsManager.error(runId) ?? run?.error ?? null,
+      status: run?.status ?? 'unknown',
+      answers: responses.map((x) => ({ caseId: x.caseId, text: x.rawText, finishReason: x.finishReason, usage: x.usage, latencyMs: x.latencyMs, createdAt: x.createdAt })),
+      wallMs,
+      longTasks,
+      weights: (info as { weights?: Record<string, string> } | null)?.weights ?? null,
+      wasmThreads: (info as { wasmThreads?: number } | null)?.wasmThreads ?? null,
+    };
+  },
 };
 
 window.neuroevalSmoke = api;

@@ -83,6 +83,26 @@ export interface SmokeRunResult {
   readonly gpuErrors: SmokeGpuErrors;
 }
 
+/** One answer of a whole-benchmark run, as stored, with when it was stored. */
+export interface SmokeBenchAnswer extends Pick<ResponseRecord, 'caseId' | 'finishReason' | 'usage' | 'latencyMs' | 'createdAt'> {
+  readonly text: string;
+}
+
+/** A whole-benchmark run through the app's runner (the throughput bench). */
+export interface SmokeBenchRun {
+  readonly runId: string;
+  readonly error: string | null;
+  readonly status: string;
+  readonly answers: readonly SmokeBenchAnswer[];
+  /** From the start call to the run's end, in the page. */
+  readonly wallMs: number;
+  /** The page's main-thread long tasks (over 50 ms) while the run ran: how many, the longest, ms. */
+  readonly longTasks: { readonly count: number; readonly longestMs: number };
+  /** The model as its worker loaded it (transformers.js): weights per session and WASM threads. */
+  readonly weights: Readonly<Record<string, string>> | null;
+  readonly wasmThreads: number | null;
+}
+
 export interface SmokeApi {
   gpu(): Promise<SmokeGpu>;
   prepare(protocols: readonly string[] | null): Promise<SmokePrepared>;
@@ -90,6 +110,10 @@ export interface SmokeApi {
   load(spec: EngineSpec, gpuLimitBytes: number | null): Promise<SmokeLoad>;
   /** One question of `pick`'s protocol as a one-case run; `text-only` for a text model (a judge). */
   run(spec: EngineSpec, benchmarkId: string, pick: SmokePick, options: { readonly maxTokens: number | null; readonly variant: 'none' | 'text-only' }): Promise<SmokeRunResult>;
+  /** The demo benchmark's id, loaded as the app loads it on first start. */
+  demo(): Promise<string>;
+  /** A run of `protocolId` over the benchmark's cases (the first `cases` of them, or all), greedy with `maxTokens`, as the Runs page starts one. */
+  runBenchmark(spec: EngineSpec, benchmarkId: string, options: { readonly protocolId: string; readonly maxTokens: number; readonly cases?: number }): Promise<SmokeBenchRun>;
 }
 
 declare global {

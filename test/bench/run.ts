@@ -31,12 +31,13 @@ import { idbWriteSuite } from './suites/idb-write.ts';
 import { importThroughputSuite } from './suites/import-throughput.ts';
 import { navigationSuite } from './suites/navigation.ts';
 import { realSizeSuite } from './suites/real-size.ts';
+import { realSizeRunSuite } from './suites/real-size-run.ts';
 import { runnerSuite } from './suites/runner.ts';
 import { resultsPageSuite } from './suites/results-page.ts';
 import { scoringSuite } from './suites/scoring.ts';
 
 /** Report order. Add new suites here. */
-const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, realSizeSuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, estimatesSuite, cliStartupSuite, cliOverheadSuite];
+const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, realSizeSuite, realSizeRunSuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, estimatesSuite, cliStartupSuite, cliOverheadSuite];
 
 const COMMAND = 'npm run bench';
 

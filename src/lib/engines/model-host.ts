@@ -304,6 +304,9 @@ function rawEngine(spec: Exclude<EngineSpec, { kind: 'openai' }>): Engine {
       ...(spec.task ? { task: spec.task } : {}),
       ...(spec.dtype ? { dtype: spec.dtype } : {}),
       ...(spec.processor ? { processor: spec.processor } : {}),
+      ...(spec.engine?.cachedDecoding === undefined ? {} : { cachedDecoding: spec.engine.cachedDecoding }),
+      ...(spec.engine?.batch === undefined ? {} : { batch: spec.engine.batch }),
+      ...(spec.engine?.wasmThreads === undefined ? {} : { wasmThreads: spec.engine.wasmThreads }),
     });
   }
   return new WebLlmWorkerEngine({
