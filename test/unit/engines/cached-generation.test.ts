@@ -6,21 +6,23 @@
  * images in the prefix), are exactly those of transformers.js' own
  * `generate` one request at a time; the prefix is computed once and later
  * requests compute only their own tokens; the prompt's text and image
- * tokens are reported; an abort mid-batch returns what each row had.
+ * tokens are reported; an abort mid-batch returns what each row had. The
+ * same for a text model (the self-test judge) with its system turn kept.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatures, sharedPrefix, type PromptPrefix } from '../../../src/core/chat/prefix.ts';
-import { mapTurnImages } from '../../../src/core/chat/turn.ts';
+import { mapTurnImages, textTurn } from '../../../src/core/chat/turn.ts';
 import type { DemoCase } from '../../../src/core/demo/case-kit.ts';
 import { DEMO_IMAGE_SIZE, drawnCases, renderSlice } from '../../../src/core/demo/index.ts';
 import type { GenerateResult } from '../../../src/core/engines/engine.ts';
 import { imageSpans, sharedLength } from '../../../src/core/engines/transformers/cached-generation.ts';
+import { TransformersEngine } from '../../../src/core/engines/transformers/transformers-engine.ts';
 import { TransformersVlm, type VlmMessage } from '../../../src/core/engines/transformers/vlm.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
 import { neuroVlmProtocol } from '../../../src/core/protocols/neurovlm/protocol.ts';
 import type { ImageRef } from '../../../src/core/protocols/types.ts';
-import { loadNodeTransformers } from '../../support/transformers-node.ts';
+import { ORT_WEB_DIST_URL, loadNodeTransformers, ort } from '../../support/transformers-node.ts';
 
 const MODEL_DIR = fileURLToPath(new URL('../../../public/models/demo-trained/', import.meta.url));
 const GREEDY = { maxTokens: 96, temperature: 0, topP: 1, seed: 1 } as const;
@@ -148,4 +150,36 @@ describe('prefix arithmetic', () => {
     expect(imageSpans([1, 7, 7, 5, 7, 2, 7, 7, 3], 7, [{ tokens: 3 }, { tokens: 2 }])).toEqual([{ start: 1, end: 5 }, { start: 6, end: 8 }]);
     expect(imageSpans([1, 2], null, [{ tokens: 3 }])).toEqual([]);
   });
+});
+
+describe('cached decoder on a text model (the self-test judge, through the Engine interface)', () => {
+  const TEXT_DIR = fileURLToPath(new URL('../../../public/models/self-test-text/', import.meta.url));
+  const system = 'You judge whether two diagnoses name the same disease. Answer with one word: yes or no. Consider synonyms, abbreviations and spelling variants as the same disease.';
+  const pairs = ['multiple sclerosis / MS', 'glioblastoma / meningioma', 'stroke / cerebral infarction', 'CJD / prion disease'];
+  const requests = pairs.map((p) => ({ messages: [textTurn('system', system), textTurn('user', p)], sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 12 } }));
+  const engine = (options: { cachedDecoding: boolean; batch?: number }) =>
+    new TransformersEngine({ runtime: { wasmPaths: ORT_WEB_DIST_URL, ort }, source: { kind: 'folder', location: TEXT_DIR }, task: 'text-generation', ...options });
+
+  it('gives generate\'s answers with the shared system turn kept, alone and decoded together', async () => {
+    const plain = engine({ cachedDecoding: false });
+    const cached = engine({ cachedDecoding: true, batch: 4 });
+    await plain.load();
+    await cached.load();
+    try {
+      const reference = [];
+      for (const r of requests) reference.push((await plain.generate(r)).text);
+      const prefix = { key: 'judge-system', turn: 1, parts: 0 };
+      const alone = [];
+      for (const r of requests) alone.push(await cached.generate({ ...r, prefix }));
+      expect(alone.map((r) => r.text)).toEqual(reference);
+      expect(alone.slice(1).every((r) => r.usage.prompt!.reusedTokens > 0 && r.usage.prompt!.imageTokens === 0)).toBe(true);
+      expect(await cached.batchLimit!(requests[0]!)).toBe(4);
+      const batched = await cached.generateBatch!(requests.map((r) => ({ ...r, prefix })));
+      expect(batched.map((r) => r.text)).toEqual(reference);
+      expect(batched.every((r) => r.usage.batch === 4)).toBe(true);
+    } finally {
+      await plain.unload();
+      await cached.unload();
+    }
+  }, 120_000);
 });

@@ -33,7 +33,7 @@ import type { PromptPrefix } from '../../chat/prefix.ts';
 import type { EngineUsage, GenerateResult } from '../engine.ts';
 import { BATCH_SIZES, PLANNED_POSITIONS, chooseBatchSize, quantisedPerCall, type BatchChoice } from './batch-size.ts';
 import { cacheFromOutputs, cacheLength, disposeCache, plainKvNames, selectRows, stackRows, type KvCache } from './kv-cache.ts';
-import type { GenerationMeter } from './generation-meter.ts';
+import { GenerationMeter } from './generation-meter.ts';
 import type { TransformersLib } from './runtime.ts';
 import type { TokenEvent, VlmSampling } from './vlm.ts';
 
@@ -65,12 +65,12 @@ export interface DrivenModel {
 
 /** One request of a call. */
 export interface RowRequest {
-  readonly prompt: EncodedPrompt;
+  /** Tokenises the request (images decoded, processor run): done when its turn to be computed comes, so its timing is its own. */
+  readonly encode: () => Promise<EncodedPrompt>;
   /** The conversation's probe for `prefix` (prefix.ts), encoded; absent without a prefix. */
   readonly probe?: () => Promise<EncodedPrompt>;
   readonly prefix?: PromptPrefix;
   readonly sampling: VlmSampling;
-  readonly meter: GenerationMeter;
   readonly onToken?: (event: TokenEvent) => void;
 }
 
@@ -112,6 +112,9 @@ interface KeptPrefix {
 
 interface Row {
   readonly request: RowRequest;
+  readonly prompt: EncodedPrompt;
+  /** Started when the row's own work starts (its encoding), so a batched row's time to first token is its own. */
+  readonly meter: GenerationMeter;
   /** Prompt and generated tokens. */
   readonly ids: bigint[];
   readonly generated: number[];
@@ -230,18 +233,21 @@ export class CachedDecoder {
   // ── prompt ──
 
   async #prefill(request: RowRequest): Promise<Row> {
-    const { prompt, sampling, meter } = request;
-    const row: Row = { request, ids: prompt.ids.map(BigInt), generated: [], emitted: '', reused: 0, length: 0, cache: null, finish: null };
+    const { sampling } = request;
+    const meter = new GenerationMeter();
+    const prompt = sampling.signal?.aborted ? EMPTY_PROMPT : await request.encode();
+    const row: Row = { request, prompt, meter, ids: prompt.ids.map(BigInt), generated: [], emitted: '', reused: 0, length: 0, cache: null, finish: null };
     meter.describe({ prompt: promptSize(prompt, this.#m.imageTokenId, 0) });
     if (sampling.signal?.aborted) {
       row.finish = 'abort';
       return row;
     }
-    const kept = request.prefix ? await this.#keptFor(request) : null;
+    const kept = request.prefix ? await this.#keptFor(request, prompt) : null;
     const from = kept?.ids.length ?? 0;
     row.reused = from;
     meter.describe({ prompt: promptSize(prompt, this.#m.imageTokenId, from) });
-    meter.modelStarted(prompt.ids.length);
+    // Prefill speed counts the tokens computed here, not those taken from the kept prefix.
+    meter.modelStarted(prompt.ids.length, prompt.ids.length - from);
     const rest = prompt.ids.slice(from).map(BigInt);
     const { logits, cache } = await this.#forward(rest, kept?.cache ?? null, prompt, kept?.images ?? 0, prompt.images.length, from);
     row.cache = cache;
@@ -251,9 +257,9 @@ export class CachedDecoder {
   }
 
   /** The kept prefix for this request (made first when it has another or none), or null when its prefix is too short or does not match. */
-  async #keptFor(request: RowRequest): Promise<KeptPrefix | null> {
+  async #keptFor(request: RowRequest, prompt: EncodedPrompt): Promise<KeptPrefix | null> {
     const prefix = request.prefix!;
-    const ids = request.prompt.ids;
+    const ids = prompt.ids;
     const kept = this.#prefix;
     if (kept?.key === prefix.key) {
       if (kept.ids.length < ids.length && kept.ids.every((id, i) => id === ids[i])) return kept;
@@ -262,7 +268,7 @@ export class CachedDecoder {
     if (!request.probe) return null;
     const probe = await request.probe();
     let length = sharedLength(ids, probe.ids);
-    const spans = imageSpans(ids, this.#m.imageTokenId, request.prompt.images);
+    const spans = imageSpans(ids, this.#m.imageTokenId, prompt.images);
     // Never end inside an image's tokens, and leave at least one token to compute.
     length = Math.min(length, ids.length - 1);
     for (const s of spans) if (length > s.start && length < s.end) length = s.start;
@@ -270,9 +276,9 @@ export class CachedDecoder {
     if (images > 0 && !this.#m.prefixImages) {
       const firstImage = spans[0]!.start;
       length = Math.min(length, firstImage);
-      return this.#make(prefix.key, ids.slice(0, length), 0, request.prompt);
+      return this.#make(prefix.key, ids.slice(0, length), 0, prompt);
     }
-    return this.#make(prefix.key, ids.slice(0, length), images, request.prompt);
+    return this.#make(prefix.key, ids.slice(0, length), images, prompt);
   }
 
   async #make(key: string, ids: readonly number[], images: number, prompt: EncodedPrompt): Promise<KeptPrefix | null> {
@@ -332,7 +338,7 @@ export class CachedDecoder {
     const { lib } = this.#m;
     let active = rows.map((_, i) => i).filter((i) => !rows[i]!.finish);
     if (active.length === 0) return;
-    for (const i of active) rows[i]!.request.meter.decodeStarted();
+    for (const i of active) rows[i]!.meter.decodeStarted();
     let cache: KvCache = active.length === 1 ? rows[active[0]!]!.cache! : await stackRows(lib, active.map((i) => rows[i]!.cache!));
     for (const i of active) {
       if (rows[i]!.cache !== cache) disposeCache(rows[i]!.cache, this.#prefix?.tensors);
@@ -392,7 +398,7 @@ export class CachedDecoder {
     const { model } = this.#m;
     const rowLogits = logits.slice(index, -1, null).unsqueeze(0).to('float32') as Tensor;
     const config = (model as unknown as { _prepare_generation_config(c: null, k: object): object })._prepare_generation_config(null, { max_new_tokens: row.request.sampling.maxTokens, do_sample: false });
-    const processors = (model as unknown as { _get_logits_processor(c: object, n: number, p: null): (ids: bigint[][], l: Tensor) => Tensor })._get_logits_processor(config, row.request.prompt.ids.length, null);
+    const processors = (model as unknown as { _get_logits_processor(c: object, n: number, p: null): (ids: bigint[][], l: Tensor) => Tensor })._get_logits_processor(config, row.prompt.ids.length, null);
     const data = processors([row.ids], rowLogits).data as Float32Array;
     let best = 0;
     for (let i = 1; i < data.length; i++) if (data[i]! > data[best]!) best = i;
@@ -401,8 +407,8 @@ export class CachedDecoder {
 
   /** Records the token, streams its text, and decides whether the row is finished. */
   #accept(row: Row, token: number): void {
-    const { sampling, meter, onToken } = row.request;
-    const elapsedMs = meter.token();
+    const { sampling, onToken } = row.request;
+    const elapsedMs = row.meter.token();
     row.generated.push(token);
     row.ids.push(BigInt(token));
     if (onToken) {
@@ -430,13 +436,15 @@ export class CachedDecoder {
   }
 
   #result(row: Row, batch: number): GenerateResult {
-    const { meter } = row.request;
-    meter.describe({ prompt: promptSize(row.request.prompt, this.#m.imageTokenId, row.reused), batch });
+    const { meter } = row;
+    meter.describe({ prompt: promptSize(row.prompt, this.#m.imageTokenId, row.reused), batch });
     const text = row.generated.length ? this.#m.tokenizer.decode(row.generated, { skip_special_tokens: true }) : '';
     const usage: EngineUsage = meter.usage();
     return { text, finishReason: row.finish ?? 'abort', usage };
   }
 }
+
+const EMPTY_PROMPT: EncodedPrompt = { ids: [], images: [], vision: () => null };
 
 /** A row's attention mask over `width` cache slots: its `length` tokens, then padding. */
 function maskRow(length: number, width: number): number[] {

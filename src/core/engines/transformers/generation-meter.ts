@@ -11,6 +11,7 @@ export class GenerationMeter {
   #first: number | null = null;
   #last: number | null = null;
   #promptTokens = 0;
+  #computedTokens = 0;
   #tokens = 0;
   #decodeStart: number | null = null;
   #extra: Pick<EngineUsage, 'prompt' | 'batch'> = {};
@@ -21,9 +22,14 @@ export class GenerationMeter {
     this.#start = now();
   }
 
-  /** The prompt is tokenised and the model starts (vision encoder, then prefill). */
-  modelStarted(promptTokens: number): void {
+  /**
+   * The prompt is tokenised and the model starts (vision encoder, then
+   * prefill); `computed` of its tokens are computed here (default all: fewer
+   * when a kept prefix supplies the rest), which prefill speed counts.
+   */
+  modelStarted(promptTokens: number, computed = promptTokens): void {
     this.#promptTokens = promptTokens;
+    this.#computedTokens = computed;
     this.#modelStart = this.#now();
   }
 
@@ -55,9 +61,9 @@ export class GenerationMeter {
   }
 
   /**
-   * Usage so far. Prefill speed counts every prompt token (image tokens
-   * included) over the time from model start to the first token, so it
-   * includes the vision encoder; decode speed is tokens after the first over
+   * Usage so far. Prefill speed counts every prompt token computed (image
+   * tokens included; not those a kept prefix supplied) over the time from
+   * model start to the first token, so it includes the vision encoder; decode speed is tokens after the first over
    * the time since the first.
    */
   usage(): EngineUsage {
@@ -70,7 +76,7 @@ export class GenerationMeter {
       promptTokens: this.#promptTokens,
       completionTokens: this.#tokens,
       ttftMs: first === null ? null : first - this.#start,
-      prefillTokensPerS: prefillMs && prefillMs > 0 && this.#promptTokens > 0 ? (this.#promptTokens / prefillMs) * 1000 : null,
+      prefillTokensPerS: prefillMs && prefillMs > 0 && this.#computedTokens > 0 ? (this.#computedTokens / prefillMs) * 1000 : null,
       decodeTokensPerS: decodeMs && decodeMs > 0 && this.#tokens > 1 ? ((this.#tokens - 1) / decodeMs) * 1000 : null,
       totalMs: end - this.#start,
       ...this.#extra,

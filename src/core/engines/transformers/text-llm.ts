@@ -131,9 +131,8 @@ export class TransformersTextLlm {
       if (r.messages.length === 0) throw new InvalidInputError('A conversation needs at least one message.');
       const probe = r.probe;
       return {
-        prompt: this.#encodePrompt(r.messages),
+        encode: async () => this.#encodePrompt(r.messages),
         sampling: r.sampling,
-        meter: new GenerationMeter(),
         ...(r.onToken ? { onToken: r.onToken } : {}),
         ...(r.prefix && probe ? { prefix: r.prefix, probe: async () => this.#encodePrompt(probe, false) } : {}),
       };

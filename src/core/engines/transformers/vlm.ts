@@ -189,20 +189,16 @@ export class TransformersVlm {
       }
       return out;
     }
-    const rows: RowRequest[] = [];
-    for (const r of requests) {
+    const rows: RowRequest[] = requests.map((r) => {
       checkSampling(r.sampling);
-      const meter = new GenerationMeter();
-      const prompt = await this.#encodePrompt(r.messages);
       const prefix = r.prefix && prefixFits(r.messages, r.prefix) ? r.prefix : undefined;
-      rows.push({
-        prompt,
+      return {
+        encode: () => this.#encodePrompt(r.messages),
         sampling: r.sampling,
-        meter,
         ...(r.onToken ? { onToken: r.onToken } : {}),
         ...(prefix ? { prefix, probe: () => this.#encodePrompt(prefixProbe(r.messages, prefix, PREFIX_MARKER), false) } : {}),
-      });
-    }
+      };
+    });
     return decoder.generate(rows, onResult);
   }
 
