@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
-import { CATALOGUE, describeDtypes, f32Alternative, weightsFor, type CatalogueEntry } from '../src/core/engines/catalogue.ts';
+import { CATALOGUE, describeDtypes, f32Alternative, partWord, weightsFor, type CatalogueEntry } from '../src/core/engines/catalogue.ts';
 import { describePromptSize } from '../src/core/engines/prompt-size.ts';
 import type { EngineSpec, ModelFileRef, TransformersTask } from '../src/core/engines/spec.ts';
 import { formatBytes } from '../src/core/imaging/inflate.ts';
@@ -251,7 +251,7 @@ function mountModel(entry: CatalogueEntry, folder: string, checked: CheckedFolde
   // The device's own files where the folder has them, else the best it holds (catalogue.ts weightsFor), said aloud.
   const weights = weightsFor(entry, device === 'webgpu' ? 'webgpu' : 'wasm', checked.files);
   if (weights) {
-    const other = weights.substituted.map((s) => `the folder has no ${s.wanted} ${s.part}, so ${s.dtype}`).join('; ');
+    const other = weights.substituted.map((s) => `the folder has no ${s.wanted} ${partWord(s.part)}, so its ${s.dtype} one`).join('; ');
     console.log(`Weights:   ${weights.summary} (the catalogue's choice for ${device}${other ? `; ${other}` : ''})`);
   }
   const dtype = weights ? { ...weights.dtype } : undefined;

@@ -168,6 +168,20 @@ const api: SmokeApi = {
     return loadDemo();
   },
 
+  async idleLongTasks(ms) {
+    const found = { count: 0, longestMs: 0 };
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        found.count++;
+        found.longestMs = Math.max(found.longestMs, e.duration);
+      }
+    });
+    observer.observe({ type: 'longtask', buffered: false });
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    observer.disconnect();
+    return found;
+  },
+
   async runBenchmark(spec, benchmarkId, { protocolId, maxTokens, cases }) {
     const r = await repos();
     const all = (await r.cases.listByBenchmark(benchmarkId)).map((c) => c.id);
@@ -192,7 +206,9 @@ const api: SmokeApi = {
       environment: await environmentForProvenance(),
     });
     // Main-thread long tasks while the run runs: the page must stay responsive while the worker uses every core.
-    const longTasks = { count: 0, longestMs: 0 };
+    // Long animation frames say how much of a long task was script, and whose: a task that ran little script
+    // was the thread waiting for a core (the machine busy), not work of the app's.
+    const longTasks = { count: 0, longestMs: 0, scriptMs: 0, frames: 0, invokers: {} as Record<string, number> };
     const observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         longTasks.count++;
@@ -200,6 +216,21 @@ const api: SmokeApi = {
       }
     });
     observer.observe({ type: 'longtask', buffered: false });
+    const frames = new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { scripts?: { duration: number; invoker?: string }[] })[]) {
+        longTasks.frames++;
+        for (const script of e.scripts ?? []) {
+          longTasks.scriptMs += script.duration;
+          const who = script.invoker || 'unknown';
+          longTasks.invokers[who] = (longTasks.invokers[who] ?? 0) + script.duration;
+        }
+      }
+    });
+    try {
+      frames.observe({ type: 'long-animation-frame', buffered: false });
+    } catch {
+      // Browsers without the Long Animation Frames API: the long-task count alone.
+    }
     // What the worker loaded, read while the run holds the model (the runner unloads it at the end); `info` is not queued behind a generation.
     let info: { weights?: Record<string, string>; wasmThreads?: number } | null = null;
     const timer = setInterval(() => {
@@ -213,6 +244,7 @@ const api: SmokeApi = {
     } finally {
       clearInterval(timer);
       observer.disconnect();
+      frames.disconnect();
     }
     const wallMs = performance.now() - t0;
     const run = await r.runs.get(runId);
@@ -223,7 +255,7 @@ const api: SmokeApi = {
       status: run?.status ?? 'unknown',
       answers: responses.map((x) => ({ caseId: x.caseId, text: x.rawText, finishReason: x.finishReason, usage: x.usage, latencyMs: x.latencyMs, createdAt: x.createdAt })),
       wallMs,
-      longTasks,
+      longTasks: { count: longTasks.count, longestMs: longTasks.longestMs, scriptMs: longTasks.scriptMs, frames: longTasks.frames, invokers: Object.fromEntries(Object.entries(longTasks.invokers).sort((a, b) => b[1] - a[1]).slice(0, 5)) },
       weights: (info as { weights?: Record<string, string> } | null)?.weights ?? null,
       wasmThreads: (info as { wasmThreads?: number } | null)?.wasmThreads ?? null,
     };

@@ -96,8 +96,12 @@ export interface SmokeBenchRun {
   readonly answers: readonly SmokeBenchAnswer[];
   /** From the start call to the run's end, in the page. */
   readonly wallMs: number;
-  /** The page's main-thread long tasks (over 50 ms) while the run ran: how many, the longest, ms. */
-  readonly longTasks: { readonly count: number; readonly longestMs: number };
+  /**
+   * The page's main-thread long tasks (over 50 ms) while the run ran: how
+   * many, the longest (ms); and of its long animation frames, how many, the
+   * script time in them (ms) and the script invokers that took most of it.
+   */
+  readonly longTasks: { readonly count: number; readonly longestMs: number; readonly frames: number; readonly scriptMs: number; readonly invokers: Readonly<Record<string, number>> };
   /** The model as its worker loaded it (transformers.js): weights per session and WASM threads. */
   readonly weights: Readonly<Record<string, string>> | null;
   readonly wasmThreads: number | null;
@@ -112,6 +116,8 @@ export interface SmokeApi {
   run(spec: EngineSpec, benchmarkId: string, pick: SmokePick, options: { readonly maxTokens: number | null; readonly variant: 'none' | 'text-only' }): Promise<SmokeRunResult>;
   /** The demo benchmark's id, loaded as the app loads it on first start. */
   demo(): Promise<string>;
+  /** Main-thread long tasks in `ms` of this page doing nothing: what the machine's other load alone causes. */
+  idleLongTasks(ms: number): Promise<{ readonly count: number; readonly longestMs: number }>;
   /** A run of `protocolId` over the benchmark's cases (the first `cases` of them, or all), greedy with `maxTokens`, as the Runs page starts one. */
   runBenchmark(spec: EngineSpec, benchmarkId: string, options: { readonly protocolId: string; readonly maxTokens: number; readonly cases?: number }): Promise<SmokeBenchRun>;
 }

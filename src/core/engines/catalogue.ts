@@ -5,7 +5,7 @@
 import raw from './catalogue.json' with { type: 'json' };
 import { describeDtypes } from './dtype-words.ts';
 
-export { describeDtypes } from './dtype-words.ts';
+export { describeDtypes, partWord } from './dtype-words.ts';
 
 type Runtime = 'transformers' | 'webllm' | 'openai-compatible';
 type ModelTask = 'image-text-to-text' | 'text-generation' | 'feature-extraction';

@@ -9,3 +9,8 @@ export function describeDtypes(dtype: Readonly<Record<string, string>>): string 
   const list = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
   return [...byFormat].map(([format, parts]) => `${format} ${list(parts)}`).join('; ');
 }
+
+/** A session's name in words: `decoder_model_merged` → "decoder". */
+export function partWord(part: string): string {
+  return PART_WORDS[part] ?? part;
+}

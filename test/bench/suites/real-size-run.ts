@@ -48,6 +48,8 @@ const ONE_THREAD_CASES = Number(process.env['NEUROEVAL_RUN_ONE_THREAD_CASES'] ??
 /** The app's run: every case of the demo unless NEUROEVAL_RUN_CASES says fewer (for a quick look, not the committed table). */
 const CASES = process.env['NEUROEVAL_RUN_CASES'] ? Number(process.env['NEUROEVAL_RUN_CASES']) : undefined;
 const LLAMA_REPS = 3;
+/** How long the idle page is watched for long tasks after the app's run (the machine's own background). */
+const IDLE_CONTROL_MS = 120_000;
 
 const dims = SMOLVLM_256M;
 /** fp32 key/value cache bytes one prompt position holds (every layer's keys and values). */
@@ -55,7 +57,7 @@ const kvBytesPerPosition = (bytesPerValue: number) => 2 * dims.text.layers * dim
 
 interface PathFigures {
   readonly label: string;
-  readonly run: SmokeBenchRun;
+  readonly run: SmokeBenchRun & { idle?: { count: number; longestMs: number } };
   readonly answers: number;
   readonly answersPerHour: number;
   readonly firstTtftMs: number;
@@ -64,7 +66,7 @@ interface PathFigures {
   readonly promptTokens: number;
 }
 
-function figures(label: string, run: SmokeBenchRun): PathFigures {
+function figures(label: string, run: PathFigures['run']): PathFigures {
   const done = run.answers.filter((a) => a.finishReason !== 'error').sort((a, b) => a.createdAt - b.createdAt);
   if (done.length === 0) throw new Error(`${label}: no answer (${run.status}: ${run.error ?? 'no error given'})`);
   const first = done[0]!;
@@ -123,7 +125,7 @@ export const realSizeRunSuite: BenchSuite = {
       });
 
       /** One run in a fresh browser (its own renderer and workers), as a user's tab would. */
-      const runIn = async (s: TransformersSpec, cases: number | undefined): Promise<SmokeBenchRun> => {
+      const runIn = async (s: TransformersSpec, cases: number | undefined, idleControlMs = 0): Promise<SmokeBenchRun & { idle?: { count: number; longestMs: number } }> => {
         const browser: Browser = await chromium.launch({ executablePath: ctx.chromium.executablePath, args: [...ctx.chromium.args], headless: true });
         try {
           const page: Page = await (await freshContext(browser)).newPage();
@@ -140,8 +142,12 @@ export const realSizeRunSuite: BenchSuite = {
           const benchmarkId = await page.evaluate(() => window.neuroevalSmoke!.demo());
           const t0 = performance.now();
           const run = await page.evaluate(([x, b, c, n]) => window.neuroevalSmoke!.runBenchmark(x, b, { protocolId: 'neurovlm-structured', maxTokens: n, ...(c === null ? {} : { cases: c }) }), [s, benchmarkId, cases ?? null, ANSWER_TOKENS] as const);
-          log(`    ${s.label}: ${run.answers.length} answers, ${run.status}${run.error ? ` (${run.error})` : ''} in ${((performance.now() - t0) / 1000).toFixed(0)} s; threads ${run.wasmThreads ?? '?'}, weights ${JSON.stringify(run.weights)}, long tasks ${run.longTasks.count}`);
-          return run;
+          log(`    ${s.label}: ${run.answers.length} answers, ${run.status}${run.error ? ` (${run.error})` : ''} in ${((performance.now() - t0) / 1000).toFixed(0)} s; threads ${run.wasmThreads ?? '?'}, weights ${JSON.stringify(run.weights)}, long tasks ${run.longTasks.count} (script ${Math.round(run.longTasks.scriptMs)} ms: ${JSON.stringify(run.longTasks.invokers)})`);
+          if (!idleControlMs) return run;
+          // The same page doing nothing for a while: the long tasks the machine's other load alone causes.
+          const idle = await page.evaluate((ms) => window.neuroevalSmoke!.idleLongTasks(ms), idleControlMs);
+          log(`    ${s.label}: idle page, ${idleControlMs / 1000} s: ${idle.count} long tasks`);
+          return { ...run, idle };
         } finally {
           await browser.close();
         }
@@ -167,7 +173,7 @@ export const realSizeRunSuite: BenchSuite = {
         const oldSpec = spec('old-engine', 'old engine', 'q4', { cachedDecoding: false, wasmThreads: 'runtime-default' });
         const oldBefore = figures('old engine (before)', await runIn(oldSpec, OLD_CASES));
         await runLlama(oldBefore.promptTokens);
-        const app = figures('app', await runIn(spec('app', 'app', 'q8'), CASES));
+        const app = figures('app', await runIn(spec('app', 'app', 'q8'), CASES, IDLE_CONTROL_MS));
         const oneThread = figures('app, 1 thread', await runIn(spec('app-1t', 'app, 1 thread', 'q8', { wasmThreads: 1 }), ONE_THREAD_CASES));
         const oldAfter = figures('old engine (after)', await runIn(oldSpec, OLD_CASES));
         await runLlama(app.promptTokens);
@@ -229,7 +235,16 @@ function rows(o: {
     { name: 'llama.cpp native, 1 thread: decode speed', value: median(o.llamaOne.map((x) => x.decodeTokensPerS)), unit: 'tokens/s', how: `range ${range(o.llamaOne.map((x) => x.decodeTokensPerS))}` },
     { name: 'llama.cpp native: prompt speed', value: median(o.llamaRuns.map((x) => x.prefillTokensPerS)), unit: 'tokens/s', how: `prompt tokens ÷ time to the first token (no vision encoder), ${o.cores} threads (range ${range(o.llamaRuns.map((x) => x.prefillTokensPerS))})` },
     { name: 'App ÷ llama.cpp, decode', value: appDecode / llamaDecode, unit: '×', how: 'same decoder size, same prompt length, same machine', digits: 2 },
-    { name: 'App: main-thread long tasks during the run', value: app.run.longTasks.count, unit: 'tasks', how: `PerformanceObserver longtask (> 50 ms) in the page from the run's start to its end; longest ${round(app.run.longTasks.longestMs, 0)} ms; target 0` },
+    {
+      name: 'App: main-thread long tasks during the run',
+      value: app.run.longTasks.count,
+      unit: 'tasks',
+      how:
+        `PerformanceObserver longtask (> 50 ms) in the page from the run's start to its end (${round(app.run.wallMs / 60000)} min); longest ${round(app.run.longTasks.longestMs, 0)} ms; ` +
+        `script in the ${app.run.longTasks.frames} long animation frames ${round(app.run.longTasks.scriptMs, 0)} ms in all (${Object.entries(app.run.longTasks.invokers).map(([k, v]) => `${k} ${round(v, 0)} ms`).join(', ') || 'none'}); ` +
+        `the same page idle for ${IDLE_CONTROL_MS / 1000} s afterwards: ${app.run.idle?.count ?? '?'} long tasks (longest ${round(app.run.idle?.longestMs ?? 0, 0)} ms); target 0`,
+      detail: { longTasks: app.run.longTasks, idle: app.run.idle },
+    },
   ];
   if (prompt) {
     r.push({ name: 'App: prompt tokens', value: app.promptTokens, unit: 'tokens', how: `${prompt.textTokens} text + ${prompt.imageTokens} image (${prompt.images.length} image(s), ${prompt.images.map((i) => `${i.tiles ?? '?'} tile(s)`).join(', ')}); ${reused} of them kept from the shared prompt, so later answers compute ${app.promptTokens - reused}` });
