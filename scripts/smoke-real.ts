@@ -251,7 +251,10 @@ function mountModel(entry: CatalogueEntry, folder: string, checked: CheckedFolde
   // The device's own files where the folder has them, else the best it holds (catalogue.ts weightsFor), said aloud.
   const weights = weightsFor(entry, device === 'webgpu' ? 'webgpu' : 'wasm', checked.files);
   if (weights) {
-    const other = weights.substituted.map((s) => `the folder has no ${s.wanted} ${partWord(s.part)}, so its ${s.dtype} one`).join('; ');
+    const other = [
+      ...weights.substituted.map((s) => `the folder has no ${s.wanted} ${partWord(s.part)}, so its ${s.dtype} one`),
+      ...weights.missing.map((p) => `the folder has no ${partWord(p)} file`),
+    ].join('; ');
     console.log(`Weights:   ${weights.summary} (the catalogue's choice for ${device}${other ? `; ${other}` : ''})`);
   }
   const dtype = weights ? { ...weights.dtype } : undefined;

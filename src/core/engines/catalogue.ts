@@ -74,6 +74,8 @@ export interface DeviceWeights {
   readonly files: readonly string[];
   /** Parts loaded in another device's format because the folder lacks this device's file. */
   readonly substituted: readonly { readonly part: string; readonly dtype: string; readonly wanted: string }[];
+  /** Parts of which the folder holds no file at all: the device's own is named, so the runtime's error names what is missing. */
+  readonly missing: readonly string[];
   /** In words, e.g. "q8 decoder; fp32 vision encoder and embeddings". */
   readonly summary: string;
 }
@@ -82,8 +84,9 @@ export interface DeviceWeights {
  * What a transformers.js catalogue entry loads on `device`: per part, the
  * file the entry lists for that device; when `present` (a folder's paths) is
  * given, the best format of that part the folder holds (the device's own,
- * else by {@link PREFERENCE}, named in `substituted`). Null when the entry
- * lists no ONNX files, or the folder holds no file of some part.
+ * else by {@link PREFERENCE}, named in `substituted`); a part the folder
+ * holds no file of keeps the device's own (named in `missing`). Null when
+ * the entry lists no ONNX files.
  */
 export function weightsFor(entry: CatalogueEntry, device: WeightsDevice, present?: Iterable<string>): DeviceWeights | null {
   const files = (entry.source?.files ?? []).filter((f) => f.part !== 'config' && f.dtype);
@@ -93,6 +96,7 @@ export function weightsFor(entry: CatalogueEntry, device: WeightsDevice, present
   const dtype: Record<string, string> = {};
   const loaded: string[] = [];
   const substituted: { part: string; dtype: string; wanted: string }[] = [];
+  const missing: string[] = [];
   for (const part of parts) {
     const ofPart = files.filter((f) => f.part === part);
     const formats = [...new Set(ofPart.map((f) => f.dtype!))];
@@ -100,13 +104,14 @@ export function weightsFor(entry: CatalogueEntry, device: WeightsDevice, present
     // A format is there when every file of it (graph and data files) is; files the catalogue could not verify may be absent.
     const complete = (format: string) => !have || ofPart.filter((f) => f.dtype === format && !f.unverified).every((f) => have.has(f.path)) && ofPart.some((f) => f.dtype === format && have.has(f.path));
     const rank = (format: string) => (forDevice.includes(format) ? -1 : PREFERENCE[device].indexOf(format) >>> 0);
-    const chosen = formats.filter(complete).sort((a, b) => rank(a) - rank(b))[0];
-    if (chosen === undefined) return null;
+    const present = formats.filter(complete).sort((a, b) => rank(a) - rank(b))[0];
+    if (present === undefined) missing.push(part);
+    const chosen = present ?? [...formats].sort((a, b) => rank(a) - rank(b))[0]!;
     dtype[part] = chosen;
     loaded.push(...ofPart.filter((f) => f.dtype === chosen && (!have || have.has(f.path))).map((f) => f.path));
-    if (forDevice.length > 0 && !forDevice.includes(chosen)) substituted.push({ part, dtype: chosen, wanted: forDevice[0]! });
+    if (present !== undefined && forDevice.length > 0 && !forDevice.includes(chosen)) substituted.push({ part, dtype: chosen, wanted: forDevice[0]! });
   }
-  return { dtype, files: loaded, substituted, summary: describeDtypes(dtype) };
+  return { dtype, files: loaded, substituted, missing, summary: describeDtypes(dtype) };
 }
 
 /**
