@@ -312,8 +312,8 @@ const resultsApi = {
   },
 
   /** Opens a NeuroVLM-Bench harness results file (JSONL): the benchmark's figures and NeuroEval's own; stores nothing. */
-  async openHarnessFile(input: { text: string; fileName: string }): Promise<HarnessFileView> {
-    return openHarnessFile(input.text, input.fileName);
+  async openHarnessFile(input: { text: string; fileName: string; bytes?: Uint8Array }): Promise<HarnessFileView> {
+    return openHarnessFile(input.text, input.fileName, input.bytes);
   },
 
   /** Stores or merges an exported run; `dropUnknown` leaves out (and counts) answers for items outside its plan instead of refusing them. */

@@ -26,7 +26,9 @@ import {
   type RunOutcome,
   type Variant,
 } from '../src/core/runner/index.ts';
-import { runProtocol } from '../src/core/runner/protocol-adapter.ts';
+import { AUTO_PROTOCOL, runProtocol } from '../src/core/runner/protocol-adapter.ts';
+import { jsonOutputRecord } from '../src/core/protocols/json-output.ts';
+import { PROTOCOL_IDS } from '../src/core/protocols/registry.ts';
 import type { RunConfig } from '../src/core/runner/config.ts';
 import { withoutSecrets } from '../src/core/runner/secrets.ts';
 import type { CallContext, RunProgressDetail } from '../src/core/rpc/protocol.ts';
@@ -72,8 +74,9 @@ const runnerApi = {
     const benchmark = await repos.benchmarks.require(input.config.spec.benchmarkId);
     const plan = planRun(input.config.spec, await casesOf(repos, benchmark.id));
     if (plan.items.length === 0) throw new InvalidInputError('The selection holds no questions: widen the filters or pick another benchmark.', { field: 'filters' });
-    const protocol = runProtocol(input.config.protocolId, input.config.templates ? { templates: input.config.templates } : {});
+    const protocol = runProtocol(input.config.protocolId, { ...(input.config.templates ? { templates: input.config.templates } : {}), ...(input.config.jsonOutput ? { jsonOutput: input.config.jsonOutput } : {}) });
     const provenance = buildProvenance({
+      jsonOutput: jsonOutputRecord(input.config.jsonOutput ?? 'benchmark', input.config.protocolId === AUTO_PROTOCOL ? PROTOCOL_IDS : [input.config.protocolId]),
       app: input.app,
       environment: input.environment,
       models: input.config.engines.map((e) => ({
@@ -171,7 +174,7 @@ async function execute(
     runId,
     plan,
     engineFor: engineFor(config.engines, host, runId),
-    protocol: runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(fewShot.length ? { fewShot } : {}) }),
+    protocol: runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(fewShot.length ? { fewShot } : {}), ...(config.jsonOutput ? { jsonOutput: config.jsonOutput } : {}) }),
     store: dexieRunStore(repos),
     images: async (sha256: string, variant: Variant) => {
       const asset = await repos.assets.require(sha256);

@@ -15,6 +15,7 @@ import type { CallContext } from '../src/core/rpc/protocol.ts';
 import type { RunResponse } from '../src/core/runner/types.ts';
 import type { EngineSpec, TransformersSpec } from '../src/core/engines/spec.ts';
 import { scoreRun, type LocalJudge } from '../src/core/scoring/run/index.ts';
+import { askedOnlyFor } from '../src/core/readers/study.ts';
 import { exposeApi } from './runtime/expose.ts';
 import { hostClient, hostEncoder, hostEngine } from './runtime/host-engines.ts';
 
@@ -87,8 +88,9 @@ const scoringApi = {
       const latest = judge ? await repos.scores.latestSet(run.id) : undefined;
       const previous = latest ? await repos.scores.listBySet(latest.id) : [];
 
+      const askedOnly = askedOnlyFor(run);
       result = await scoreRun(
-        { protocolId, responses, cases, reviews, previous, ...(benchmark?.manifest.protocolDefaults ? { defaults: benchmark.manifest.protocolDefaults } : {}) },
+        { protocolId, responses, cases, reviews, previous, ...(benchmark?.manifest.protocolDefaults ? { defaults: benchmark.manifest.protocolDefaults } : {}), ...(askedOnly ? { askedOnly } : {}) },
         {
           ...(input.seed !== undefined ? { seed: input.seed } : {}),
           ...(input.resamples !== undefined ? { resamples: input.resamples } : {}),
@@ -97,6 +99,8 @@ const scoringApi = {
           ...(input.idf !== undefined ? { idf: input.idf } : {}),
           ...(input.baseline ? { baseline: input.baseline } : {}),
           ...(input.taxonomy !== undefined ? { taxonomy: input.taxonomy } : {}),
+          // Judge replies and encoder vectors kept in IndexedDB: a re-score asks only what was never asked.
+          cache: repos.scoringCache,
           signal: ctx.signal,
           onProgress: (done, total) => ctx.progress({ phase: 'score', done, total }),
         },

@@ -13,7 +13,12 @@ python3-sklearn python3-pandas python3-statsmodels python3-scipy
 python3-matplotlib). The evaluator draws its confusion-matrix plots into
 results/confusion_matrix/ under the working folder: this runs it in a
 temporary folder. Interval keys (`*_ci`, from an unseeded random state) and
-cost keys (priced from the evaluator's table of hosted APIs) are dropped.
+cost keys (priced from the evaluator's table of hosted APIs) are dropped, and
+so that a model missing from that table (any local model, UNKNOWN_MODEL)
+does not stop the run at pricing, the table answers every model name.
+
+Where the evaluator raises on a file (or on one dataset's records), the
+figures are replaced by {"raises": "<exception name>", "message": "..."}.
 """
 import argparse
 import contextlib
@@ -32,11 +37,36 @@ DROP_SUFFIXES = ("_ci",)
 DROP_KEYS = {"avg_input_cost", "avg_output_cost", "avg_cost", "usd_cost_per_1k_images"}
 
 
+class AnyModelPrices(dict):
+    """The evaluator's price table, answering models it does not list (cost figures are dropped anyway)."""
+
+    def __missing__(self, key):
+        return {}
+
+
 def load_evaluator(path):
     spec = importlib.util.spec_from_file_location("evaluate_detailed", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    module.MODEL_PRICES = AnyModelPrices(module.MODEL_PRICES)
     return module
+
+
+def guarded(f):
+    try:
+        return f()
+    except Exception as e:  # noqa: BLE001 - the evaluator's own failure is the expected outcome
+        return {"raises": type(e).__name__, "message": str(e)[:300]}
+
+
+def datasets_of(data):
+    out = set()
+    for d in data:
+        try:
+            out.add((d.get("input", {}).get("metadata", {}) or {}).get("dataset"))
+        except AttributeError:
+            pass
+    return sorted(x for x in out if isinstance(x, str))
 
 
 def plain(x):
@@ -79,11 +109,13 @@ def main():
         os.makedirs(os.path.join(tmp, "results", "confusion_matrix"))
         os.chdir(tmp)
         for path in files:
-            data = ev.load_jsonl(path)
-            datasets = sorted({(d.get("input", {}).get("metadata", {}) or {}).get("dataset") for d in data} - {None})
-            entry = {"all": figures(ev, data, None), "datasets": {}}
-            for d in datasets:
-                entry["datasets"][d] = figures(ev, ev.load_jsonl(path, d), d)
+            data = guarded(lambda: ev.load_jsonl(path))
+            if isinstance(data, dict):
+                out[os.path.basename(path)] = {"all": data, "datasets": {}}
+                continue
+            entry = {"all": guarded(lambda: figures(ev, data, None)), "datasets": {}}
+            for d in datasets_of(data):
+                entry["datasets"][d] = guarded(lambda: figures(ev, ev.load_jsonl(path, d), d))
             out[os.path.basename(path)] = entry
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=1, sort_keys=True)

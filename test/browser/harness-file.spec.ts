@@ -44,9 +44,28 @@ test('a harness JSONL opens on the Results page with the evaluator’s figures, 
   expect(saved.all.qwen25vl_32b!.overall_pl_f1_abstention).toBeCloseTo(want.all.per_model.qwen25vl_32b!.overall_pl_f1_abstention!, 12);
 });
 
-test('a harness file with a broken line says which line', async ({ page, server }) => {
+test('a harness file with a broken line says which line and reads the rest, as the benchmark evaluator does', async ({ page, server }) => {
   await openApp(page, server.url, '#/results');
   await page.getByTestId('import-run-file').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from('{"input": {}}\n{"input": \n') });
-  await expect(page.getByTestId('import-run-error')).toContainText('broken.jsonl:2');
+  const warnings = page.getByTestId('harness-warnings');
+  await expect(warnings).toContainText('lines read with a warning');
+  await warnings.locator('summary').click();
+  await expect(warnings).toContainText("broken.jsonl:2: not valid JSON");
+  await expect(page.getByTestId('neurovlm-bench')).toHaveCount(1);
+});
+
+test('a file with no readable line says which line and shows no figures', async ({ page, server }) => {
+  await openApp(page, server.url, '#/results');
+  await page.getByTestId('import-run-file').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from('{"input": \n[1]\n') });
+  await expect(page.getByTestId('import-run-error')).toContainText('broken.jsonl:1');
   await expect(page.getByTestId('neurovlm-bench')).toHaveCount(0);
+});
+
+test('a mixed run export the evaluator stops on shows why, and no benchmark figures', async ({ page, server }) => {
+  await openApp(page, server.url, '#/results');
+  const text = readFileSync(new URL('div-mixed-export.jsonl', DIR), 'utf8');
+  await page.getByTestId('import-run-file').setInputFiles({ name: 'mixed.jsonl', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('neurovlm-bench-failure')).toContainText("The benchmark's evaluator (evaluate_detailed.py) stops on this file");
+  await expect(page.getByTestId('neurovlm-bench-failure')).toContainText('np.column_stack');
+  await expect(page.getByTestId('neurovlm-bench-table').locator('tbody tr')).toHaveCount(0);
 });

@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test';
 import { putRows, readStore, seededProvenance } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { findLayoutProblems } from '../support/layout-overflow.ts';
+import { readerRunRecord } from '../../src/core/readers/study.ts';
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },
@@ -31,7 +32,7 @@ const CLIP_ALLOWED = ['[data-testid="answers-table"] td'];
 type SeedCase = { id: string; benchmarkId: string; taskFamily: string; questions: { id: string; reference?: { diagnosis?: string } }[] };
 
 /** A finished, scored run of the demo's differential cases by three models, a stored model, a second benchmark, and a reviewer. */
-async function seed(page: Page, url: string): Promise<{ runId: string; benchmarkId: string; caseId: string }> {
+async function seed(page: Page, url: string): Promise<{ runId: string; benchmarkId: string; caseId: string; readerRunId: string }> {
   const cases = (await readStore<SeedCase>(page, 'cases')).filter((c) => c.taskFamily === 'differential-diagnosis' && c.questions[0]?.reference?.diagnosis);
   const [demo] = await readStore<{ id: string; manifest: Record<string, unknown> }>(page, 'benchmarks');
   const runId = 'layout-run';
@@ -67,20 +68,27 @@ async function seed(page: Page, url: string): Promise<{ runId: string; benchmark
   };
   const model = { id: MODELS[1].id, runtime: 'transformers', modelId: MODELS[1].id, label: MODELS[1].label, sizeBytes: 2_400_000_000, files: [{ name: 'onnx/decoder_model_merged_q4f16.onnx', bytes: 2_400_000_000, sha256: 'a'.repeat(64) }], source: 'catalogue', addedAt: now };
   const other = { ...demo!, id: 'ward-7-mri-2024-deidentified-pilot-cases', name: 'Ward 7 MRI, de-identified pilot cases from the 2024 stroke and tumour boards (neuroradiology)', synthetic: false, source: 'dicom', caseCount: 0, manifest: { ...demo!.manifest, id: 'ward-7-mri-2024-deidentified-pilot-cases' } };
-  await putRows(page, { runs: [run], responses, models: [model], benchmarks: [other], settings: [{ key: 'reviewer.name', value: 'dr-layout', updatedAt: now }] });
+  // A reader's session of a reader study on the same cases, under a long pseudonym and role.
+  const reader = readerRunRecord({
+    benchmark: { id: cases[0]!.benchmarkId, name: 'NeuroEval demo (synthetic)', version: '1', contentHash: '' },
+    reader: { pseudonym: 'Consultant-neuroradiologist-07', role: 'neuroradiologist, stroke and neuro-oncology boards' },
+    sourceRun: run, protocol: { id: 'auto', version: 'auto' }, items: cases.map((c) => ({ caseId: c.id, questionId: c.questions[0]!.id })),
+    app: { version: 'test', commit: 'test' }, now,
+  });
+  await putRows(page, { runs: [run, reader], responses, models: [model], benchmarks: [other], settings: [{ key: 'reviewer.name', value: 'dr-layout', updatedAt: now }] });
   // Rows written beside the app's own connection: a reload makes every page read them afresh.
   await openApp(page, url, `#/results/run/${runId}`);
   await page.reload();
   await page.getByTestId('score-run').click();
   await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
-  return { runId, benchmarkId: cases[0]!.benchmarkId, caseId: cases[0]!.id };
+  return { runId, benchmarkId: cases[0]!.benchmarkId, caseId: cases[0]!.id, readerRunId: reader.id };
 }
 
 test('no page overflows its boxes or clips its text at 1280×800 and 1920×1080', async ({ page, server }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await openApp(page, server.url, '#/benchmarks');
   await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
-  const { runId, benchmarkId, caseId } = await seed(page, server.url);
+  const { runId, benchmarkId, caseId, readerRunId } = await seed(page, server.url);
 
   const pages: { name: string; hash: string; ready: (p: Page) => Promise<void> }[] = [
     { name: 'Home', hash: '#/', ready: (p) => expect(p.locator('[data-step="run"]')).toHaveAttribute('data-state', 'done') },
@@ -93,7 +101,9 @@ test('no page overflows its boxes or clips its text at 1280×800 and 1920×1080'
     { name: 'a benchmark\'s results', hash: `#/results/b/${benchmarkId}`, ready: (p) => expect(p.getByTestId('leaderboard')).toBeVisible() },
     { name: 'a run\'s scores', hash: `#/results/run/${runId}`, ready: (p) => expect(p.getByTestId('score-summary')).toBeVisible() },
     { name: 'a drill-down', hash: `#/results/case/${runId}/${caseId}`, ready: (p) => expect(p.getByTestId('side-by-side').first()).toBeVisible() },
-    { name: 'Review', hash: `#/review/${runId}`, ready: (p) => expect(p.getByTestId('review-form')).toBeVisible() },
+    { name: 'Review', hash: `#/review/${runId}`, ready: (p) => expect(p.locator('section[aria-label="Case"] img').first()).toBeVisible() },
+    { name: 'Reader study', hash: '#/readers', ready: (p) => expect(p.getByTestId('reader-runs')).toContainText('Consultant-neuroradiologist-07') },
+    { name: 'a reader session', hash: `#/readers/${readerRunId}`, ready: (p) => expect(p.locator('section[aria-label="Case"] img').first()).toBeVisible() },
     { name: 'Models', hash: '#/models', ready: (p) => expect(p.getByTestId('catalogue')).toBeVisible() },
     { name: 'Settings', hash: '#/settings', ready: (p) => expect(p.locator('main h1')).toHaveText('Settings') },
     { name: 'not found', hash: '#/no-such-page/a-long-path-segment-that-someone-pasted-from-an-old-bookmark-of-a-previous-version', ready: (p) => expect(p.getByTestId('not-found')).toBeVisible() },

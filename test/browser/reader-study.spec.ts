@@ -13,6 +13,9 @@ import { expect, openApp, test } from '../support/fixtures.ts';
 import { heldOutZip, importBundle, runDemoTrained } from '../support/demo-trained-run.ts';
 import { mcnemar } from '../../src/core/scoring/stats/mcnemar.ts';
 import { NEUROVLM_CLASSES } from '../../src/core/protocols/neurovlm/protocol.ts';
+import { readerCaseLabels } from '../../src/core/readers/study.ts';
+import { modelDisplayName } from '../../src/core/results/model-names.ts';
+import { readStore } from '../support/app-db.ts';
 
 const CASES = 8;
 const METRIC = 'neurovlm.diagnosis_name';
@@ -51,7 +54,7 @@ async function stored(page: Page, runId: string): Promise<Stored> {
 }
 
 /** A reader answers every case on the reader page; `right(i)` says whether the i-th case shown is answered with its reference. */
-async function read(page: Page, url: string, runId: string, pseudonym: string, role: string, gold: Record<string, string>, right: (i: number) => boolean): Promise<Record<string, string>> {
+async function read(page: Page, url: string, runId: string, benchmarkId: string, pseudonym: string, role: string, gold: Record<string, string>, right: (i: number) => boolean): Promise<Record<string, string>> {
   await page.goto(`${url}#/readers`);
   const form = page.getByTestId('reader-start');
   await form.locator('select[name="benchmark"]').selectOption({ label: await form.locator('select[name="benchmark"] option', { hasText: 'seed 7' }).innerText() });
@@ -60,12 +63,15 @@ async function read(page: Page, url: string, runId: string, pseudonym: string, r
   await form.locator('input[name="role"]').fill(role);
   await form.getByRole('button', { name: 'Start reading' }).click();
   const answers: Record<string, string> = {};
+  // The key from the neutral labels the reader sees to the cases (the study's case set is the run's).
+  const caseOf = new Map([...readerCaseLabels(benchmarkId, Object.keys(gold))].map(([id, label]) => [label, id]));
   for (let i = 0; i < CASES; i++) {
     const heading = page.getByTestId('reader-case');
     await expect(page.getByTestId('reader-progress')).toHaveText(`${i} of ${CASES} answered`);
     // The count can show the stored answer before the page moves on: the position says which question is shown.
     await expect(page.getByTestId('reader-position')).toHaveText(`Question ${i + 1} of ${CASES}`);
-    const caseId = (await heading.getAttribute('data-case-id'))!;
+    const caseId = caseOf.get((await heading.textContent())!)!;
+    expect(caseId).toBeDefined();
     // Blind: neither the model's answer nor the reference is on the page.
     await expect(page.getByText('Answer key')).toHaveCount(0);
     await expect(page.getByText(/Model [A-Z]\b|machine/i)).toHaveCount(0);
@@ -91,15 +97,26 @@ test('a reader study with two readers produces reader-vs-model paired tests on t
   expect(Object.keys(gold)).toHaveLength(CASES);
 
   // One reader right on all but the first two cases they see; the other wrong on all but the first two.
-  const a = await read(page, server.url, run.runId, 'AB', 'neurologist', gold, (i) => i >= 2);
-  const b = await read(page, server.url, run.runId, 'CD', 'medical student', gold, (i) => i < 2);
+  const a = await read(page, server.url, run.runId, benchmarkId, 'AB', 'neurologist', gold, (i) => i >= 2);
+  const b = await read(page, server.url, run.runId, benchmarkId, 'CD', 'medical student', gold, (i) => i < 2);
+
+  // Each reader is scored only on what they were asked: the class and the subtype, never JSON validity or the imaging fields.
+  type Arm = { modelId: string; metrics: { metric: string }[]; neurovlm?: unknown };
+  const arms = (await readStore<{ summary: { arms: Arm[] } }>(page, 'scoreSets')).flatMap((s) => s.summary.arms).filter((arm) => arm.modelId.startsWith('reader:'));
+  expect(arms).toHaveLength(2);
+  for (const arm of arms) {
+    expect(arm.metrics.map((m) => m.metric).sort()).toEqual(['neurovlm.diagnosis_detailed', 'neurovlm.diagnosis_name']);
+    expect(arm.neurovlm).toBeUndefined();
+  }
 
   await page.goto(`${server.url}#/results/b/${encodeURIComponent(benchmarkId)}`);
   const table = page.getByTestId('reader-tests');
   await expect(table).toBeVisible({ timeout: 60_000 });
 
   const modelLabel = (await table.locator('tbody tr').first().getAttribute('data-model'))!;
-  expect(modelLabel).toBe('demo-trained');
+  expect(modelLabel).toBe(modelDisplayName('demo-trained'));
+  // Readers are named on the leaderboard, beside the model.
+  await expect(page.getByTestId('leaderboard')).toContainText('Reader: AB (neurologist)');
   const expectRow = async (readerLabel: string, given: Record<string, string | null>) => {
     const shared = Object.keys(given).filter((c) => given[c] !== null && model[c] !== null && model[c] !== undefined);
     const r = shared.map((c) => given[c] === gold[c]);
@@ -125,6 +142,7 @@ test('a reader study with two readers produces reader-vs-model paired tests on t
   const [report] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-html').click()]);
   const html = readFileSync(await report.path(), 'utf8');
   expect(html).toContain('<h2>Readers vs models</h2>');
-  for (const label of ['Reader: AB (neurologist)', 'Reader: CD (medical student)']) expect(html).toMatch(new RegExp(`<tr><td>${label.replace(/[()]/g, '\\$&')}</td><td>demo-trained</td><td class="num">\\d+</td>`));
+  const esc = (t: string) => t.replace(/[()]/g, '\\$&');
+  for (const label of ['Reader: AB (neurologist)', 'Reader: CD (medical student)']) expect(html).toMatch(new RegExp(`<tr><td>${esc(label)}</td><td>${esc(modelDisplayName('demo-trained'))}</td><td class="num">\\d+</td>`));
   expect(html).toContain(`Consensus ties: ${ties}.`);
 });

@@ -5,6 +5,7 @@
  */
 import { expect, openApp, test } from '../support/fixtures.ts';
 import { seedScoredRun } from '../support/scored-run.ts';
+import { shownImageHashes, storedCaseImageHashes } from '../support/shown-images.ts';
 
 test('the machine verdict is hidden until the reviewer answers, and saving moves on to an unreviewed answer', async ({ page, server }) => {
   test.setTimeout(120_000);
@@ -55,4 +56,49 @@ test('the machine verdict is hidden until the reviewer answers, and saving moves
   await expect(page.getByTestId('review-message')).toContainText('Saved: incorrect');
   await expect(machine).toHaveText(/^Machine: /);
   await expect(form.getByLabel('Incorrect (i)')).toBeChecked();
+});
+
+test('every review item shows its own case: the images on screen are the stored images of the case named above them, step by step', async ({ page, server }) => {
+  test.setTimeout(180_000);
+  await openApp(page, server.url, '#/benchmarks');
+  await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
+  // One model: every step of the queue is another case, so a stale image cannot hide behind a second model's answer to the same case.
+  const { runId, benchmarkId, answers } = await seedScoredRun(page, server.url, { reviewer: 'dr-images', models: ['model-x'] });
+  await page.goto(`${server.url}#/review/${runId}`);
+  const caseSection = page.locator('section[aria-label="Case"]');
+  const heading = caseSection.locator('h3');
+  const seen = new Set<string>();
+
+  /** The case named on screen, once its images are drawn, and what they are. */
+  async function check(position: number): Promise<void> {
+    await expect(page.getByTestId('review-position')).toHaveText(`${position} of ${answers}`);
+    const caseId = (await heading.textContent())!.match(/^Case (\S+)/)![1]!;
+    const stored = await storedCaseImageHashes(page, benchmarkId, caseId);
+    expect(stored.length, `case ${caseId} has images`).toBeGreaterThan(0);
+    await expect(caseSection.locator('img')).toHaveCount(stored.length);
+    await expect.poll(() => shownImageHashes(caseSection), { message: `the images shown under case ${caseId}` }).toEqual(stored);
+    seen.add(caseId);
+  }
+
+  await check(1);
+  const body = page.locator('body');
+  // j: next.
+  await body.click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('j');
+  await check(2);
+  // c then s: a verdict saved with the keyboard moves on.
+  await page.keyboard.press('c');
+  if (await page.getByTestId('override-flag').isVisible()) await page.getByTestId('review-reason').fill('Same disease, other words.');
+  await body.click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('s');
+  await check(3);
+  // The "Next →" button.
+  await page.getByRole('button', { name: 'Next →' }).click();
+  await check(4);
+  // "Save and next" with a verdict given by its radio button.
+  await page.getByTestId('review-form').getByLabel('Incorrect (i)').check();
+  if (await page.getByTestId('override-flag').isVisible()) await page.getByTestId('review-reason').fill('The answer names a different disease.');
+  await page.getByTestId('review-save').click();
+  await check(5);
+  expect(seen.size, 'five steps, five cases').toBe(5);
 });

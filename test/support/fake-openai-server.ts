@@ -1,6 +1,7 @@
 /**
  * A local stand-in for an on-prem OpenAI-compatible server (vLLM, Ollama…):
- * `/v1/models` and `/v1/chat/completions` (streamed or not), with CORS so the
+ * `/v1/models`, `/v1/chat/completions` (streamed or not) and `/v1/embeddings`
+ * (a deterministic unit vector per text), with CORS so the
  * app in the browser can call it. Records what it received.
  *
  * It checks each request the way vLLM's OpenAI server does (see
@@ -8,7 +9,11 @@
  * `answers: 'deterministic'` the answer depends only on the prompt, the
  * images and the seed (a JSON object following the request's schema when it
  * sends one), so two runs of the same items get the same answers. It can also
- * fail a seeded share of requests with 429 or 500, as a loaded server does.
+ * fail a seeded share of requests with 429 or 500, as a loaded server does,
+ * and behave as a broken or hostile one: echo the request's Authorization
+ * header in its error or its answer, close an answer stream mid-answer
+ * (cleanly, or by dropping the connection), or stream far more than the
+ * token budget allows.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -30,6 +35,20 @@ export interface FakeOpenAiOptions {
   readonly failureStatus?: 429 | 500;
   /** Wait this long before answering each chat request (ms). */
   readonly latencyMs?: number;
+  /**
+   * Repeat the request's Authorization header: `error` answers every chat
+   * request 400 "Invalid header: <header>" (as some gateways do), `answer`
+   * streams it inside the answer text, `alternate` does one then the other.
+   */
+  readonly echoAuthorization?: 'error' | 'answer' | 'alternate';
+  /**
+   * Close this many chat answer streams (the first ones) after their first
+   * pieces, with no finish reason and no [DONE]: `end` ends the response
+   * cleanly, `destroy` drops the connection. Infinity: every one.
+   */
+  readonly cutStreams?: { readonly count: number; readonly how: 'end' | 'destroy' };
+  /** Stream an answer of about this many bytes, in 64 KiB pieces, whatever max_tokens says. */
+  readonly oversizeBytes?: number;
 }
 
 export interface FakeOpenAi {
@@ -38,12 +57,16 @@ export interface FakeOpenAi {
   readonly received: Record<string, unknown>[];
   /** The Authorization header of every request, in order ('' when absent). */
   readonly authorizations: string[];
+  /** Every text sent to `/v1/embeddings`, in arrival order. */
+  readonly embedded: string[];
   /** Requests refused as invalid: status and vLLM's message. */
   readonly rejected: { status: number; message: string }[];
   /** Failures sent on purpose (429 or 500), in order. */
   readonly injected: number[];
   /** Chat requests answered successfully. */
   readonly answered: () => number;
+  /** Answer streams closed mid-answer on purpose. */
+  readonly cut: () => number;
   /** Most chat requests being answered at once. */
   readonly maxInFlight: () => number;
   /** Total time (ms) spent on chat requests, from arrival to the last byte sent: the engine's share of a run. */
@@ -110,8 +133,11 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
   const authorizations: string[] = [];
   const rejected: { status: number; message: string }[] = [];
   const injected: number[] = [];
+  const embedded: string[] = [];
   const failureDraw = mulberry32(options.failureSeed ?? 1);
   let answered = 0;
+  let cut = 0;
+  let chats = 0;
   let inFlight = 0;
   let maxInFlight = 0;
   let serverMs = 0;
@@ -137,6 +163,24 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
     authorizations.push(req.headers.authorization ?? '');
     if (req.url === '/v1/models') {
       json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'vllm' })) });
+      return;
+    }
+    if (req.url === '/v1/embeddings' && req.method === 'POST') {
+      const body = JSON.parse(await readBody(req)) as { model?: string; input?: unknown };
+      const input = typeof body.input === 'string' ? [body.input] : body.input;
+      if (!models.includes(body.model ?? '') || !Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
+        json(res, 400, vllmError(400, 'embeddings need a served model and input text'));
+        return;
+      }
+      embedded.push(...(input as string[]));
+      // A unit vector drawn from the text's hash: the same text, the same vector.
+      const data = (input as string[]).map((t, index) => {
+        const d = createHash('sha256').update(t).digest();
+        const v = Array.from({ length: 16 }, (_, k) => d[k]! / 255 - 0.5);
+        const n = Math.hypot(...v);
+        return { object: 'embedding', index, embedding: v.map((x) => x / n) };
+      });
+      json(res, 200, { object: 'list', model: body.model, data });
       return;
     }
     if (req.url !== '/v1/chat/completions' || req.method !== 'POST') {
@@ -168,12 +212,31 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
       return;
     }
     const request = checked.request;
+    const auth = req.headers.authorization ?? '';
+    const echo = options.echoAuthorization === 'alternate' ? (chats % 2 === 0 ? 'error' : 'answer') : options.echoAuthorization;
+    chats++;
+    if (echo === 'error') {
+      json(res, 400, { error: `400 Bad Request: Invalid header: ${auth}` });
+      return;
+    }
+    if (options.oversizeBytes !== undefined && request.stream) {
+      res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream' });
+      const piece = 'x'.repeat(64 * 1024);
+      for (let sent = 0; sent < options.oversizeBytes && !res.destroyed; sent += piece.length) {
+        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece }, finish_reason: null }] })}\n\n`);
+      }
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      res.end('data: [DONE]\n\n');
+      answered++;
+      return;
+    }
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
       if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
-      const answer = options.answers === 'deterministic' ? deterministicAnswer(request) : { text: 'Connected.', promptTokens: 97 };
-      const parts = options.answers === 'deterministic' ? pieces(answer.text) : ['Connected', '.'];
+      const given = options.answers === 'deterministic' ? deterministicAnswer(request) : { text: 'Connected.', promptTokens: 97 };
+      const answer = echo === 'answer' ? { ...given, text: `${given.text} (request header Authorization: ${auth})` } : given;
+      const parts = options.answers === 'deterministic' || echo === 'answer' ? pieces(answer.text) : ['Connected', '.'];
       const usage = { prompt_tokens: answer.promptTokens, completion_tokens: options.answers === 'deterministic' ? parts.length : 2 };
       usage.completion_tokens = Math.min(usage.completion_tokens, request.maxTokens ?? Infinity);
       const finish = request.maxTokens !== undefined && parts.length > request.maxTokens ? 'length' : 'stop';
@@ -184,6 +247,15 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
         return;
       }
       res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream' });
+      if (options.cutStreams && cut < options.cutStreams.count) {
+        cut++;
+        // Half the answer, then nothing: no finish reason, no [DONE].
+        for (const piece of sent.slice(0, Math.max(1, Math.floor(sent.length / 2)))) res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece }, finish_reason: null }] })}\n\n`);
+        await new Promise((r) => setTimeout(r, 5));
+        if (options.cutStreams.how === 'destroy') res.destroy();
+        else res.end();
+        return;
+      }
       for (const piece of sent) {
         res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece }, finish_reason: null }] })}\n\n`);
         if (options.answers !== 'deterministic') await new Promise((r) => setTimeout(r, 10));
@@ -205,7 +277,9 @@ export async function startFakeOpenAi(models: string[] = ['medgemma-4b-it'], opt
     authorizations,
     rejected,
     injected,
+    embedded,
     answered: () => answered,
+    cut: () => cut,
     maxInFlight: () => maxInFlight,
     serverMs: () => serverMs,
     close: () =>

@@ -7,7 +7,7 @@ import { scoreRun } from '../../core/scoring/run/score-run.ts';
 import type { CliCommand } from '../command.ts';
 import { readUnicodeFile } from '../files.ts';
 import { writeFileAtomic } from '../run/output.ts';
-import { exportProtocol } from './score.ts';
+import { askedOnlyOf, exportProtocol } from './score.ts';
 
 interface ReportArgs {
   file?: string;
@@ -90,7 +90,7 @@ export const reportCommand: CliCommand = {
     const e = parseRunExport(readUnicodeFile(file), file);
     const when = generatedAt(process.env);
     const scores = await scoreRun(
-      { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [], reviews: e.reviews ?? [] },
+      { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [], reviews: e.reviews ?? [] , ...askedOnlyOf(e) },
       { seed: a.seed, resamples: a.resamples },
     );
     const data = resultsOfRunExport(e, scores, when.getTime());

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readBuildInfo } from '../../../build/build-info.ts';
+import { jsonOutputRecord } from '../../core/protocols/json-output.ts';
+import { PROTOCOL_IDS } from '../../core/protocols/registry.ts';
 import type { BenchCase, Bundle } from '../../core/bundle/types.ts';
 import type { RunStatus } from '../../core/db/types.ts';
 import { InvalidInputError } from '../../core/errors.ts';
@@ -67,6 +69,11 @@ const HELP = [
   '  --cases <id,…>       Only these cases',
   '  --limit <n>          Only the first n selected cases',
   '  --few-shot           Send the benchmark\'s few-shot exemplars',
+  '  --json-output <s>    Ask for JSON output (response_format with the protocol\'s',
+  '                       schema): benchmark (default: as each benchmark\'s harness;',
+  '                       NeuroVLM-Bench sends none), on, or off. The same under',
+  '                       --protocol auto and a named protocol; recorded in the',
+  '                       provenance and in every export',
   '  --interleave         Every model answers a case before the next case',
   '',
   'How to run:',
@@ -171,8 +178,9 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
     throw new InvalidInputError(`--cases: the benchmark has no case ${plan.missingCaseIds.slice(0, 5).map((id) => `"${id}"`).join(', ')}${plan.missingCaseIds.length > 5 ? ', …' : ''}`, { field: '--cases' });
   }
   if (plan.items.length === 0) throw new InvalidInputError('The selection holds no questions: widen the filters or pick another benchmark.', { field: 'filters' });
-  const config: RunConfig = { spec, protocolId: a.protocol, fewShot: a.fewShot, engines: engines.specs };
-  const protocol = runProtocol(a.protocol);
+  const jsonOutput = a.jsonOutput ?? 'benchmark';
+  const config: RunConfig = { spec, protocolId: a.protocol, fewShot: a.fewShot, engines: engines.specs, jsonOutput };
+  const protocol = runProtocol(a.protocol, { jsonOutput });
   const build = readBuildInfo(new URL('../../../', import.meta.url).pathname);
   const provenance = buildProvenance({
     app: { version: build.version, commit: build.commit },
@@ -185,6 +193,7 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
     variants: plan.variants,
     benchmark: { id: benchmarkId, name: bundle.manifest.name, version: bundle.manifest.version, contentHash: bundle.manifest.contentHash },
     selection: filters,
+    jsonOutput: jsonOutputRecord(jsonOutput, a.protocol === AUTO_PROTOCOL ? PROTOCOL_IDS : [a.protocol]),
   });
   const runId = runIdOf(identityOf(config, provenance, planSummary(plan)));
   const name = a.name ?? `${bundle.manifest.name} · ${models.map((m) => m.label).join(', ')} (command line)`;
@@ -333,7 +342,7 @@ export const runCommand: CliCommand = {
         runId: p.runId,
         plan,
         engineFor: p.engineFor,
-        protocol: runProtocol(p.config.protocolId, fewShotOf(p)),
+        protocol: runProtocol(p.config.protocolId, { ...fewShotOf(p), jsonOutput: p.config.jsonOutput ?? 'benchmark' }),
         store: journalRunStore(state, writer, { retryErrors: a.retryErrors }),
         images: bundleImageLoader(p.bundle),
         lock: memoryRunLock(),

@@ -4,7 +4,13 @@
  * dataset, printed under the evaluator's names so they can be compared with
  * its CSV line by line.
  */
-import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown, type NeuroVlmBenchFigures } from '../../core/scoring/neurovlm/evaluator/index.ts';
+import {
+  describeNeuroVlmBenchFailure,
+  NEUROVLM_BENCH_FIELDS,
+  NEUROVLM_BENCH_HEADLINE,
+  type NeuroVlmBenchBreakdown,
+  type NeuroVlmBenchFigures,
+} from '../../core/scoring/neurovlm/evaluator/index.ts';
 
 function cell(x: unknown, kind: 'share' | 'percent' | 'ms' | 'number' = 'number'): string {
   if (typeof x !== 'number') return '–';
@@ -39,7 +45,9 @@ function perField(models: Readonly<Record<string, NeuroVlmBenchFigures>>): strin
 
 /** The section's lines. */
 export function neuroVlmBenchLines(b: NeuroVlmBenchBreakdown): string[] {
+  if (b.failure) return [describeNeuroVlmBenchFailure(b.failure), ''];
   const datasets = Object.entries(b.datasets);
+  const failed = Object.entries(b.datasetFailures ?? {});
   return [
     "NeuroVLM-Bench figures: the benchmark's own evaluator (evaluate_detailed.py) reproduced exactly, its names, label sets and rules",
     '("accuracy" is balanced accuracy; json_valid_pct counts successful calls over all calls). --json prints every figure under "neurovlm_bench".',
@@ -52,5 +60,6 @@ export function neuroVlmBenchLines(b: NeuroVlmBenchBreakdown): string[] {
     ...(datasets.length
       ? ['Per source dataset (input.metadata.dataset, as the evaluator\'s dataset filter):', ...datasets.flatMap(([d, models]) => [`  ${d}:`, ...headline(models, '    ')]), '']
       : []),
+    ...(failed.length ? ['No figures for these source datasets (the evaluator stops on their records):', ...failed.map(([d, f]) => `  ${d}: ${f.message}`), ''] : []),
   ];
 }

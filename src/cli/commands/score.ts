@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
+import { askedOnlyFor } from '../../core/readers/study.ts';
 import { readNeuroVlmJsonl } from '../../core/scoring/io/neurovlm-jsonl.ts';
-import { neuroVlmBenchBreakdown, neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../../core/scoring/neurovlm/evaluator/index.ts';
-import { armKey } from '../../core/scoring/run/types.ts';
+import { neuroVlmBenchForRun, neuroVlmBenchOfBytes, type NeuroVlmBenchBreakdown } from '../../core/scoring/neurovlm/evaluator/index.ts';
 import { neuroVlmBenchLines } from './score-neurovlm-bench.ts';
 import { isRunExport, parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { groupNeuroVlmItems, neuroVlmItemsFromRun } from '../../core/scoring/neurovlm/items.ts';
@@ -17,6 +18,19 @@ import type { CliCommand } from '../command.ts';
 import { readUnicodeFile } from '../files.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import { checkGates, gateFigures, parseGate, type Gate, type GateVerdict } from './score-gates.ts';
+import { endpointOptionsOf } from '../run/endpoint.ts';
+import { endpointEncoder, endpointJudge, FileScoringCache } from '../scoring-endpoints.ts';
+import type { LocalJudge, SimilarityEncoder } from '../../core/scoring/run/index.ts';
+
+/** What re-scoring took from the cache file, for people and for --json. */
+function cacheLine(run: RunScoringResult, cache: FileScoringCache): { line: string; counts: Record<string, number | string> } {
+  const s = run.summary;
+  const v = s.encoderVectors;
+  const counts = { file: cache.path, judgeAsked: s.judgeCalls, judgeReused: s.judgeReused, vectorsComputed: v?.computed ?? 0, vectorsReused: v?.reused ?? 0 };
+  const judge = run.config.judge ? `judge ${s.judgeReused} of ${s.judgeReused + s.judgeCalls} verdicts reused from the cache (${s.judgeCalls} asked)` : null;
+  const enc = v ? `encoder ${v.reused} of ${v.reused + v.computed} vectors reused (${v.computed} computed)` : null;
+  return { line: `Cache ${cache.path}: ${[judge, enc].filter(Boolean).join('; ')}.`, counts };
+}
 
 interface ScoreArgs {
   file?: string;
@@ -25,6 +39,16 @@ interface ScoreArgs {
   resamples: number;
   judge?: string;
   encoder?: string;
+  judgeEndpoint?: string;
+  judgeModel?: string;
+  encoderEndpoint?: string;
+  encoderModel?: string;
+  apiKeyEnv?: string;
+  timeout?: number;
+  retries?: number;
+  cache?: string;
+  noCache: boolean;
+  batchSize?: number;
   idf: boolean;
   baseline?: { precision: number; recall: number; f: number };
   gates: Gate[];
@@ -32,11 +56,27 @@ interface ScoreArgs {
 }
 
 function parseArgs(args: readonly string[]): ScoreArgs {
-  const out: ScoreArgs = { json: false, seed: 0, resamples: 1000, idf: false, gates: [] };
+  const out: ScoreArgs = { json: false, seed: 0, resamples: 1000, idf: false, gates: [], noCache: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') out.json = true;
     else if (a === '--idf') out.idf = true;
+    else if (a === '--no-cache') out.noCache = true;
+    else if (['--judge-endpoint', '--judge-model', '--encoder-endpoint', '--encoder-model', '--api-key-env', '--cache'].includes(a)) {
+      const v = args[++i];
+      if (v === undefined || v.startsWith('--')) return { ...out, problem: `${a} needs a value` };
+      const key = ({ '--judge-endpoint': 'judgeEndpoint', '--judge-model': 'judgeModel', '--encoder-endpoint': 'encoderEndpoint', '--encoder-model': 'encoderModel', '--api-key-env': 'apiKeyEnv', '--cache': 'cache' } as const)[a as '--cache'];
+      out[key] = v;
+    } else if (a === '--bertscore-batch-size') {
+      const n = Number(args[++i]);
+      if (!Number.isInteger(n) || n < 1) return { ...out, problem: `${a} needs a whole number ≥ 1` };
+      out.batchSize = n;
+    } else if (a === '--timeout' || a === '--retries') {
+      const n = Number(args[++i]);
+      if (a === '--timeout' ? !(n > 0) : !(Number.isInteger(n) && n >= 0 && n <= 20)) return { ...out, problem: `${a} needs ${a === '--timeout' ? 'a number of seconds > 0' : 'a whole number from 0 to 20'}` };
+      if (a === '--timeout') out.timeout = n;
+      else out.retries = n;
+    }
     else if (a === '--fail-under') {
       try {
         out.gates.push(parseGate(args[++i] ?? ''));
@@ -83,8 +123,15 @@ export function exportProtocol(e: RunExport): string {
   return e.provenance?.protocol.id ?? e.run.config?.protocolId ?? 'auto';
 }
 
-/** Only answers given under the NeuroVLM-Bench protocol go into its report. */
+/** A reader study's export is scored only on what its readers were asked (readers/study.ts `askedOnlyFor`). */
+export function askedOnlyOf(e: RunExport): { askedOnly?: (protocolId: string, metric: string) => boolean } {
+  const askedOnly = e.provenance ? askedOnlyFor({ provenance: e.provenance }) : undefined;
+  return askedOnly ? { askedOnly } : {};
+}
+
+/** Only a model's answers given under the NeuroVLM-Bench protocol go into its report (a reader's are not model output). */
 function neuroVlmResponses(e: RunExport): RunExport['responses'] {
+  if (askedOnlyOf(e).askedOnly) return [];
   const protocol = exportProtocol(e);
   if (protocol !== 'auto') return protocol === 'neurovlm-structured' ? e.responses : [];
   const cases = new Map((e.cases ?? []).map((c) => [c.id, c]));
@@ -94,8 +141,8 @@ function neuroVlmResponses(e: RunExport): RunExport['responses'] {
   });
 }
 
-/** A run export (one JSON object with `format: "neuroeval-run"`), else harness JSONL. */
-function load(text: string, file: string): LoadedInput {
+/** A run export (one JSON object with `format: "neuroeval-run"`), else harness JSONL (`bytes`: the file as the benchmark's evaluator reads it). */
+function load(text: string, file: string, bytes: Uint8Array): LoadedInput {
   let whole: unknown;
   try {
     whole = JSON.parse(text);
@@ -107,13 +154,12 @@ function load(text: string, file: string): LoadedInput {
     const e = parseRunExport(text, file);
     const warnings = e.cases?.length ? [] : [`${file}: the run export holds no cases, so there is no ground truth: only validity, safety and efficiency are scored.`];
     const responses = neuroVlmResponses(e);
-    const bench = neuroVlmBenchForRun(e.run.id, responses, e.cases ?? []);
+    // The benchmark's figures are its evaluator's on the run as `neuroeval export --format neurovlm-jsonl` writes it: every answer.
+    const bench = neuroVlmBenchForRun(e.run.id, e.responses, e.cases ?? []);
     return { format: 'neuroeval-run', items: neuroVlmItemsFromRun(responses, e.cases ?? []), warnings, bench, exported: e };
   }
-  const { items, records, warnings } = readNeuroVlmJsonl(text, file);
-  // Each line is filed under the same key as NeuroEval's own report of it.
-  const bench = neuroVlmBenchBreakdown(records, (i) => armKey(items[i]!.modelId, items[i]!.variant));
-  return { format: 'neurovlm-jsonl', items, warnings, bench };
+  const { items, warnings } = readNeuroVlmJsonl(text, file);
+  return { format: 'neurovlm-jsonl', items, warnings, bench: neuroVlmBenchOfBytes(bytes) };
 }
 
 const pct = (x: number): string => percent(x);
@@ -262,6 +308,18 @@ export const scoreCommand: CliCommand = {
     '  --encoder <folder> Run exports: a local encoder for BERTScore and cosine',
     '  --idf             With --encoder: IDF-weighted BERTScore over the references',
     '  --baseline P,R,F  With --encoder: rescale BERTScore with this baseline',
+  '  --judge-endpoint <url> --judge-model <name>   Run exports: a judge served by an',
+  '                    OpenAI-compatible server (vLLM, Ollama, llama.cpp, TGI)',
+  '  --encoder-endpoint <url> --encoder-model <name>   An encoder served there',
+  '                    (/v1/embeddings): cosine; BERTScore needs a folder encoder',
+  '  --api-key-env <VAR>, --timeout <s>, --retries <n>   For the endpoints, as for',
+  '                    `neuroeval run --endpoint`',
+  '  --cache <file>    Keep judge replies and encoder vectors here (default: the',
+  '                    run export\'s name + .scoring-cache.jsonl, beside it); a',
+  '                    re-score takes what it holds and says how many were reused',
+  '  --no-cache        Keep nothing',
+  '  --bertscore-batch-size <n>  bert_score\'s batch size (default 64, as bert_score:',
+  '                    pairs padded together; 1 scores each pair alone)',
   '  --fail-under <metric>=<value>  Exit 1 when a model\'s 95% interval lower bound',
   '                    for the metric is below the value (e.g. pass@1=0.6 or 60%),',
   '                    printing model, metric, bound and bar; repeatable. Metrics are',
@@ -280,15 +338,17 @@ export const scoreCommand: CliCommand = {
       return 2;
     }
     let text: string;
+    let bytes: Uint8Array;
     try {
       text = readUnicodeFile(file);
+      bytes = readFileSync(file);
     } catch (error) {
       io.err.write(`neuroeval score: ${error instanceof InvalidInputError ? error.message : `${file}: ${error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error)}`}\n`);
       return 1;
     }
     let input: LoadedInput;
     try {
-      input = load(text, file);
+      input = load(text, file, bytes);
     } catch (error) {
       io.err.write(`neuroeval score: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
@@ -305,17 +365,24 @@ export const scoreCommand: CliCommand = {
       report: scoreNeuroVlm(items, { seed, resamples }),
     }));
     let run: RunScoringResult | undefined;
+    let cache: FileScoringCache | undefined;
     if (input.exported) {
       const loaded: Disposable[] = [];
       try {
-        const judge = parsed.judge ? await loadJudge(parsed.judge) : undefined;
-        if (judge) loaded.push(judge);
-        const encoder = parsed.encoder ? await loadEncoder(parsed.encoder) : undefined;
-        if (encoder) loaded.push(encoder);
+        if (parsed.judge && parsed.judgeEndpoint) throw new InvalidInputError('give --judge <folder> or --judge-endpoint <url>, not both', { field: '--judge-endpoint' });
+        if (parsed.encoder && parsed.encoderEndpoint) throw new InvalidInputError('give --encoder <folder> or --encoder-endpoint <url>, not both', { field: '--encoder-endpoint' });
+        const endpoint = endpointOptionsOf({ ...(parsed.apiKeyEnv ? { apiKeyEnv: parsed.apiKeyEnv } : {}), ...(parsed.timeout ? { timeout: parsed.timeout } : {}), ...(parsed.retries !== undefined ? { retries: parsed.retries } : {}) });
+        let judge: LocalJudge | undefined;
+        if (parsed.judge) loaded.push((judge = await loadJudge(parsed.judge)) as LocalJudge & Disposable);
+        else if (parsed.judgeEndpoint) judge = await endpointJudge(parsed.judgeEndpoint, parsed.judgeModel ?? '', endpoint);
+        let encoder: SimilarityEncoder | undefined;
+        if (parsed.encoder) loaded.push((encoder = await loadEncoder(parsed.encoder)) as SimilarityEncoder & Disposable);
+        else if (parsed.encoderEndpoint) encoder = await endpointEncoder(parsed.encoderEndpoint, parsed.encoderModel ?? '', endpoint);
+        cache = (judge || encoder) && !parsed.noCache ? new FileScoringCache(parsed.cache ?? `${file}.scoring-cache.jsonl`) : undefined;
         const e = input.exported;
         run = await scoreRun(
-          { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [] },
-          { seed, resamples, idf: parsed.idf, ...(parsed.baseline ? { baseline: parsed.baseline } : {}), ...(judge ? { judge } : {}), ...(encoder ? { encoder } : {}) },
+          { protocolId: exportProtocol(e), responses: e.responses, cases: e.cases ?? [], ...askedOnlyOf(e) },
+          { seed, resamples, idf: parsed.idf, ...(parsed.baseline ? { baseline: parsed.baseline } : {}), ...(judge ? { judge } : {}), ...(encoder ? { encoder } : {}), ...(cache ? { cache } : {}), ...(parsed.batchSize ? { bertscoreBatchSize: parsed.batchSize } : {}) },
         );
       } catch (error) {
         io.err.write(`neuroeval score: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -323,9 +390,10 @@ export const scoreCommand: CliCommand = {
       } finally {
         for (const d of loaded) await d.dispose();
       }
-    } else if (parsed.judge || parsed.encoder) {
-      io.err.write('warning: --judge and --encoder apply to run exports only; a harness JSONL has NeuroVLM-Bench answers, which rules score.\n');
+    } else if (parsed.judge || parsed.encoder || parsed.judgeEndpoint || parsed.encoderEndpoint) {
+      io.err.write('warning: --judge and --encoder (and their endpoints) apply to run exports only; a harness JSONL has NeuroVLM-Bench answers, which rules score.\n');
     }
+    const reuse = run && cache ? cacheLine(run, cache) : null;
     let verdicts: GateVerdict[] = [];
     try {
       verdicts = checkGates(parsed.gates, gateFigures(run, groups));
@@ -339,9 +407,16 @@ export const scoreCommand: CliCommand = {
     };
     if (json) {
       const runPart = run ? { run: { config: run.config, summary: run.summary } } : {};
-      const datasets = { neurovlm_bench_datasets: input.bench.datasets };
+      const b = input.bench;
+      const datasets = {
+        neurovlm_bench: b.all,
+        neurovlm_bench_datasets: b.datasets,
+        ...(b.failure ? { neurovlm_bench_failure: b.failure } : {}),
+        ...(b.datasetFailures ? { neurovlm_bench_dataset_failures: b.datasetFailures } : {}),
+      };
       const gatePart = parsed.gates.length ? { gates: verdicts } : {};
-      io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups, ...datasets, ...runPart, ...gatePart }, null, 2)}\n`);
+      const cachePart = reuse ? { cache: reuse.counts } : {};
+      io.out.write(`${JSON.stringify({ input: file, format: input.format, items: input.items.length, warnings: input.warnings, groups, ...datasets, ...runPart, ...gatePart, ...cachePart }, null, 2)}\n`);
       return gated();
     }
     const label = input.format === 'neuroeval-run' ? 'NeuroEval run export' : 'NeuroVLM-Bench harness JSONL';
@@ -362,6 +437,7 @@ export const scoreCommand: CliCommand = {
     }
     for (const g of groups) out.push(...human(g.key, g.report));
     if (run) out.push(...allMetrics(run));
+    if (reuse) out.push(reuse.line, '');
     io.out.write(`${out.join('\n')}\n`);
     return gated();
   },

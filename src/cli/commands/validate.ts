@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { formatLocation } from '../../core/errors.ts';
+import { KEEP_DESCRIPTIONS_OPTION } from '../../core/bundle/dicom-meta.ts';
 import { prepareImport } from '../../core/bundle/import-pipeline.ts';
 import type { Bundle } from '../../core/bundle/types.ts';
 import { formatBytes } from '../../core/imaging/inflate.ts';
@@ -30,6 +31,7 @@ function parseArgs(args: readonly string[]): ParsedArgs {
     else if (a === '--nifti-plane') out.image.niftiPlane = args[++i];
     else if (a === '--window') out.image.window = args[++i];
     else if (a === '--accept-burned-in') out.image.acceptBurnedInAnnotation = true;
+    else if (a === '--keep-dicom-descriptions') out.image[KEEP_DESCRIPTIONS_OPTION] = true;
     else if (a === '--series-plane') out.image.seriesPlane = args[++i];
     else if (a === '--series-slices') {
       const v = args[++i] ?? '';
@@ -100,6 +102,9 @@ export const validateCommand: CliCommand = {
     '  --accept-burned-in  Import DICOM marked BurnedInAnnotation YES, secondary',
     '                      captures and screenshots (refused by default: text in the',
     '                      pixels survives tag removal)',
+    '  --keep-dicom-descriptions  Keep DICOM protocol and sequence names, series, study',
+    '                      and procedure descriptions and the contrast agent, cleaned of',
+    '                      the patient\'s name, IDs and dates (dropped by default)',
   ].join('\n'),
   async run(args, io) {
     const { targets, json, kind, mapping: mappingText, zipLimits: zipLimitsText, image } = parseArgs(args);
@@ -154,6 +159,7 @@ export const validateCommand: CliCommand = {
       if (preview.skipped.length > 50) out.push(`  …and ${preview.skipped.length - 50} more`);
     }
     if (preview.droppedTags.length) out.push(`DICOM tags dropped (never stored): ${preview.droppedTags.map((t) => t.keyword).join(', ')}`);
+    if (preview.removedMetadata.length) out.push(`Image metadata removed (never stored): ${preview.removedMetadata.map((r) => `${r.kind} (${r.images} image${r.images === 1 ? '' : 's'})`).join(', ')}`);
     for (const w of preview.warnings) out.push(`warning: ${formatLocation(w.location) ? `${formatLocation(w.location)}: ` : ''}${w.message}`);
     for (const e of preview.errors) out.push(`error: ${formatLocation(e.location) ? `${formatLocation(e.location)}: ` : ''}${e.message}`);
     out.push(preview.ok ? 'OK: the import would succeed.' : `FAILED: ${preview.errors.length} error(s); nothing would be stored.`);

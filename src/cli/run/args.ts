@@ -1,5 +1,6 @@
 /** Options of `neuroeval run`, read from the command line. */
 import { InvalidInputError } from '../../core/errors.ts';
+import { isJsonOutputSetting, JSON_OUTPUT_SETTINGS, type JsonOutputSetting } from '../../core/protocols/json-output.ts';
 
 export interface RunArgs {
   benchmarks: string[];
@@ -20,6 +21,8 @@ export interface RunArgs {
   cases?: string[];
   limit?: number;
   fewShot: boolean;
+  /** `--json-output`: whether requests ask for JSON (`response_format`). */
+  jsonOutput?: JsonOutputSetting;
   interleave: boolean;
   device?: string;
   shard?: string;
@@ -83,6 +86,12 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--cases': out.cases = [...(out.cases ?? []), ...list(get(a))]; break;
       case '--limit': out.limit = num(a, whole(1), 'a whole number ≥ 1'); break;
       case '--few-shot': out.fewShot = true; break;
+      case '--json-output': {
+        const v = get(a);
+        if (!isJsonOutputSetting(v)) throw new InvalidInputError(`--json-output must be one of ${JSON_OUTPUT_SETTINGS.join(', ')} (got "${v}")`, { field: a });
+        out.jsonOutput = v;
+        break;
+      }
       case '--interleave': out.interleave = true; break;
       case '--device': out.device = get(a); break;
       case '--shard': out.shard = get(a); break;

@@ -36,6 +36,22 @@ const ENDPOINT_ONLY = ['apiKeyEnv', 'timeout', 'retries'] as const;
 const FLAG: Record<(typeof ENDPOINT_ONLY)[number], string> = { apiKeyEnv: '--api-key-env', timeout: '--timeout', retries: '--retries' };
 
 /**
+ * An endpoint's base URL as an option gives it: http(s), no credentials in it.
+ * @throws InvalidInputError naming the option.
+ */
+export function endpointUrl(value: string, option: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidInputError(`${option} must be a URL such as http://gpu01.hospital.local:8000/v1, not "${value}"`, { field: option });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInputError(`${option} must be an http(s) URL, not ${url.protocol}`, { field: option });
+  if (url.username || url.password) throw new InvalidInputError(`${option} must not carry a user or password: give the key with --api-key-env`, { field: option });
+  return url;
+}
+
+/**
  * The endpoint models of the arguments (none without `--endpoint`).
  * @throws InvalidInputError (a usage error) naming the option at fault.
  */
@@ -45,14 +61,7 @@ export function endpointModelsOf(a: RunArgs): CliEndpointModel[] {
     for (const k of ENDPOINT_ONLY) if (a[k] !== undefined) throw new InvalidInputError(`${FLAG[k]} applies to --endpoint only`, { field: FLAG[k] });
     return [];
   }
-  let url: URL;
-  try {
-    url = new URL(a.endpoint);
-  } catch {
-    throw new InvalidInputError(`--endpoint must be a URL such as http://gpu01.hospital.local:8000/v1, not "${a.endpoint}"`, { field: '--endpoint' });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInputError(`--endpoint must be an http(s) URL, not ${url.protocol}`, { field: '--endpoint' });
-  if (url.username || url.password) throw new InvalidInputError('--endpoint must not carry a user or password: give the key with --api-key-env', { field: '--endpoint' });
+  const url = endpointUrl(a.endpoint, '--endpoint');
   if (a.endpointModels.length === 0) throw new InvalidInputError('--endpoint needs --endpoint-model <served model name> (what the server lists at /models)', { field: '--endpoint-model' });
   const baseUrl = url.href.replace(/\/+$/, '');
   return a.endpointModels.map((model) => {
@@ -66,7 +75,7 @@ export function endpointModelsOf(a: RunArgs): CliEndpointModel[] {
  * environment variable, which must be set.
  * @throws InvalidInputError naming the option or variable.
  */
-export function endpointOptionsOf(a: RunArgs, env: Readonly<Record<string, string | undefined>> = process.env): CliEndpointOptions {
+export function endpointOptionsOf(a: Pick<RunArgs, 'apiKeyEnv' | 'concurrency' | 'timeout' | 'retries'>, env: Readonly<Record<string, string | undefined>> = process.env): CliEndpointOptions {
   let apiKey: string | undefined;
   if (a.apiKeyEnv !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.apiKeyEnv)) throw new InvalidInputError(`--api-key-env takes the name of an environment variable, not "${a.apiKeyEnv}"`, { field: '--api-key-env' });

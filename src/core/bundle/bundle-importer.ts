@@ -7,6 +7,7 @@ import { InvalidInputError, throwIfAborted } from '../errors.ts';
 import { decodeText, extensionOf, type ImportContext, type ImportDraft, type ImportIssue, type Importer, type InputFile } from './importers/importer.ts';
 import { checkDeclaredImageHashes, type CaseAtLine } from './declared-hashes.ts';
 import { expandZips } from './importers/support.ts';
+import { nonFiniteField, nonFiniteMessage } from './json-values.ts';
 import { validateCase, validateManifest } from './validate.ts';
 import type { BenchCase } from './types.ts';
 
@@ -45,6 +46,8 @@ export const bundleImporter: Importer = {
     } catch (error) {
       throw new InvalidInputError(`manifest.json is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, { file: 'manifest.json' });
     }
+    const infinite = nonFiniteField(manifestJson);
+    if (infinite !== null) throw new InvalidInputError(`manifest.json: ${nonFiniteMessage(infinite)}`, { file: 'manifest.json', field: infinite });
     const { manifest, issues: manifestIssues } = validateManifest(manifestJson, 'manifest.json');
     const issues: ImportIssue[] = [...manifestIssues];
 
@@ -67,6 +70,11 @@ export const bundleImporter: Importer = {
           raw = JSON.parse(text);
         } catch (error) {
           issues.push({ severity: 'error', message: `Line is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, location });
+          continue;
+        }
+        const infinite = nonFiniteField(raw);
+        if (infinite !== null) {
+          issues.push({ severity: 'error', message: nonFiniteMessage(infinite), location: { ...location, field: infinite } });
           continue;
         }
         const result = validateCase(raw, location);

@@ -19,14 +19,43 @@ const DICOM_META = {
   sliceThickness: 'dicom.sliceThickness',
   sequence: 'dicom.sequence',
   protocol: 'dicom.protocol',
+  seriesDescription: 'dicom.seriesDescription',
+  studyDescription: 'dicom.studyDescription',
+  procedureDescription: 'dicom.procedureDescription',
   contrast: 'dicom.contrast',
   patientKey: 'dicom.patientKey',
   studyKey: 'dicom.studyKey',
   seriesKey: 'dicom.seriesKey',
 } as const;
 
-/** Technical tags whose (checked) values are kept: not reported as dropped. */
-export const KEPT_AS_META: ReadonlySet<string> = new Set(['Manufacturer', 'ManufacturerModelName', 'MagneticFieldStrength', 'SequenceName', 'ProtocolName', 'ContrastBolusAgent']);
+/** Import options of the DICOM meta (from the preview's tick box or `--keep-dicom-descriptions`). */
+export interface DicomMetaOptions {
+  /**
+   * Keep the descriptive free text (protocol and sequence names, series,
+   * study and procedure descriptions, the contrast agent's name), cleaned by
+   * PS3.15 Annex E's Clean Descriptors rule. Off by default: only coded
+   * technical tags are kept.
+   */
+  readonly keepDescriptions?: boolean;
+}
+
+/** The import option that turns {@link DicomMetaOptions.keepDescriptions} on. */
+export const KEEP_DESCRIPTIONS_OPTION = 'keepDicomDescriptions';
+
+/** The meta options of an import's options object. */
+export function dicomMetaOptions(options: Readonly<Record<string, unknown>> | undefined): DicomMetaOptions {
+  return { keepDescriptions: options?.[KEEP_DESCRIPTIONS_OPTION] === true };
+}
+
+/** Technical tags kept by default (checked); ContrastBolusAgent only as yes or no. */
+const TECHNICAL_KEPT = ['Manufacturer', 'ManufacturerModelName', 'MagneticFieldStrength', 'ContrastBolusAgent'];
+/** Descriptive free text (PS3.15 Table E.1-1 marks each X/C: removed, or cleaned under Clean Descriptors). */
+const DESCRIPTIVE = ['SequenceName', 'ProtocolName', 'SeriesDescription', 'StudyDescription', 'PerformedProcedureStepDescription'];
+
+/** Tags whose (checked) values are kept as meta: not reported as dropped. */
+export function keptAsMeta(options: DicomMetaOptions = {}): ReadonlySet<string> {
+  return new Set(options.keepDescriptions ? [...TECHNICAL_KEPT, ...DESCRIPTIVE] : TECHNICAL_KEPT);
+}
 
 /**
  * Fields whose refusal the user can lift with "accept burned-in annotation"
@@ -67,10 +96,64 @@ export function pseudonymousKeys(a: DicomAttributes, salt: string): Pseudonymous
   };
 }
 
-/** Printable text only, one space between words, at most 64 characters (the longest LO value). */
-function clean(value: string | undefined): string | undefined {
+/** DICOM character set terms (0008,0005) and the WHATWG encoding of each. */
+const CHARSETS: Readonly<Record<string, string>> = {
+  'ISO_IR 6': 'windows-1252', 'ISO 2022 IR 6': 'windows-1252',
+  'ISO_IR 100': 'windows-1252', 'ISO 2022 IR 100': 'windows-1252',
+  'ISO_IR 101': 'iso-8859-2', 'ISO 2022 IR 101': 'iso-8859-2',
+  'ISO_IR 109': 'iso-8859-3', 'ISO 2022 IR 109': 'iso-8859-3',
+  'ISO_IR 110': 'iso-8859-4', 'ISO 2022 IR 110': 'iso-8859-4',
+  'ISO_IR 144': 'iso-8859-5', 'ISO 2022 IR 144': 'iso-8859-5',
+  'ISO_IR 127': 'iso-8859-6', 'ISO 2022 IR 127': 'iso-8859-6',
+  'ISO_IR 126': 'iso-8859-7', 'ISO 2022 IR 126': 'iso-8859-7',
+  'ISO_IR 138': 'iso-8859-8', 'ISO 2022 IR 138': 'iso-8859-8',
+  'ISO_IR 148': 'iso-8859-9', 'ISO 2022 IR 148': 'iso-8859-9',
+  'ISO_IR 203': 'iso-8859-15', 'ISO 2022 IR 203': 'iso-8859-15',
+  'ISO_IR 166': 'windows-874', 'ISO 2022 IR 166': 'windows-874',
+  'ISO_IR 13': 'shift_jis', 'ISO 2022 IR 13': 'shift_jis',
+  'ISO 2022 IR 87': 'iso-2022-jp', 'ISO 2022 IR 159': 'iso-2022-jp',
+  'ISO 2022 IR 149': 'euc-kr',
+  'ISO 2022 IR 58': 'gbk',
+  'ISO_IR 192': 'utf-8',
+  GB18030: 'gb18030',
+  GBK: 'gbk',
+};
+
+/**
+ * An attribute's text in the file's character set. attributes.ts reads every
+ * byte as one Latin-1 character; this turns those bytes back into the
+ * letters they are, so `MÜLLER` in UTF-8 and in ISO_IR 100 both read MÜLLER.
+ * Without a declared set (the default repertoire is ASCII), bytes that are
+ * valid UTF-8 are read so, others as Windows-1252.
+ */
+function decodeAttribute(value: string | undefined, charset: string | undefined): string | undefined {
+  if (value === undefined || ![...value].some((c) => c.charCodeAt(0) > 0x7f)) return value;
+  const bytes = Uint8Array.from(value, (c) => c.charCodeAt(0) & 0xff);
+  const terms = (charset ?? '').split('\\').map((t) => t.trim()).filter(Boolean);
+  const label = terms.map((t) => CHARSETS[t.toUpperCase()]).find((l) => l !== undefined);
+  const attempts = label ? [label, 'windows-1252'] : ['utf-8', 'windows-1252'];
+  for (const l of attempts) {
+    try {
+      return new TextDecoder(l, { fatal: l === 'utf-8' }).decode(bytes);
+    } catch {
+      // Not this encoding (or a runtime without it): try the next.
+    }
+  }
+  return value;
+}
+
+/** Control, format (zero-width, bidi overrides) and line-separator characters: none belongs in a stored label. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** Letters and digits as compared: NFKC, case folded (ẞ, ß and SS alike: lower, upper, lower), then without accents (MÜLLER = MULLER). */
+function skeleton(s: string): string {
+  return s.normalize('NFKC').toLowerCase().toUpperCase().toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').normalize('NFC');
+}
+
+/** Visible text, one space between words, at most 64 characters (the longest LO value); undefined when nothing is left. */
+function tidy(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const s = value.replace(/[^\x20-\x7e]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 64);
+  const s = [...value.normalize('NFC').replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim()].slice(0, 64).join('').trim();
   return s === '' ? undefined : s;
 }
 
@@ -80,52 +163,122 @@ function decimal(value: string | undefined): string | undefined {
   return s && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s) && Number.isFinite(Number(s)) ? s : undefined;
 }
 
+/** A run of letters and digits: the unit names are compared in. */
+const WORD = /[\p{L}\p{N}]+/gu;
+
 /**
- * The patient's own words that free text must not carry: name parts and
- * IDs of three characters or more, upper-cased. Used only for the check
- * below; never stored.
+ * The patient's own words that text must not carry: the parts of the name
+ * (every component group: alphabetic, ideographic, phonetic) and of the ID,
+ * as skeletons (see {@link skeleton}). Used only for the checks below; never
+ * stored.
  */
 function identifyingWords(a: DicomAttributes): string[] {
-  const words = [a.PatientID, ...(a.PatientName ?? '').split(/[\^=\s,]+/)].filter((w): w is string => !!w && w.length >= 3);
-  return words.map((w) => w.toUpperCase());
+  const name = decodeAttribute(a.PatientName, a.SpecificCharacterSet) ?? '';
+  const id = decodeAttribute(a.PatientID, a.SpecificCharacterSet) ?? '';
+  const words = [...(name.match(WORD) ?? []), ...(id.match(WORD) ?? []), ...(id.trim() ? [id.trim()] : [])];
+  return [...new Set(words.map(skeleton).filter((w) => w.length >= 2))];
+}
+
+/** Dates (01/01/1960, 1960-01-01, 01.01.60, 19600101) and runs of six or more digits (record numbers). */
+const DATES_AND_NUMBERS = /\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{6,}/g;
+/** Words that label personal data: a descriptor holding one is not a technical description. */
+const PERSONAL_LABELS = /(^|[^\p{L}])(dob|d\.o\.b|mrn|ssn|nhs|patient|name|born|birth|geb|geboren)([^\p{L}]|$)/iu;
+
+/** Whether a word is, or (for the longer parts) holds, one of the patient's words. */
+function isIdentifying(word: string, forbidden: readonly string[]): boolean {
+  const w = skeleton(word);
+  return forbidden.some((f) => w === f || (f.length >= 4 && w.includes(f)));
+}
+
+/** Whether a technical value holds one of the patient's words, compared letter by letter after folding. */
+function holdsIdentity(value: string, forbidden: readonly string[]): boolean {
+  if (forbidden.length === 0) return false;
+  const whole = skeleton(value);
+  return (value.match(WORD) ?? []).some((w) => isIdentifying(w, forbidden)) || forbidden.some((f) => f.length >= 4 && whole.includes(f));
 }
 
 /**
- * The technical meta of a file. Sequence and protocol names are free text a
- * technologist typed, sometimes with the patient's name in it: a value that
- * contains the patient's name or ID is left out with a warning.
+ * PS3.15 Annex E's Clean Descriptors rule for one descriptive value: the
+ * patient's name parts and ID, dates and long numbers are taken out; a value
+ * that labels personal data (DOB, MRN, "patient", "name"…) is not a technical
+ * description at all and is dropped whole. `cleaned` says whether anything
+ * was taken out.
  */
-function technicalMeta(a: DicomAttributes, file: string): { meta: Record<string, string>; issues: ImportIssue[] } {
+function cleanDescriptor(value: string, forbidden: readonly string[]): { value?: string; cleaned: boolean; dropped: boolean } {
+  const visible = value.normalize('NFC').replace(INVISIBLE, ' ');
+  if (PERSONAL_LABELS.test(visible)) return { cleaned: true, dropped: true };
+  let cleaned = false;
+  const withoutNumbers = visible.replace(DATES_AND_NUMBERS, () => {
+    cleaned = true;
+    return ' ';
+  });
+  const withoutNames = withoutNumbers.replace(WORD, (word) => {
+    if (!isIdentifying(word, forbidden)) return word;
+    cleaned = true;
+    return ' ';
+  });
+  // What removal leaves at the edges ("- brain", "brain ()") is trimmed; a value left without a letter or digit is nothing.
+  const trimmed = cleaned ? withoutNames.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '').replace(/\(\s*\)|\[\s*\]/g, ' ') : withoutNames;
+  const out = tidy(trimmed);
+  return out && /[\p{L}\p{N}]/u.test(out) ? { value: out, cleaned, dropped: false } : { cleaned, dropped: true };
+}
+
+/**
+ * The meta of a file's coded technical tags, and (when the import opts in)
+ * of its descriptive free text, cleaned. A technical value holding the
+ * patient's name or ID (compared after Unicode folding, so MÜLLER, müller
+ * and MULLER are one name) is left out with a warning.
+ */
+function technicalMeta(a: DicomAttributes, file: string, options: DicomMetaOptions): { meta: Record<string, string>; issues: ImportIssue[] } {
   const meta: Record<string, string> = {};
   const issues: ImportIssue[] = [];
   const forbidden = identifyingWords(a);
+  const text = (v: string | undefined) => decodeAttribute(v, a.SpecificCharacterSet);
   const put = (key: string, field: string, value: string | undefined) => {
     if (value === undefined) return;
-    if (forbidden.some((w) => value.toUpperCase().includes(w))) {
+    if (holdsIdentity(value, forbidden)) {
       issues.push({ severity: 'warning', message: `"${file}": ${field} contains the patient's name or ID, so it is not kept.`, location: { file, field } });
       return;
     }
     meta[key] = value;
   };
-  put(DICOM_META.manufacturer, 'Manufacturer', clean(a.Manufacturer));
-  put(DICOM_META.model, 'ManufacturerModelName', clean(a.ManufacturerModelName));
+  put(DICOM_META.manufacturer, 'Manufacturer', tidy(text(a.Manufacturer)));
+  put(DICOM_META.model, 'ManufacturerModelName', tidy(text(a.ManufacturerModelName)));
   const tesla = decimal(a.MagneticFieldStrength);
   // Older GE scanners wrote gauss (15000 for 1.5 T); no clinical magnet is above 100 T.
   put(DICOM_META.fieldStrength, 'MagneticFieldStrength', tesla !== undefined && Number(tesla) > 100 ? String(Number(tesla) / 10000) : tesla);
   put(DICOM_META.sliceThickness, 'SliceThickness', decimal(a.SliceThickness));
-  put(DICOM_META.sequence, 'SequenceName', clean(a.SequenceName));
-  put(DICOM_META.protocol, 'ProtocolName', clean(a.ProtocolName));
+  const describe = (key: string, field: string, raw: string | undefined) => {
+    const value = tidy(text(raw));
+    if (value === undefined) return;
+    const c = cleanDescriptor(value, forbidden);
+    if (c.dropped) {
+      issues.push({ severity: 'warning', message: `"${file}": ${field} holds the patient's name, an ID, a date or a label of personal data, and nothing technical is left without it, so it is not kept.`, location: { file, field } });
+      return;
+    }
+    if (c.cleaned) issues.push({ severity: 'warning', message: `"${file}": ${field} held the patient's name, an ID or a date; only the rest is kept.`, location: { file, field } });
+    meta[key] = c.value!;
+  };
+  if (options.keepDescriptions) {
+    describe(DICOM_META.sequence, 'SequenceName', a.SequenceName);
+    describe(DICOM_META.protocol, 'ProtocolName', a.ProtocolName);
+    describe(DICOM_META.seriesDescription, 'SeriesDescription', a.SeriesDescription);
+    describe(DICOM_META.studyDescription, 'StudyDescription', a.StudyDescription);
+    describe(DICOM_META.procedureDescription, 'PerformedProcedureStepDescription', a.PerformedProcedureStepDescription);
+  }
   if (a.ContrastBolusAgent !== undefined) {
     // Type 2 in the Contrast/Bolus module: present but empty means no agent was given.
-    const agent = clean(a.ContrastBolusAgent);
-    put(DICOM_META.contrast, 'ContrastBolusAgent', agent === undefined || /^(NO|NONE|N)$/i.test(agent) ? 'no' : /^(YES|Y)$/i.test(agent) ? 'yes' : agent);
+    const agent = tidy(text(a.ContrastBolusAgent));
+    const none = agent === undefined || /^(NO|NONE|N)$/i.test(agent);
+    if (none || /^(YES|Y)$/i.test(agent) || !options.keepDescriptions) meta[DICOM_META.contrast] = none ? 'no' : 'yes';
+    else describe(DICOM_META.contrast, 'ContrastBolusAgent', agent);
   }
   return { meta, issues };
 }
 
-/** The case meta of a file: technical tags plus its pseudonymous keys. */
-export function dicomCaseMeta(a: DicomAttributes, salt: string, file: string): { meta: Record<string, string>; issues: ImportIssue[] } {
-  const { meta, issues } = technicalMeta(a, file);
+/** The case meta of a file: technical tags (and, when asked, cleaned descriptions) plus its pseudonymous keys. */
+export function dicomCaseMeta(a: DicomAttributes, salt: string, file: string, options: DicomMetaOptions = {}): { meta: Record<string, string>; issues: ImportIssue[] } {
+  const { meta, issues } = technicalMeta(a, file, options);
   const keys = pseudonymousKeys(a, salt);
   if (keys.patientKey) meta[DICOM_META.patientKey] = keys.patientKey;
   if (keys.studyKey) meta[DICOM_META.studyKey] = keys.studyKey;

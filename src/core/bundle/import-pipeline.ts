@@ -7,7 +7,7 @@
 import { InvalidInputError, NeuroEvalError, throwIfAborted } from '../errors.ts';
 import type { Progress } from '../rpc/protocol.ts';
 import { bundleImporter } from './bundle-importer.ts';
-import { finalizeBundle } from './finalize.ts';
+import { finalizeBundle, type RemovedMetadata } from './finalize.ts';
 import { IMPORTERS } from './importers/index.ts';
 import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from './importers/importer.ts';
 import type { AnswerKeyMatch } from './importers/answer-key.ts';
@@ -60,6 +60,12 @@ export interface ImportPreview {
   readonly summary: ImportSummary | null;
   /** DICOM tags removed before anything was kept, by keyword, with how many files had each. */
   readonly droppedTags: DroppedTagSummary[];
+  /**
+   * Metadata removed from the images before they were stored (text chunks,
+   * EXIF, comments, colour profiles…), by kind, with how many images had each:
+   * images, and images kept beside the cases, are stored as pixels only.
+   */
+  readonly removedMetadata: RemovedMetadata[];
   readonly manifest: Bundle['manifest'] | null;
   /** The finished bundle, present when there are no errors. */
   readonly bundle: Bundle | null;
@@ -126,7 +132,7 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
   const head = { importer: { kind: importer.kind, label: importer.label } };
   // Filled once the importer has read the files: images' bundle paths → the names the user wrote.
   const inputNames = new Map<string, string>();
-  const fail = (found: ImportIssue[], skipped: SkippedCase[] = [], droppedTags: DroppedTagSummary[] = []): ImportPreview => {
+  const fail = (found: ImportIssue[], skipped: SkippedCase[] = [], droppedTags: DroppedTagSummary[] = [], removedMetadata: RemovedMetadata[] = []): ImportPreview => {
     const issues = withInputNames(found, inputNames);
     return {
       ...head,
@@ -136,6 +142,7 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
       skipped,
       summary: null,
       droppedTags,
+      removedMetadata,
       manifest: null,
       bundle: null,
     };
@@ -167,14 +174,18 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
     ...(options.progress ? { progress: options.progress } : {}),
     inputName: files.length === 1 ? files[0]!.path : undefined,
   });
-  if (!result.bundle) return fail(result.issues, result.skipped, droppedTags);
+  const removedMetadata = mergeRemoved(converted.removedMetadata, result.removedMetadata);
+  if (!result.bundle) return fail(result.issues, result.skipped, droppedTags, removedMetadata);
   // Stored names come from content, never from the user's file names (which may name the patient).
   const bundle = withNeutralImageNames(result.bundle);
   const issues = [...result.issues];
   if (draft.declaredContentHash && draft.declaredContentHash !== bundle.manifest.contentHash) {
+    const stripped = removedMetadata.length > 0;
     issues.push({
       severity: 'warning',
-      message: `The bundle declares content hash ${draft.declaredContentHash.slice(0, 12)}…, but its content hashes to ${bundle.manifest.contentHash.slice(0, 12)}…: it was changed after export. The recomputed hash is stored.`,
+      message: stripped
+        ? `The bundle declares content hash ${draft.declaredContentHash.slice(0, 12)}…; with the image metadata removed (listed in this preview), its content hashes to ${bundle.manifest.contentHash.slice(0, 12)}…. The recomputed hash is stored.`
+        : `The bundle declares content hash ${draft.declaredContentHash.slice(0, 12)}…, but its content hashes to ${bundle.manifest.contentHash.slice(0, 12)}…: it was changed after export. The recomputed hash is stored.`,
       location: { file: 'manifest.json', field: 'contentHash' },
     });
   }
@@ -187,6 +198,7 @@ export async function prepareImport(input: readonly InputFile[], options: Prepar
     // Counted before renaming: identical renders under different names still count as the images a case shows.
     summary: summarize(result.bundle),
     droppedTags,
+    removedMetadata,
     manifest: bundle.manifest,
     bundle,
     // Stored only when this import made keys with it (a re-imported bundle's keys were made with a salt it does not carry).
@@ -204,6 +216,13 @@ function mergeDropped(a: readonly DroppedTagSummary[], b: readonly DroppedTagSum
     out.set(t.tag, seen ? { ...seen, files: seen.files + t.files } : t);
   }
   return [...out.values()];
+}
+
+/** One line per kind of metadata, images counted across both lists. */
+function mergeRemoved(a: readonly RemovedMetadata[], b: readonly RemovedMetadata[]): RemovedMetadata[] {
+  const out = new Map<string, number>();
+  for (const r of [...a, ...b]) out.set(r.kind, (out.get(r.kind) ?? 0) + r.images);
+  return [...out].map(([kind, images]) => ({ kind, images }));
 }
 
 /** Each stored image's input file, from the bundle's paths before they were renamed by content. */

@@ -16,8 +16,9 @@ import { renderDicomFrame, renderNiftiSlice, type RenderedImage } from '../imagi
 import type { WindowPreset } from '../imaging/window.ts';
 import { sniffImageType } from '../imaging/sniff.ts';
 import { asDicomFile, parseDicomForImport } from './dicom-input.ts';
-import { dicomCaseMeta, KEPT_AS_META } from './dicom-meta.ts';
+import { dicomCaseMeta, dicomMetaOptions, keptAsMeta } from './dicom-meta.ts';
 import type { ImportDraft, ImportIssue } from './importers/importer.ts';
+import type { RemovedMetadata } from './finalize.ts';
 import { checkStoredFiles } from './stored-files.ts';
 import type { BenchCase, CaseImage, ImageSource, Plane } from './types.ts';
 
@@ -67,8 +68,10 @@ function pick(options: Readonly<Record<string, unknown>> | undefined): MedicalIm
 export function convertMedicalImages(
   draft: ImportDraft,
   ctx: { readonly options?: Readonly<Record<string, unknown>>; readonly keySalt?: string } = {},
-): { draft: ImportDraft; droppedTags: DroppedTagSummary[]; keyed: boolean } {
+): { draft: ImportDraft; droppedTags: DroppedTagSummary[]; removedMetadata: RemovedMetadata[]; keyed: boolean } {
   const opts = pick(ctx.options);
+  const metaOptions = dicomMetaOptions(ctx.options);
+  const keptAsMetaTags = keptAsMeta(metaOptions);
   const window = opts.window === 'file' ? undefined : opts.window;
   const issues: ImportIssue[] = [...draft.issues];
   const images = new Map(draft.images);
@@ -98,9 +101,9 @@ export function convertMedicalImages(
       if (dicom) {
         const { parsed, warning } = parseDicomForImport(dicom, path, opts.acceptBurnedInAnnotation === true);
         if (warning) issues.push(warning);
-        parsed.dropped.forEach((t) => KEPT_AS_META.has(t.name) || note(t.tag, t.name));
+        parsed.dropped.forEach((t) => keptAsMetaTags.has(t.name) || note(t.tag, t.name));
         if (ctx.keySalt) {
-          const found = dicomCaseMeta(parsed.attributes ?? {}, ctx.keySalt, path);
+          const found = dicomCaseMeta(parsed.attributes ?? {}, ctx.keySalt, path, metaOptions);
           caseMeta.set(path, found.meta);
           issues.push(...found.issues);
         }
@@ -141,7 +144,8 @@ export function convertMedicalImages(
   }
 
   // Whatever else is stored byte for byte is sniffed: side files and the images left as they are.
-  checkStoredFiles(files, images, { issues, note, acceptBurnedIn: opts.acceptBurnedInAnnotation === true });
+  const removed = new Map<string, number>();
+  checkStoredFiles(files, images, { issues, note, acceptBurnedIn: opts.acceptBurnedInAnnotation === true, removed: (kind) => removed.set(kind, (removed.get(kind) ?? 0) + 1) });
 
   const cases: BenchCase[] = draft.cases.map((c) => {
     if (!c.images.some((img) => renders.has(img.path))) return c;
@@ -168,5 +172,6 @@ export function convertMedicalImages(
   });
 
   const droppedTags = [...dropped].map(([tag, d]) => ({ tag: tag.startsWith('nifti:') ? 'nifti' : tag, keyword: d.keyword, files: d.files }));
-  return { draft: { ...draft, cases, images, files, issues }, droppedTags, keyed: [...caseMeta.values()].some((m) => Object.keys(m).some((k) => k.endsWith('Key'))) };
+  const removedMetadata = [...removed].map(([kind, n]) => ({ kind, images: n }));
+  return { draft: { ...draft, cases, images, files, issues }, droppedTags, removedMetadata, keyed: [...caseMeta.values()].some((m) => Object.keys(m).some((k) => k.endsWith('Key'))) };
 }

@@ -9,7 +9,12 @@
  * - An NEVOL1 container is kept only if it is exactly what NeuroEval writes
  *   (re-encoding it gives the same bytes), so nothing can ride along in it.
  * - DICOM or NIfTI hidden in an archive, a gzip stream or other bytes cannot
- *   be de-identified in place and is refused, naming the file.
+ *   be de-identified in place and is refused, naming the file; so is any
+ *   compressed or archive format NeuroEval does not open (bzip2, xz, 7-Zip…),
+ *   and an image inside an archive that carries metadata.
+ * - A picture (PNG, JPEG, WebP, GIF) is stored as pixels only: its text
+ *   chunks, EXIF, comments and profiles are removed (imaging/strip-metadata.ts)
+ *   and counted for the preview.
  * - Files under `sources/` get neutral names (`sources/<sha256>.<ext>`): a
  *   user's file name there often is the patient's name or record number.
  *
@@ -22,7 +27,8 @@ import { findDicomMarker } from '../imaging/dicom/detect.ts';
 import { decodeVolume, encodeVolume, VOLUME_MAGIC, volumeFromDicom, volumeFromNifti } from '../imaging/dicom/serialize.ts';
 import { BoundedInflater } from '../imaging/inflate.ts';
 import { parseNifti } from '../imaging/nifti/parse.ts';
-import { sniffImageType } from '../imaging/sniff.ts';
+import { isRasterImageType, sniffImageType } from '../imaging/sniff.ts';
+import { stripImageMetadata } from '../imaging/strip-metadata.ts';
 import { asDicomFile, parseDicomForImport } from './dicom-input.ts';
 import { hiddenMedicalContent } from './hidden-medical.ts';
 import type { ImportIssue } from './importers/importer.ts';
@@ -32,6 +38,8 @@ interface CheckContext {
   /** Records a dropped DICOM tag or NIfTI field for the preview's list. */
   readonly note: (tag: string, keyword: string) => void;
   readonly acceptBurnedIn: boolean;
+  /** Records a kind of image metadata removed from a picture kept beside the cases. */
+  readonly removed: (kind: string) => void;
 }
 
 /** The header a gzip-compressed NIfTI starts with, when the stream is one. */
@@ -129,10 +137,24 @@ export function checkStoredFiles(files: Map<string, Uint8Array>, images: Readonl
         continue;
       }
     }
+    let stored = bytes;
+    const type = sniffImageType(bytes);
+    if (isRasterImageType(type)) {
+      try {
+        const stripped = stripImageMetadata(bytes, type, path);
+        stripped.removed.forEach(ctx.removed);
+        stored = stripped.bytes;
+      } catch (e) {
+        if (!(e instanceof InvalidInputError)) throw e;
+        files.delete(path);
+        ctx.issues.push(error(path, `"${path}" is stored as pixels only, and its metadata cannot be removed: ${e.message}`));
+        continue;
+      }
+    }
     if (path.startsWith('sources/')) {
       files.delete(path);
-      files.set(`sources/${sha256Hex(bytes)}.${extensionFor(bytes)}`, bytes);
-    }
+      files.set(`sources/${sha256Hex(stored)}.${extensionFor(stored)}`, stored);
+    } else if (stored !== bytes) files.set(path, stored);
   }
   for (const [path, bytes] of images) {
     const at = findDicomMarker(bytes);

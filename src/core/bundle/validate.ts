@@ -6,6 +6,7 @@
  */
 import type { ErrorLocation } from '../errors.ts';
 import type { ImportIssue } from './importers/importer.ts';
+import { checkCaseId } from './json-values.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, TASK_FAMILIES, type BenchCase, type BundleManifest } from './types.ts';
 
 const ID_RE = /^[a-z0-9][a-z0-9._-]*$/;
@@ -118,6 +119,12 @@ export function validateCase(raw: unknown, location: ErrorLocation): { case?: Be
   const c = new Checker(location);
   if (!c.isObject(raw, '')) return { issues: c.issues };
   c.string(raw, 'id', '', true);
+  let id: string | undefined;
+  if (typeof raw.id === 'string' && raw.id.trim() !== '') {
+    const checked = checkCaseId(raw.id);
+    if ('error' in checked) c.error('id', checked.error);
+    else id = checked.id;
+  }
   if (!TASK_FAMILIES.includes(raw.taskFamily as never)) {
     c.error('taskFamily', `"taskFamily" must be one of: ${TASK_FAMILIES.join(', ')}.`);
   }
@@ -186,7 +193,7 @@ export function validateCase(raw: unknown, location: ErrorLocation): { case?: Be
   }
   c.unknownKeys(raw, CASE_KEYS, '');
   const ok = !c.issues.some((i) => i.severity === 'error');
-  return ok ? { case: cleanCase(raw), issues: c.issues } : { issues: c.issues };
+  return ok ? { case: { ...cleanCase(raw), id: id! }, issues: c.issues } : { issues: c.issues };
 }
 
 type Obj = Record<string, unknown>;

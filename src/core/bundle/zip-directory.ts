@@ -52,11 +52,24 @@ function u64(view: DataView, at: number, file: string): number {
   return Number(value);
 }
 
-/** Finds the end-of-central-directory record: the last one, within the final 64 KiB + 22 bytes (the comment's maximum). */
+/**
+ * Finds the end-of-central-directory record: the last one, within the final
+ * 64 KiB + 22 bytes (the comment's maximum). A record that sits inside the
+ * comment of an earlier one is a forgery (or a damaged archive): an archive
+ * comment is free text, and a reader that trusted the record planted there
+ * would list files other than the archive's (or none), so it is refused.
+ */
 function findEnd(bytes: Uint8Array, view: DataView, file: string): number {
   const lowest = Math.max(0, bytes.length - 22 - U16_MAX);
+  const fits = (at: number) => view.getUint32(at, true) === EOCD && at + 22 + view.getUint16(at + 20, true) <= bytes.length;
   for (let at = bytes.length - 22; at >= lowest; at--) {
-    if (view.getUint32(at, true) === EOCD && at + 22 + view.getUint16(at + 20, true) <= bytes.length) return at;
+    if (!fits(at)) continue;
+    for (let outer = at - 1; outer >= lowest; outer--) {
+      if (fits(outer) && outer + 22 <= at && outer + 22 + view.getUint16(outer + 20, true) >= at + 22) {
+        throw corrupt(file, 'its end-of-archive record is damaged or forged (one lies inside the comment of another), so its list of files cannot be trusted');
+      }
+    }
+    return at;
   }
   throw corrupt(file, 'no end-of-archive record was found');
 }
@@ -83,6 +96,9 @@ export function readZipDirectory(bytes: Uint8Array, file: string): ZipEntry[] {
     dirStart = u64(view, record + 48, file);
   }
   if (dirStart + dirSize > bytes.length) throw corrupt(file, 'the list of files lies beyond the end of the archive');
+  if (count === 0 && view.getUint32(0, true) === LOCAL) {
+    throw corrupt(file, 'its end-of-archive record lists no files, but the archive begins with one, so the record is damaged or forged');
+  }
   // Each central directory record is at least 46 bytes: a count the listing cannot hold is a lie.
   if (count * 46 > dirSize) throw corrupt(file, `it claims ${count.toLocaleString('en')} files, more than its list of files can hold`);
 

@@ -21,6 +21,7 @@ import { createResponsesRepo, type ResponsesRepo } from './repos/responses.repo.
 import { createScoresRepo, type ScoresRepo } from './repos/scores.repo.ts';
 import { createReviewsRepo, type ReviewsRepo } from './repos/reviews.repo.ts';
 import { createSettingsRepo, type SettingsRepo } from './repos/settings.repo.ts';
+import { createScoringCacheRepo, type ScoringCacheRepo } from './repos/scoring-cache.repo.ts';
 import { createDeletionsRepo, type DeletionsRepo } from './repos/deletions.repo.ts';
 import { createUsageRepo, type UsageRepo } from './repos/usage.repo.ts';
 
@@ -48,6 +49,7 @@ export interface Repositories {
   scores: ScoresRepo;
   reviews: ReviewsRepo;
   settings: SettingsRepo;
+  scoringCache: ScoringCacheRepo;
   /** Deleting a benchmark, run, answer or review with everything that belongs to it. */
   deletions: DeletionsRepo;
   /** What each benchmark takes in storage. */
@@ -75,6 +77,7 @@ export function createRepositories(db: NeuroEvalDB, hooks: StorageHooks = {}, op
     scores: createScoresRepo(ctx),
     reviews: createReviewsRepo(ctx),
     settings: createSettingsRepo(ctx),
+    scoringCache: createScoringCacheRepo(ctx),
     deletions: createDeletionsRepo(ctx),
     usage: createUsageRepo(ctx),
   };

@@ -24,6 +24,7 @@ import type {
   RunRecord,
   ScoreRecord,
   ScoreSetRecord,
+  ScoringCacheRecord,
   SettingRecord,
   StoreName,
 } from './types.ts';
@@ -97,6 +98,22 @@ export const SCHEMA: Readonly<Record<number, StoreDefinitions>> = {
     reviews: 'id, responseId, reviewerId, runId',
     settings: 'key',
     resultDigests: 'id, scoreSetId, runId',
+  },
+  // v5: scoringCache keeps judge replies and encoder vectors by model, request and input (scoring/run/scoring-cache.ts),
+  // so re-scoring asks a model only what it has not answered before. A new table: no data migration.
+  5: {
+    benchmarks: 'id, name, createdAt',
+    cases: '[benchmarkId+id], benchmarkId, [benchmarkId+split], [benchmarkId+taskFamily], [benchmarkId+diseaseGroup]',
+    assets: 'sha256, createdAt',
+    models: 'id, runtime, addedAt',
+    runs: 'id, benchmarkId, status, createdAt',
+    responses: 'id, runId, [runId+itemKey], [runId+caseId], cacheKey, createdAt',
+    scores: 'id, runId, responseId, scoreSetId, [scoreSetId+caseId]',
+    scoreSets: 'id, runId, [runId+version], createdAt',
+    reviews: 'id, responseId, reviewerId, runId',
+    settings: 'key',
+    resultDigests: 'id, scoreSetId, runId',
+    scoringCache: 'key, createdAt',
   },
 };
 
@@ -194,6 +211,7 @@ export class NeuroEvalDB extends Dexie {
   declare readonly resultDigests: Table<ResultDigestRecord, string>;
   declare readonly reviews: Table<ReviewRecord, string>;
   declare readonly settings: Table<SettingRecord, string>;
+  declare readonly scoringCache: Table<ScoringCacheRecord, string>;
   /**
    * True once the browser itself closed this connection (the IndexedDB `close`
    * event, which another tab's upgrade never fires): storage errors then say

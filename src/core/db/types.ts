@@ -9,6 +9,7 @@
  */
 
 import type { CriteriaDeviation } from '../criteria/criteria.ts';
+import type { CachedValue } from '../scoring/run/scoring-cache.ts';
 import type { BenchCase, BundleManifest } from '../bundle/types.ts';
 import type { PromptSize } from '../engines/engine.ts';
 import type { RunConfig } from '../runner/config.ts';
@@ -29,6 +30,7 @@ export type StoreName =
   | 'scores'
   | 'scoreSets'
   | 'resultDigests'
+  | 'scoringCache'
   | 'reviews'
   | 'settings';
 
@@ -256,4 +258,11 @@ export interface SettingRecord {
   key: string;
   value: unknown;
   updatedAt: Timestamp;
+}
+
+/** One judge reply or encoder vector kept for re-scoring (scoring/run/scoring-cache.ts): `key` hashes model, request and input. */
+export interface ScoringCacheRecord {
+  readonly key: string;
+  readonly value: CachedValue;
+  readonly createdAt: Timestamp;
 }

@@ -11,8 +11,10 @@ import { encodePng } from '../imaging/png-encode.ts';
 import { demoCases, type DemoCase } from './cases.ts';
 import { drawnCases, type DrawnTask } from './drawn-cases.ts';
 import { DEMO_IMAGE_SIZE, type SliceSpec, renderImage, renderTissueMap } from './phantom.ts';
+import { DEMO_SOURCE } from './source.ts';
 
 export { demoCases } from './cases.ts';
+export { DEMO_SOURCE } from './source.ts';
 export { drawnCases, type DrawnTask } from './drawn-cases.ts';
 export { DEMO_IMAGE_SIZE, renderImage, renderSlice, renderTissueMap, type SliceSpec } from './phantom.ts';
 
@@ -30,7 +32,7 @@ const DEMO_MANIFEST: DraftManifest = {
     '(single-image classification), Neural-MedBench (multi-sequence differential diagnosis, lesion recognition, rationale and ' +
     'multi-round cases), multiple-choice VQA with a MediConfusion-style pair, and rubric-scored reports.',
   synthetic: true,
-  source: { kind: 'neuroeval-demo' },
+  source: { kind: DEMO_SOURCE },
   protocolDefaults: {},
 };
 

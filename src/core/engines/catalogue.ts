@@ -35,6 +35,12 @@ export interface CatalogueEntry {
   readonly gated?: string;
   /** What the model is for in NeuroEval. */
   readonly purpose?: 'vlm-under-test' | 'judge' | 'encoder';
+  /**
+   * The protocols its model card says it was trained to answer (the
+   * demo-trained model: the NeuroVLM-Bench JSON and the lesion question);
+   * absent for a general model, which may be asked anything.
+   */
+  readonly answers?: readonly string[];
   /** Shipped with the app (the self-test model). */
   readonly bundled?: boolean;
   readonly selfTest?: boolean;
@@ -215,4 +221,13 @@ export function willItFit(entry: CatalogueEntry, m: MachineFacts): FitVerdict {
   }
   if (entry.runtime === 'transformers' && !m.webgpu) warnings.push('No WebGPU: it will run on the CPU (WASM), much more slowly.');
   return { fits: problems.length === 0, problems, warnings };
+}
+
+/**
+ * The protocols among `protocolIds` a model declares it cannot answer (its
+ * `answers` list leaves them out): empty for a general model.
+ */
+export function unanswerableProtocols(entry: Pick<CatalogueEntry, 'answers'> | undefined, protocolIds: readonly string[]): string[] {
+  const answers = entry?.answers;
+  return answers ? protocolIds.filter((p) => !answers.includes(p)) : [];
 }

@@ -75,6 +75,42 @@ export interface GenerateResult {
   readonly text: string;
   readonly finishReason: FinishReason;
   readonly usage: EngineUsage;
+  /**
+   * The answer ran past the bytes its token budget allows and was cut there
+   * ({@link capAnswer}); `finishReason` is then `length`.
+   */
+  readonly truncated?: boolean;
+}
+
+/**
+ * UTF-8 bytes an answer may take per token of its budget. Tokens of every
+ * vocabulary in use average 3–5 bytes and the longest (runs of spaces or
+ * dashes) stay far below this; a server that sends more than the budget can
+ * hold is broken or hostile, and its answer would otherwise grow without
+ * limit (one sent 52 MB for a 480-token budget).
+ */
+const ANSWER_BYTES_PER_TOKEN = 32;
+/** Slack on top, so a tiny budget still holds a short answer whole. */
+const ANSWER_BYTES_SLACK = 1024;
+
+/** Most UTF-8 bytes an answer with this token budget may hold. */
+export function answerByteCap(maxTokens: number): number {
+  return Math.max(1, Math.floor(maxTokens)) * ANSWER_BYTES_PER_TOKEN + ANSWER_BYTES_SLACK;
+}
+
+const utf8 = new TextEncoder();
+
+/** The answer cut at its byte cap (at a character boundary), and whether it had to be. */
+export function capAnswer(text: string, maxTokens: number): { text: string; truncated: boolean } {
+  const cap = answerByteCap(maxTokens);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: shorter text cannot be over the cap.
+  if (text.length * 3 <= cap) return { text, truncated: false };
+  const bytes = utf8.encode(text);
+  if (bytes.length <= cap) return { text, truncated: false };
+  let end = cap;
+  // Back off continuation bytes (10xxxxxx) so no character is split.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true };
 }
 
 export interface LoadOptions {

@@ -9,6 +9,7 @@ import { NMB_CASE_BLOCK } from './nmb/common.ts';
 import { parseFreeText, type FreeTextAnswer } from './nmb/rationale.ts';
 import { singleTurnRequest } from './request.ts';
 import type { PromptTemplate, Protocol } from './types.ts';
+import { PROTOCOL_NAMES } from './names.ts';
 
 export type { FreeTextAnswer } from './nmb/rationale.ts';
 
@@ -36,7 +37,7 @@ const RUBRIC_TEMPLATES: readonly [PromptTemplate] = [RUBRIC_TEMPLATE];
 
 export const rubricProtocol: Protocol<FreeTextAnswer> & { rubricItems(q: Question): readonly RubricItem[] } = {
   ...RUBRIC,
-  label: 'Rubric-scored answer (LiveMedBench style)',
+  label: PROTOCOL_NAMES.rubric,
   description: 'A free-text answer; a judge marks each rubric item met or unmet; score = clip(Σ met points / Σ positive points, 0, 1).',
   templates: RUBRIC_TEMPLATES,
   buildRequest: (c, q, ctx) => singleTurnRequest({ ...RUBRIC, templates: RUBRIC_TEMPLATES }, c, q, ctx),
@@ -49,7 +50,7 @@ const OPEN_TEMPLATES: readonly [PromptTemplate] = [OPEN_QUESTION_TEMPLATE];
 
 export const openQuestionProtocol: Protocol<FreeTextAnswer> = {
   ...OPEN,
-  label: 'Open question (free text)',
+  label: PROTOCOL_NAMES['open-question'],
   description: 'A free-text answer, compared with the reference by similarity metrics or a judge.',
   templates: OPEN_TEMPLATES,
   buildRequest: (c, q, ctx) => singleTurnRequest({ ...OPEN, templates: OPEN_TEMPLATES }, c, q, ctx),

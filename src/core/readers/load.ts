@@ -8,11 +8,9 @@ import type { Repositories } from '../db/index.ts';
 import { buildLeaderboard, rowId, type ScoredItems, type ScoredRun } from '../results/leaderboard.ts';
 import { armKey } from '../scoring/run/types.ts';
 import { questionKey } from '../scoring/run/summary.ts';
-import { answerKey, answerKind, storedAnswer, type AnswerKind } from './answer.ts';
+import { answerKey, keyField, storedAnswer } from './answer.ts';
 import { readerStudy, type ModelArmInput, type ReaderInput, type ReaderStudyResult } from './compare.ts';
 import { isReaderModelId, readerLabel, readerOf } from './study.ts';
-
-const kindOf = (protocolId: string): AnswerKind => (protocolId === 'mcq' ? 'choice' : answerKind(protocolId, undefined));
 
 /** `runs` are the scored runs' items on `metric` (stored-results `itemsFor`, or every score row for the report). */
 export async function loadReaderStudy(repos: Repositories, scored: readonly ScoredRun[], runs: readonly ScoredItems[], metric: string): Promise<ReaderStudyResult | null> {
@@ -31,9 +29,10 @@ export async function loadReaderStudy(repos: Repositories, scored: readonly Scor
       const answers = new Map<string, string>();
       for (const r of await repos.responses.listByRun(run.id)) {
         const k = questionKey(r);
-        const kind = kindOf(protocolOf.get(k) ?? '');
-        const value = storedAnswer(kind, r).value;
-        if (value) answers.set(k, answerKey(kind, value));
+        const protocolId = protocolOf.get(k) ?? '';
+        const form = { protocolId, key: keyField(protocolId) };
+        const answer = answerKey(form, storedAnswer(form, r));
+        if (answer) answers.set(k, answer);
       }
       readers.push({ id: run.id, label: who ? readerLabel(who) : run.name, items, answers });
       continue;

@@ -8,22 +8,16 @@
 import type { BenchCase, ProtocolDefaults } from '../bundle/types.ts';
 import type { BenchmarkRecord, RunRecord, Timestamp } from '../db/types.ts';
 import { InvalidInputError } from '../errors.ts';
+import { isAskedMetric } from './answer.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 import { getProtocol, protocolFor } from '../protocols/registry.ts';
 import type { Protocol } from '../protocols/types.ts';
 import { mulberry32 } from '../random/mulberry32.ts';
+import { compareIds } from '../text/compare-ids.ts';
 import { PROVENANCE_SCHEMA } from '../runner/provenance.ts';
+import { READER_RUNTIME, readerLabel, readerModelId, readerOf, type ReaderIdentity } from './identity.ts';
 
-/** The runtime a reader's provenance names: a person, not an engine. */
-export const READER_RUNTIME = 'reader';
-const PREFIX = 'reader:';
-
-export interface ReaderIdentity {
-  /** What the reader goes by in this study (initials, a code): never their full name by default. */
-  readonly pseudonym: string;
-  /** E.g. neurologist, resident, medical student; null when not given. */
-  readonly role: string | null;
-}
+export { READER_RUNTIME, isReaderModelId, isReaderRun, readerLabel, readerModelId, readerOf, type ReaderIdentity } from './identity.ts';
 
 /** One question a reader answers. */
 export interface ReaderItem {
@@ -31,27 +25,13 @@ export interface ReaderItem {
   readonly questionId: string;
 }
 
-/** The reader's model id. Changing it orphans stored reader answers. */
-export function readerModelId(pseudonym: string): string {
-  return `${PREFIX}${pseudonym.trim()}`;
-}
-
-export function isReaderModelId(modelId: string): boolean {
-  return modelId.startsWith(PREFIX);
-}
-
-/** "Reader: AB (neurologist)". */
-export function readerLabel(r: ReaderIdentity): string {
-  return `Reader: ${r.pseudonym}${r.role ? ` (${r.role})` : ''}`;
-}
-
-/** The reader a run holds the answers of, or null for a model run. */
-export function readerOf(run: Pick<RunRecord, 'provenance'>): ReaderIdentity | null {
-  const m = run.provenance.models[0];
-  if (!m || m.runtime !== READER_RUNTIME || !isReaderModelId(m.id)) return null;
-  const pseudonym = m.id.slice(PREFIX.length);
-  const role = m.label?.startsWith(`Reader: ${pseudonym} (`) && m.label.endsWith(')') ? m.label.slice(`Reader: ${pseudonym} (`.length, -1) : null;
-  return { pseudonym, role };
+/**
+ * How a run's answers are scored (scoreRun's `askedOnly`): a reader's only on
+ * the metrics of what their form asked (answer.ts `isAskedMetric`); a model
+ * run's on everything (undefined).
+ */
+export function askedOnlyFor(run: Pick<RunRecord, 'provenance'>): ((protocolId: string, metric: string) => boolean) | undefined {
+  return readerOf(run) ? isAskedMetric : undefined;
 }
 
 /**
@@ -76,6 +56,23 @@ export function readerOrder<T extends ReaderItem>(items: readonly T[], pseudonym
     [sorted[i], sorted[j]] = [sorted[j]!, sorted[i]!];
   }
   return sorted;
+}
+
+/**
+ * Neutral labels for the cases a reader sees ("Case 7"): numbered in an order
+ * shuffled with a seed from the benchmark and the case set, so a label says
+ * nothing of the stored id (ids often name the answer: "direct-stroke-01"),
+ * and every reader of the same cases meets the same label for a case, which
+ * they can then discuss. The key (label → case) is this function.
+ */
+export function readerCaseLabels(benchmarkId: string, caseIds: readonly string[]): Map<string, string> {
+  const ids = [...new Set(caseIds)].sort(compareIds);
+  const random = mulberry32(parseInt(sha256Hex(`${benchmarkId}\u0000${ids.join('\u0000')}`).slice(0, 8), 16));
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+  }
+  return new Map(ids.map((id, k) => [id, `Case ${k + 1}`]));
 }
 
 /** Every question of the given cases (all of the benchmark's, or those a run answered: `caseIds`). */

@@ -12,11 +12,12 @@ export const decimal = (x: number, digits = 3): string => (Number.isFinite(x) ? 
 /**
  * A figure of a benchmark's own evaluator (NeuroVLM-Bench): shares and
  * scores as three decimals, a per-cent figure as per cent, a latency in ms;
- * NaN is the evaluator's own "no value" and is shown as such.
+ * the evaluator's NaN reads "no value", with the reason beside the table
+ * (bench-no-value.ts): a column of "NaN" told a user nothing.
  */
 export function benchFigure(x: unknown, kind: 'share' | 'percent' | 'ms' | 'number'): string {
   if (typeof x !== 'number') return '–';
-  if (Number.isNaN(x)) return 'NaN';
+  if (Number.isNaN(x)) return 'no value';
   if (kind === 'percent') return `${x.toFixed(1)}%`;
   if (kind === 'ms') return `${Math.round(x)} ms`;
   return x.toFixed(3);

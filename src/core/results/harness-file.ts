@@ -5,11 +5,10 @@
  * side and named apart. Nothing is stored: the file is read where it is.
  */
 import { readNeuroVlmJsonl } from '../scoring/io/neurovlm-jsonl.ts';
-import { neuroVlmBenchBreakdown, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
+import { neuroVlmBenchOfBytes, neuroVlmBenchOfText, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
 import { groupNeuroVlmItems } from '../scoring/neurovlm/items.ts';
 import { NEUROVLM_SCORED_FIELDS, type NeuroVlmScoredField } from '../scoring/neurovlm/normalise.ts';
 import { scoreNeuroVlm } from '../scoring/neurovlm/score.ts';
-import { armKey } from '../scoring/run/types.ts';
 
 /** NeuroEval's own reading of one model's answers (its normalisation; not the benchmark's figures). */
 interface OwnSummary {
@@ -31,10 +30,16 @@ export interface HarnessFileView {
   readonly own: Readonly<Record<string, OwnSummary>>;
 }
 
-/** Reads and scores a harness file; a line that is not a JSON object is an error naming the file and line. */
-export function openHarnessFile(text: string, fileName: string): HarnessFileView {
-  const { items, records, warnings } = readNeuroVlmJsonl(text, fileName);
-  const bench = neuroVlmBenchBreakdown(records, (i) => armKey(items[i]!.modelId, items[i]!.variant));
+/**
+ * Reads and scores a harness file. The benchmark's figures are its
+ * evaluator's on the file's `bytes` as Python reads them (a byte order mark
+ * kept, strict UTF-8), or on `text` when the bytes are not given; NeuroEval's
+ * own analysis reads the decoded text, leaving out lines that are not JSON
+ * objects (each named in a warning).
+ */
+export function openHarnessFile(text: string, fileName: string, bytes?: Uint8Array): HarnessFileView {
+  const { items, warnings } = readNeuroVlmJsonl(text, fileName);
+  const bench = bytes ? neuroVlmBenchOfBytes(bytes) : neuroVlmBenchOfText(text);
   const own: Record<string, OwnSummary> = {};
   for (const [key, list] of groupNeuroVlmItems(items)) {
     // Point figures only: the interval resamples are not shown here.

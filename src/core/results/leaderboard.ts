@@ -10,16 +10,18 @@ import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
 import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { answerClusters, isContinuousMetric, metricLabel, questionKey } from '../scoring/run/summary.ts';
 import type { CaseLookup } from '../scoring/run/patients.ts';
-import { armKey, type ArmSummary, type Interval, type MetricSummary, type QuestionIdentity } from '../scoring/run/types.ts';
+import { armKey, type ArmSummary, type Interval, type MetricSummary, type QuestionIdentity, type UnavailableMetric } from '../scoring/run/types.ts';
 import { bootstrapClusterMeanCi, bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { mcnemar } from '../scoring/stats/mcnemar.ts';
 import { wilsonInterval } from '../scoring/stats/wilson.ts';
 import type { IntervalUnit } from './format.ts';
+import { rowModelName } from './model-names.ts';
 import { TECHNICAL_LABELS, TECHNICAL_TAGS, technicalDimensionsOf, technicalGroup, technicalRank, type TechnicalDimension } from './technical-tags.ts';
 
 /** One scored run: its record, its current score set and that set's rows. */
 export interface ScoredRun {
-  readonly run: Pick<RunRecord, 'id' | 'name' | 'benchmarkId' | 'status' | 'createdAt'>;
+  /** `modelNames`: what people read for each model id, from the run's provenance (a reader's name, an imported model's label). */
+  readonly run: Pick<RunRecord, 'id' | 'name' | 'benchmarkId' | 'status' | 'createdAt'> & { readonly modelNames?: Readonly<Record<string, string>> };
   readonly set: ScoreSetRecord;
   readonly items: readonly ScoreRecord[];
 }
@@ -55,9 +57,13 @@ export interface LeaderboardRow {
   readonly arm: string;
   /** Model (and variant) as shown; the run name is added when two runs hold the same model. */
   readonly label: string;
+  /** The model's name as its run recorded it (the catalogue's, a reader's, an imported model's label); absent: the catalogue's name of `modelId`. */
+  readonly modelName?: string;
   readonly responses: number;
   readonly failed: number;
   readonly metrics: Readonly<Record<string, MetricSummary>>;
+  /** Metrics this arm's answers gave no value, and why (scoring/run/unavailable.ts). */
+  readonly unavailable?: readonly UnavailableMetric[];
   readonly medianLatencyMs: number;
   readonly meanDecodeTps: number;
   readonly scoreVersion: number;
@@ -93,9 +99,11 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
           order.push(m.metric);
         }
       }
+      const modelName = run.modelNames?.[arm.modelId];
       rows.push({
-        id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, arm: arm.key, label: arm.key,
-        responses: arm.responses, failed: arm.failed, metrics, medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
+        id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, arm: arm.key,
+        label: rowModelName({ modelId: arm.modelId, variant: arm.variant, ...(modelName ? { modelName } : {}) }), ...(modelName ? { modelName } : {}),
+        responses: arm.responses, failed: arm.failed, metrics, ...(arm.unavailable?.length ? { unavailable: arm.unavailable } : {}), medianLatencyMs: arm.medianLatencyMs, meanDecodeTps: arm.meanDecodeTps,
         scoreVersion: set.version, judge: set.config.judge, encoder: set.config.encoder,
       });
     }

@@ -3,6 +3,8 @@
  * results page and the report: which runs exist and which are scored, the
  * leaderboard, and the data behind every chart. Used by the results worker.
  */
+import { modelNamesOf } from './model-names.ts';
+import { readerName } from '../readers/identity.ts';
 import type { BenchCase } from '../bundle/types.ts';
 import type { Repositories } from '../db/index.ts';
 import type { BenchmarkRecord, ReviewRecord, ScoreRecord } from '../db/types.ts';
@@ -10,7 +12,7 @@ import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
 import { answerTableRow, type AnswerRow } from './answers.ts';
 import { armKey } from '../scoring/run/types.ts';
-import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
+import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFailure, NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
 import { buildLeaderboard, degradationCurves, dimensionsFor, rowId, rowReliability, type DegradationCurve, type Dimension, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
@@ -26,6 +28,8 @@ interface RunOverview {
   readonly encoder: string | null;
   /** Reviews newer than the score version: re-score to fold them in. */
   readonly newReviews: number;
+  /** A reader's session of a reader study (their name), not a model run; null for a model run. */
+  readonly reader: string | null;
 }
 
 interface ConfusionData {
@@ -112,8 +116,9 @@ export async function readResultsRuns(repos: Repositories, benchmarkId: string):
     id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers,
     scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ? encoderProvenance(set.config.encoder, set.config.bertscore) : null,
     newReviews: set ? runReviews.filter((r) => r.createdAt > (set.config.reviewsUpTo ?? 0)).length : runReviews.length,
+    reader: readerName(run),
   }));
-  const scored: ScoredRun[] = read.flatMap(({ run, set }) => (set ? [{ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt }, set, items: [] }] : []));
+  const scored: ScoredRun[] = read.flatMap(({ run, set }) => (set ? [{ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt, modelNames: modelNamesOf(run.provenance) }, set, items: [] }] : []));
   return { benchmark, runs: overviews, scored, reviews, signature: signatureOf(signed, reviews) };
 }
 
@@ -131,8 +136,11 @@ function benchmarkFigures(rows: readonly LeaderboardRow[], runOf: (row: Leaderbo
   const all: Record<string, NeuroVlmBenchFigures> = {};
   const datasets: Record<string, Record<string, NeuroVlmBenchFigures>> = {};
   const repeated = new Set(rows.filter((r, i) => rows.findIndex((o) => o.label === r.label) !== i).map((r) => r.label));
+  let failure: NeuroVlmBenchFailure | undefined;
   for (const row of rows) {
     const bench = runOf(row)?.set.summary.neurovlmBench;
+    // A run on whose export the evaluator stops has no benchmark figures: say so rather than leave its rows out silently.
+    if (bench?.failure) failure ??= { ...bench.failure, message: `${row.runName}: ${bench.failure.message}` };
     const figures = bench?.all[row.arm];
     if (!bench || !figures) continue;
     const key = repeated.has(row.label) ? `${row.label} (${row.runName})` : row.label;
@@ -143,7 +151,8 @@ function benchmarkFigures(rows: readonly LeaderboardRow[], runOf: (row: Leaderbo
     }
   }
   const sorted = Object.fromEntries(Object.keys(datasets).sort().map((d) => [d, datasets[d]!]));
-  return Object.keys(all).length ? { all, datasets: sorted } : null;
+  if (Object.keys(all).length) return { all, datasets: sorted, ...(failure ? { failure } : {}) };
+  return failure ? { all: {}, datasets: {}, failure } : null;
 }
 
 export function overviewOf(data: LoadedResults): ResultsOverview {

@@ -21,9 +21,11 @@ import type { ReaderStudyResult } from '../readers/compare.ts';
 import { hasRandomWeights, modelDisplayName, randomWeightsCaveat, rowLabel, rowModelName } from './model-names.ts';
 import { variantLabel } from '../runner/variants.ts';
 import { count, plural } from '../text/plural.ts';
-import { NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
+import { describeNeuroVlmBenchFailure, NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
 import type { GalleryGroup } from './gallery.ts';
-import { failuresSection, SAFETY_CSS, safetySection } from './report-safety.ts';
+import { failuresSection, noValueList, SAFETY_CSS, safetySection } from './report-safety.ts';
+import { benchNoValueNotes } from './bench-no-value.ts';
+import { noValueNotes } from './no-value.ts';
 import type { SafetyReport } from './safety.ts';
 
 interface ReportInput {
@@ -96,7 +98,7 @@ const CSS = `
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;margin:2rem auto;max-width:1000px;padding:0 1rem;line-height:1.45}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccd;padding-bottom:.2rem}
 table{border-collapse:collapse;width:100%;font-size:.88rem;margin:.5rem 0 1rem}th,td{border-bottom:1px solid #dde;padding:.3rem .4rem;text-align:left;vertical-align:top}
-th{background:#f3f5f8}.num{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5a6270}.caveat{border-left:4px solid #9a6700;background:#fff8e6;padding:.5rem .75rem}
+th{background:#f3f5f8}.no-value{border-left:4px solid #9a6700;padding:.3rem .75rem .3rem 1.75rem;font-size:.88rem}.num{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5a6270}.caveat{border-left:4px solid #9a6700;background:#fff8e6;padding:.5rem .75rem}
 caption{text-align:left;font-weight:600;padding:.2rem 0}figure{margin:1rem 0;break-inside:avoid}svg{max-width:100%;height:auto}.badge{display:inline-block;border:1px solid #9a6700;color:#7a5200;border-radius:4px;padding:0 .3rem;font-size:.8rem}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,figure{break-inside:avoid}a{color:inherit}}
 `;
@@ -169,15 +171,25 @@ function neuroVlmBenchSection(bench: NeuroVlmBenchBreakdown | null): string {
   const fields = `<table><caption>Balanced accuracy per field (overall_&lt;field&gt;_accuracy) and F1 with abstention (overall_&lt;field&gt;_f1_abstention)</caption><thead><tr><th>Model</th>${NEUROVLM_BENCH_FIELDS.map((f) => `<th class="num">${esc(f.field)}</th>`).join('')}</tr></thead><tbody>${Object.entries(bench.all)
     .map(([m, f]) => `<tr><th scope="row">${esc(m)}</th>${NEUROVLM_BENCH_FIELDS.map((fd) => `<td class="num">${esc(benchCell(f[`overall_${fd.key}_accuracy`], 'share'))}<br><span class="muted">${esc(benchCell(f[`overall_${fd.key}_f1_abstention`], 'share'))}</span></td>`).join('')}</tr>`)
     .join('\n')}</tbody></table>`;
+  // The evaluator's NaN reads "no value" in the cells; why, under each table.
+  const why = (models: NeuroVlmBenchBreakdown['all'], keys: readonly string[]) => {
+    const notes = benchNoValueNotes(models, keys);
+    return notes.length ? `<ul class="no-value">${notes.map((n) => `<li><strong>${esc(n.model)}</strong>: ${esc(n.figures.join(', '))} ${n.figures.length === 1 ? 'has' : 'have'} no value (the evaluator gives NaN): ${esc(n.reason)}.</li>`).join('')}</ul>` : '';
+  };
+  const headKeys = NEUROVLM_BENCH_HEADLINE.map((h) => h.key);
+  const fieldKeys = NEUROVLM_BENCH_FIELDS.flatMap((f) => [`overall_${f.key}_accuracy`, `overall_${f.key}_f1_abstention`]);
   const datasets = Object.entries(bench.datasets)
-    .map(([d, models]) => `<table><caption>Source dataset ${esc(d)}</caption><thead><tr><th>Model</th>${head}</tr></thead><tbody>${rows(models)}</tbody></table>`)
+    .map(([d, models]) => `<table><caption>Source dataset ${esc(d)}</caption><thead><tr><th>Model</th>${head}</tr></thead><tbody>${rows(models)}</tbody></table>${why(models, headKeys)}`)
     .join('\n');
   return `<h2>NeuroVLM-Bench: the benchmark's own figures</h2>
 <p class="muted">Equal to the benchmark's evaluator (<code>evaluate_detailed.py</code>) on these answers, under its names: its normalisation (US spellings only), its label sets, "accuracy" = balanced accuracy, JSON valid = successful calls over all calls. The leaderboard's NeuroVLM-Bench field accuracies are NeuroEval's own (plain accuracy after NeuroEval's normalisation).</p>
+${bench.failure ? `<p>${esc(describeNeuroVlmBenchFailure(bench.failure))}</p>` : ''}
 <table><thead><tr><th>Model</th>${head}</tr></thead><tbody>
 ${rows(bench.all)}
 </tbody></table>
+${why(bench.all, headKeys)}
 ${fields}
+${why(bench.all, fieldKeys)}
 ${datasets}`;
 }
 
@@ -210,11 +222,12 @@ export function buildHtmlReport(input: ReportInput): string {
   const body = rows.map((r) => {
     const c = leader && r.id !== leader.id ? comparisonOf(input.comparisons, r.id, leader.id) : undefined;
     const worse = c ? (LOWER_IS_BETTER.has(metric) ? c.difference > 0 : c.difference < 0) : false;
-    const sig = c ? (c.pValue < 0.05 ? `<span title="p=${c.pValue.toPrecision(2)}">${worse ? '▼' : '▲'} p=${esc(c.pValue.toPrecision(2))}</span>` : `≈ p=${esc(c.pValue.toPrecision(2))}`) : r.id === leader?.id ? 'leader' : '–';
+    const sig = c && Number.isFinite(c.pValue) ? (c.pValue < 0.05 ? `<span title="p=${c.pValue.toPrecision(2)}">${worse ? '▼' : '▲'} p=${esc(c.pValue.toPrecision(2))}</span>` : `≈ p=${esc(c.pValue.toPrecision(2))}`) : r.id === leader?.id ? 'leader' : '–';
     const name = rowModelName(r);
     return `<tr><th scope="row">${esc(name)}<br><span class="muted">${esc(r.modelId)} · ${esc(r.runName)} · v${r.scoreVersion}</span></th>${metrics.map((k) => value(r.metrics[k])).join('')}<td>${sig}</td></tr>`;
   }).join('\n');
   const armLabel = (key: string) => rowLabel(overview.leaderboard.rows, key);
+  const noValue = noValueNotes(rows, rowModelName);
   const twoAxis = twoAxisFigure(overview.leaderboard.rows);
   const figures: string[] = [];
   if (twoAxis.plotted.length) figures.push(figure(toSvgString(twoAxis.figure), `Each model's classification accuracy against its pass@1, with 95 % intervals.${twoAxis.missing.length ? ` Not plotted: ${twoAxis.missing.join('; ')}.` : ''}`));
@@ -264,10 +277,11 @@ ${samplesNote(rows, input.comparisons)}
 <table><thead><tr><th>Model</th>${head}<th>vs leader</th></tr></thead><tbody>
 ${body}
 </tbody></table>
+${noValueList(noValue, 'These figures have no value: no answer could give them one.')}
 ${definitionsTable(metrics)}
 ${criteriaSection(input.criteria ?? [], new Map(overview.runs.map((r) => [r.id, r.name])))}
 ${input.safety ? safetySection(input.safety.report, armLabel) : ''}
-${input.safety ? failuresSection(input.safety.gallery, armLabel, input.safety.thumbnails) : ''}
+${input.safety ? failuresSection(input.safety.gallery, armLabel, input.safety.thumbnails, noValue) : ''}
 ${readersSection(input.readers)}
 ${neuroVlmBenchSection(overview.neurovlmBench)}
 <h2>Figures</h2>

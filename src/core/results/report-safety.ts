@@ -6,6 +6,7 @@
 import type { GalleryGroup } from './gallery.ts';
 import { riskCoverageFigure } from './figures.ts';
 import { at80Text, aurcText, confidenceText, errorClassLabel, errorSourceText, rateInterval, rateText } from './safety-format.ts';
+import type { NoValueNote } from './no-value.ts';
 import type { SafetyRate, SafetyReport } from './safety.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
 
@@ -35,8 +36,10 @@ ${curves}`;
  * Per disease group and arm, the most confident mistakes. `thumbnails` maps
  * an image's hash to its data URL; null leaves every image out.
  */
-export function failuresSection(gallery: readonly GalleryGroup[], labelOf: (key: string) => string, thumbnails: ReadonlyMap<string, string> | null): string {
+export function failuresSection(gallery: readonly GalleryGroup[], labelOf: (key: string) => string, thumbnails: ReadonlyMap<string, string> | null, noValue: readonly NoValueNote[] = []): string {
   const intro = `<p class="muted">Per disease group, each model's most confident wrong answers (at most four), highest stated confidence first.${thumbnails ? ' Images are the case\'s first image, downscaled.' : ' Images were left out of this report.'}</p>`;
+  // "No wrong answers" read as praise when no answer could be marked at all.
+  if (!gallery.length && noValue.length) return `<h2>Failures</h2>\n${intro}\n${noValueList(noValue, 'No answer is shown as a failure, but that does not mean none was wrong: where a figure has no value, its answers could not be marked right or wrong.')}`;
   if (!gallery.length) return `<h2>Failures</h2>\n${intro}\n<p>No wrong answers.</p>`;
   const card = (c: GalleryGroup['arms'][number]['cases'][number]) => {
     const url = thumbnails && c.image ? thumbnails.get(c.image) : undefined;
@@ -47,6 +50,12 @@ export function failuresSection(gallery: readonly GalleryGroup[], labelOf: (key:
   };
   const groups = gallery.map((g) => `<h3>${esc(g.group)}</h3>\n${g.arms.map((a) => `<p>${esc(labelOf(a.key))}: ${a.wrong} wrong${a.wrong > a.cases.length ? `, the ${a.cases.length} most confident shown` : ''}.</p>\n${a.cases.map(card).join('\n')}`).join('\n')}`).join('\n');
   return `<h2>Failures</h2>\n${intro}\n${groups}`;
+}
+
+/** Figures no answer could give a value, each with its reason and models (no-value.ts); empty when there are none. */
+export function noValueList(notes: readonly NoValueNote[], intro: string): string {
+  if (!notes.length) return '';
+  return `<div class="no-value" data-note="no-value"><p>${esc(intro)}</p><ul>${notes.map((n) => `<li><strong>${esc(n.label)}</strong> — ${esc(n.models.join('; '))}: ${esc(n.reason)}</li>`).join('')}</ul></div>`;
 }
 
 /** Styles of the two sections, added to the report's stylesheet. */

@@ -5,6 +5,8 @@
  * (leaderboard metric, pairwise tests per question, the headline breakdowns
  * plus the technical ones the cases carry). `neuroeval report` uses it.
  */
+import { modelNamesOf } from './model-names.ts';
+import { readerName } from '../readers/identity.ts';
 import type { BenchCase } from '../bundle/types.ts';
 import type { BenchmarkRecord, ScoreRecord } from '../db/types.ts';
 import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
@@ -54,7 +56,7 @@ export function resultsOfRunExport(e: RunExport, scores: RunScoringResult, score
     files: [],
   };
   const scored: ScoredRun = {
-    run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt },
+    run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt, ...(e.provenance ? { modelNames: modelNamesOf(e.provenance) } : {}) },
     set: { id: setId, runId: run.id, version: 1, createdAt: scoredAt, durationMs: 0, config: scores.config, summary: scores.summary },
     items,
   };
@@ -64,6 +66,7 @@ export function resultsOfRunExport(e: RunExport, scores: RunScoringResult, score
     runs: [{
       id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers: e.responses.length, scoreVersion: 1, scoredAt,
       judge: c.judge ?? null, encoder: c.encoder ? encoderProvenance(c.encoder, c.bertscore) : null, newReviews: 0,
+      reader: e.provenance ? readerName({ provenance: e.provenance }) : null,
     }],
     scored: [scored],
     cases: new Map(cases.map((k) => [k.id, k])),

@@ -35,8 +35,15 @@ export function metaKeyLabel(key: string): string | undefined {
   if (dim === 'fieldStrength') return `${TECHNICAL_LABELS.fieldStrength} (T)`;
   if (dim === 'sliceThickness') return `${TECHNICAL_LABELS.sliceThickness} (mm)`;
   if (dim) return TECHNICAL_LABELS[dim];
-  return PSEUDONYM_LABELS[key];
+  return PSEUDONYM_LABELS[key] ?? DESCRIPTION_LABELS[key];
 }
+
+/** Descriptive text a DICOM import keeps only when asked to, cleaned (bundle/dicom-meta.ts). */
+const DESCRIPTION_LABELS: Readonly<Record<string, string>> = {
+  'dicom.seriesDescription': 'Series description (scanner)',
+  'dicom.studyDescription': 'Study description (scanner)',
+  'dicom.procedureDescription': 'Procedure description (scanner)',
+};
 
 const PSEUDONYM_LABELS: Readonly<Record<string, string>> = {
   'dicom.patientKey': 'Patient (pseudonymous key)',

@@ -4,6 +4,7 @@
  * no secret (see src/core/engines/spec.ts), so it may travel in exports.
  */
 import type { CriteriaSet } from '../criteria/criteria.ts';
+import type { JsonOutputSetting } from '../protocols/json-output.ts';
 import type { EngineSpec } from '../engines/spec.ts';
 import type { PromptTemplate } from '../protocols/types.ts';
 import type { RunSpec } from './types.ts';
@@ -26,4 +27,6 @@ export interface RunConfig {
    * put in its place (each edit is kept in `RunRecord.criteriaDeviations`).
    */
   readonly criteria?: CriteriaSet;
+  /** Whether requests ask for JSON output (`response_format`); `benchmark` (each protocol as its benchmark does) when absent. */
+  readonly jsonOutput?: JsonOutputSetting;
 }

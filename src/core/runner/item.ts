@@ -12,8 +12,9 @@ import type { BenchCase, Question } from '../bundle/types.ts';
 import type { PromptPrefix } from '../chat/prefix.ts';
 import type { ResponseUsage } from '../db/types.ts';
 import { mapTurnImages, textTurn, withoutImages } from '../chat/turn.ts';
-import type { ChatTurn, Engine, EngineImage, EngineUsage, GenerateRequest, GenerateResult } from '../engines/engine.ts';
+import { capAnswer, type ChatTurn, type Engine, type EngineImage, type EngineUsage, type GenerateRequest, type GenerateResult } from '../engines/engine.ts';
 import { InvalidInputError } from '../errors.ts';
+import { redactSecrets } from '../security/redact.ts';
 import type { ImageRef } from '../protocols/types.ts';
 import { cacheKey, promptHash } from './cache-key.ts';
 import { responseIdOf } from './plan.ts';
@@ -35,6 +36,8 @@ export interface PreparedItem {
   /** Post-transform hashes of every image sent, in order (opening turns, then follow-ups). */
   readonly imageHashes: readonly string[];
   readonly promptHash: string;
+  /** The schema every turn of the item asks the engine to follow (the run's JSON-output setting), if any. */
+  readonly jsonSchema?: Readonly<Record<string, unknown>>;
   /** Parses the opening answer (knows the case, so one protocol object can dispatch per case). */
   readonly parse: (raw: string) => ParseResult;
 }
@@ -57,6 +60,7 @@ export async function prepareItem(
   // text-only drops every image; the text is left to the protocol (it sees the variant).
   const strip = (t: ProtocolTurn): ProtocolTurn => (textOnly ? withoutImages(t) : t);
   const opening = protocol.buildRequest(kase, question, ctx).map(strip);
+  const jsonSchema = protocol.jsonSchemaFor?.(kase);
   const followUps = (protocol.turns?.(kase, question, ctx) ?? []).map((f) => ({ ...f, turn: strip(f.turn) }));
   const imageHashes: string[] = [];
   const memo = new Map<string, Promise<LoadedImage>>();
@@ -82,7 +86,8 @@ export async function prepareItem(
     opening: resolvedOpening,
     followUps: resolvedFollowUps,
     imageHashes,
-    promptHash: promptHash(opening, followUps, protocol.jsonSchema),
+    ...(jsonSchema ? { jsonSchema } : {}),
+    promptHash: promptHash(opening, followUps, jsonSchema),
   };
 }
 
@@ -120,28 +125,36 @@ export interface ItemAnswer {
 }
 
 /** The request of an item's first turn (a batch asks single-turn items with it). */
-export function openingRequest(item: PlannedItem, prepared: PreparedItem, protocol: Pick<RunProtocol, 'jsonSchema'>, prefix?: PromptPrefix): GenerateRequest {
-  return { messages: [...prepared.opening], sampling: item.sampling, ...(protocol.jsonSchema ? { jsonSchema: protocol.jsonSchema } : {}), ...(prefix ? { prefix } : {}) };
+export function openingRequest(item: PlannedItem, prepared: PreparedItem, prefix?: PromptPrefix): GenerateRequest {
+  return { messages: [...prepared.opening], sampling: item.sampling, ...(prepared.jsonSchema ? { jsonSchema: prepared.jsonSchema } : {}), ...(prefix ? { prefix } : {}) };
 }
 
-/** One turn's record from the engine's result. */
-function turnRecord(id: string, parse: (raw: string) => ParseResult, result: GenerateResult, latencyMs: number): TurnRecord {
-  const parsed = result.finishReason === 'error' || result.finishReason === 'abort' ? null : safeParse(parse, result.text);
+/**
+ * One turn's record from the engine's result. Whatever the engine: no answer
+ * is kept past its budget's bytes (`maxTokens`), and no bearer token is kept at all.
+ */
+function turnRecord(id: string, parse: (raw: string) => ParseResult, result: GenerateResult, latencyMs: number, maxTokens: number): TurnRecord {
+  const capped = capAnswer(result.text, maxTokens);
+  const truncated = capped.truncated || result.truncated === true;
+  const text = redactSecrets(capped.text);
+  const finishReason = truncated && result.finishReason !== 'error' && result.finishReason !== 'abort' ? 'length' : result.finishReason;
+  const parsed = finishReason === 'error' || finishReason === 'abort' ? null : safeParse(parse, text);
   return {
     id,
-    rawText: result.text,
+    rawText: text,
     parsed: parsed?.ok ? parsed.value : null,
     parseError: parsed && !parsed.ok ? parsed.error : null,
-    finishReason: result.finishReason,
+    finishReason,
     usage: toUsage(result.usage),
     latencyMs,
+    ...(truncated ? { truncated: true as const } : {}),
   };
 }
 
 /** The answer of a single-turn item from its one result (answered in a batch: its latency is its own time in the engine). */
-export function singleTurnAnswer(prepared: PreparedItem, result: GenerateResult): ItemAnswer {
+export function singleTurnAnswer(item: PlannedItem, prepared: PreparedItem, result: GenerateResult): ItemAnswer {
   const latencyMs = Math.max(0, result.usage.totalMs);
-  return { turns: [turnRecord('initial', prepared.parse, result, latencyMs)], multiTurn: false, completionTokens: result.usage.completionTokens ?? 0, generationMs: latencyMs };
+  return { turns: [turnRecord('initial', prepared.parse, result, latencyMs, item.sampling.maxTokens)], multiTurn: false, completionTokens: result.usage.completionTokens ?? 0, generationMs: latencyMs };
 }
 
 /**
@@ -168,15 +181,16 @@ export async function generateItem(
     if (step.turn) messages.push(step.turn);
     const started = now();
     const result = await engine.generate(
-      { messages: [...messages], sampling: item.sampling, ...(protocol.jsonSchema ? { jsonSchema: protocol.jsonSchema } : {}), ...(prefix ? { prefix } : {}) },
+      { messages: [...messages], sampling: item.sampling, ...(prepared.jsonSchema ? { jsonSchema: prepared.jsonSchema } : {}), ...(prefix ? { prefix } : {}) },
       { signal },
     );
     const latencyMs = Math.max(0, now() - started);
-    turns.push(turnRecord(step.id, step.parse, result, latencyMs));
+    const turn = turnRecord(step.id, step.parse, result, latencyMs, item.sampling.maxTokens);
+    turns.push(turn);
     completionTokens += result.usage.completionTokens ?? 0;
     generationMs += result.usage.totalMs > 0 ? result.usage.totalMs : latencyMs;
-    if (result.finishReason === 'error' || result.finishReason === 'abort') break;
-    messages.push(textTurn('assistant', result.text));
+    if (turn.finishReason === 'error' || turn.finishReason === 'abort') break;
+    messages.push(textTurn('assistant', turn.rawText));
   }
   return { turns, multiTurn: prepared.followUps.length > 0, completionTokens, generationMs };
 }
@@ -193,6 +207,7 @@ export function answerRow(runId: string, item: PlannedItem, key: string, answer:
     latencyMs: answer.turns.reduce((n, t) => n + t.latencyMs, 0),
     finishReason: last?.finishReason ?? 'error',
     ...(answer.multiTurn ? { turns: answer.turns } : {}),
+    ...(answer.turns.some((t) => t.truncated) ? { truncated: true as const } : {}),
     error:
       last?.finishReason === 'error'
         ? 'The engine reported an error while generating.'
@@ -213,7 +228,7 @@ export function errorRow(runId: string, item: PlannedItem, key: string, message:
     usage: { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null },
     latencyMs: 0,
     finishReason: 'error',
-    error: message,
+    error: redactSecrets(message),
     reusedFrom: null,
   };
 }
@@ -229,6 +244,7 @@ export function reusedRow(runId: string, item: PlannedItem, key: string, cached:
     latencyMs: cached.latencyMs,
     finishReason: cached.finishReason,
     ...(cached.turns ? { turns: cached.turns } : {}),
+    ...(cached.truncated ? { truncated: true as const } : {}),
     error: null,
     reusedFrom: cached.id,
   };

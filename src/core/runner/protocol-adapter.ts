@@ -10,6 +10,7 @@ import { sha256Hex } from '../hash/sha256.ts';
 import { getProtocol, isMultiTurn, protocolFor, PROTOCOLS, templateHash } from '../protocols/index.ts';
 import type { PromptTemplate, Protocol } from '../protocols/index.ts';
 import { paraphraseOf } from '../protocols/paraphrase/index.ts';
+import { asksForJson, type JsonOutputSetting } from '../protocols/json-output.ts';
 import { PARAPHRASE_VARIANT } from './variants.ts';
 import type { ParseResult, ProtocolContext, ProtocolFollowUp, ProtocolTurn, RunProtocol } from './types.ts';
 
@@ -21,6 +22,8 @@ interface AdapterOptions {
   /** Few-shot exemplar cases (NeuroVLM-Bench), in order. */
   readonly fewShot?: readonly BenchCase[];
   readonly defaults?: ProtocolDefaults;
+  /** Whether requests ask for JSON output (default `benchmark`: as each protocol's benchmark does). */
+  readonly jsonOutput?: JsonOutputSetting;
 }
 
 /** The template hashes a run's provenance records, by protocol id. */
@@ -44,10 +47,12 @@ export function runProtocol(id: string, options: AdapterOptions = {}): RunProtoc
   const pick = (c: BenchCase): Protocol => fixed ?? protocolFor(c, options.defaults);
   // The paraphrase probe swaps in the protocol's hand-written paraphrase; an edited template has none (see paraphraseRefusal).
   const templateFor = (p: Protocol, ctx: ProtocolContext) => options.templates?.[p.id] ?? (ctx.variant === PARAPHRASE_VARIANT ? paraphraseOf(p.id) : undefined);
+  const jsonOutput = options.jsonOutput ?? 'benchmark';
   const ctxFor = (p: Protocol, ctx: ProtocolContext) => {
     const template = templateFor(p, ctx);
     return {
       textOnly: ctx.variant === 'text-only',
+      enforceSchema: asksForJson(jsonOutput, p.id),
       ...(template ? { template } : {}),
       ...(options.fewShot?.length ? { fewShot: options.fewShot } : {}),
     };
@@ -58,7 +63,12 @@ export function runProtocol(id: string, options: AdapterOptions = {}): RunProtoc
     id,
     version: fixed ? fixed.version : sha256Hex(canonicalJson(ids.map((i) => [i, PROTOCOLS[i as keyof typeof PROTOCOLS].version]))).slice(0, 12),
     templateHash: fixed ? hashes[fixed.id]! : sha256Hex(canonicalJson(hashes)),
-    ...(fixed?.outputSchema ? { jsonSchema: fixed.outputSchema } : {}),
+    jsonOutput,
+    jsonSchemaFor(kase: BenchCase): Readonly<Record<string, unknown>> | undefined {
+      // One rule under `auto` and a named protocol: the case's protocol and the run's setting decide.
+      const p = pick(kase);
+      return p.outputSchema && asksForJson(jsonOutput, p.id) ? p.outputSchema : undefined;
+    },
     buildRequest(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolTurn[] {
       const p = pick(kase);
       return p.buildRequest(kase, question, ctxFor(p, ctx)).messages;

@@ -10,7 +10,9 @@ import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
 import { canonicalJson } from '../bundle/canonical.ts';
 import { modelFilesHash } from './cache-key.ts';
 import { variantLabel } from './variants.ts';
+import type { JsonOutputRecord } from '../protocols/json-output.ts';
 import type { CaseFilters, ProvenancePatch, Variant } from './types.ts';
+import { protocolName } from '../protocols/names.ts';
 
 export const PROVENANCE_SCHEMA = 1;
 
@@ -74,6 +76,8 @@ export interface Provenance {
    * Never changed afterwards; later edits are deviations on the run record.
    */
   readonly criteria?: { readonly sha256: string; readonly count: number };
+  /** Whether requests asked for JSON output (`response_format`): the run's setting and what it meant per protocol. Absent on runs made before the setting existed. */
+  readonly jsonOutput?: JsonOutputRecord;
   /** Set on the export of one shard of a run (`neuroeval run --shard i/n`): the slice of the plan it answers. */
   readonly shard?: ProvenanceShard;
 }
@@ -126,6 +130,7 @@ export interface ProvenanceInputs {
   readonly startedAt?: Timestamp | null;
   /** The acceptance criteria pre-registered with the run, if any. */
   readonly criteria?: CriteriaSet;
+  readonly jsonOutput?: JsonOutputRecord;
 }
 
 /** Builds the provenance of a new run, copying every input so later changes cannot leak in. */
@@ -160,6 +165,7 @@ export function buildProvenance(inputs: ProvenanceInputs): Provenance {
     selection: inputs.selection ? { ...inputs.selection } : null,
     startedAt: inputs.startedAt ?? null,
     endedAt: null,
+    ...(inputs.jsonOutput ? { jsonOutput: { setting: inputs.jsonOutput.setting, byProtocol: { ...inputs.jsonOutput.byProtocol } } } : {}),
     ...(inputs.criteria ? { criteria: { sha256: criteriaSha256(inputs.criteria), count: inputs.criteria.criteria.length } } : {}),
   };
 }
@@ -228,7 +234,8 @@ export function describeProvenance(p: Provenance, options: DescribeOptions = {})
     { label: 'App', value: `${p.app.version} (${p.app.commit || 'unknown commit'})` },
     { label: 'Benchmark', value: `${p.benchmark.name ?? p.benchmark.id}${p.benchmark.version ? ` v${p.benchmark.version}` : ''} · content ${short(p.benchmark.contentHash)}` },
     { label: 'Cases', value: describeSelection(p.selection) },
-    { label: 'Protocol', value: `${p.protocol.id} v${p.protocol.version}` },
+    // The version of `auto` is a hash of the protocols it may pick: it says nothing to a person, so it is left out.
+    { label: 'Protocol', value: p.protocol.id === 'auto' ? protocolName('auto') : `${protocolName(p.protocol.id)}, version ${p.protocol.version}` },
     {
       label: 'Prompt templates',
       value: Object.entries(p.protocol.templateHashes).map(([name, hash]) => `${name} ${short(hash)}`).sort().join(', ') || '—',

@@ -43,6 +43,7 @@ import type { BenchCase } from '../bundle/types.ts';
 import type { PromptPrefix } from '../chat/prefix.ts';
 import type { EngineInfo, GenerateResult } from '../engines/engine.ts';
 import { isAbortLike } from '../errors.ts';
+import { redactSecrets } from '../security/redact.ts';
 import { isStorageFailure, storageStopMessage } from './storage-stop.ts';
 import { isReusable } from './cache-key.ts';
 import { EnginePool, type EngineFactory, type LoadedEngine } from './engine-pool.ts';
@@ -111,7 +112,8 @@ export function isPausingEngineError(err: unknown): boolean {
   return PAUSING_ENGINE_CODES.has(String(engineCode)) || PAUSING_CODES.has(String(code));
 }
 
-const messageOf = (err: unknown) => (err instanceof Error ? err.message || err.name : String(err));
+/** An error's message as stored (the run's status, a failed answer): without any bearer token an engine's server may have echoed. */
+const messageOf = (err: unknown) => redactSecrets(err instanceof Error ? err.message || err.name : String(err));
 
 /** Items a batch can take: one turn, greedy (a sampled request's draws would depend on its batch). */
 const batchable = (g: ToGenerate) => g.prepared.followUps.length === 0 && g.item.sampling.temperature === 0;
@@ -328,7 +330,7 @@ class RunSession {
    */
   private async generateBatch(batch: readonly ToGenerate[]): Promise<Stop | null> {
     const engine = batch[0]!.loaded.engine;
-    const requests = batch.map((g) => openingRequest(g.item, g.prepared, this.o.protocol, this.prefixes.get(g.item.itemKey)));
+    const requests = batch.map((g) => openingRequest(g.item, g.prepared, this.prefixes.get(g.item.itemKey)));
     // The batch stops with the run, or when an answer cannot be stored (the store failure then ends the run).
     const local = new AbortController();
     const stopBatch = () => local.abort();
@@ -343,7 +345,7 @@ class RunSession {
       saving = saving
         .then(async () => {
           if (failure) return;
-          const s = await this.storeAnswer(batch[i]!, singleTurnAnswer(batch[i]!.prepared, result));
+          const s = await this.storeAnswer(batch[i]!, singleTurnAnswer(batch[i]!.item, batch[i]!.prepared, result));
           stop ??= s;
         })
         .catch((error: unknown) => {
@@ -400,7 +402,7 @@ class RunSession {
     let limit = this.batchLimits.get(g.model.id);
     if (limit === undefined) {
       try {
-        limit = Math.max(1, Math.floor(await engine.batchLimit(openingRequest(g.item, g.prepared, this.o.protocol))));
+        limit = Math.max(1, Math.floor(await engine.batchLimit(openingRequest(g.item, g.prepared))));
       } catch {
         limit = 1;
       }

@@ -7,6 +7,8 @@
  * record, a hand-edited file).
  */
 
+import { redactSecrets } from '../security/redact.ts';
+
 /** Property names that hold credentials, compared case-insensitively. */
 const SECRET_KEYS = new Set(['apikey', 'api_key', 'authorization']);
 
@@ -17,7 +19,8 @@ function isSecretKey(key: string): boolean {
 
 /**
  * A deep copy of `value` (plain objects and arrays) without any property whose
- * name holds a credential. Other values (strings, numbers, null, class
+ * name holds a credential, and with any `Bearer <token>` in its strings
+ * replaced (security/redact.ts). Other values (numbers, null, class
  * instances such as Blobs) are kept as they are.
  */
 export function withoutSecrets<T>(value: T): T {
@@ -25,6 +28,7 @@ export function withoutSecrets<T>(value: T): T {
 }
 
 function scrub(value: unknown): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
   if (Array.isArray(value)) return value.map(scrub);
   if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
   const out: Record<string, unknown> = {};

@@ -8,6 +8,7 @@
  * the protocols' own {@link ProtocolTurn}s, passed through unchanged.
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
+import type { JsonOutputSetting } from '../protocols/json-output.ts';
 import type { FinishReason, ResponseRecord, ResponseUsage, RunStatus, Timestamp } from '../db/types.ts';
 import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
 import type { ProtocolTurn } from '../protocols/types.ts';
@@ -72,8 +73,10 @@ export interface RunProtocol {
   parse(raw: string, kase?: BenchCase, question?: Question): ParseResult;
   /** Multi-turn protocols: the follow-ups, in order. Absent or empty → single turn. */
   turns?(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolFollowUp[];
-  /** A JSON Schema the answer must follow, where the engine can enforce one. */
-  readonly jsonSchema?: Readonly<Record<string, unknown>>;
+  /** The run's JSON-output setting (`benchmark` when absent). */
+  readonly jsonOutput?: JsonOutputSetting;
+  /** The JSON Schema a case's requests ask the engine to follow, or undefined when they ask for none. */
+  jsonSchemaFor?(kase: BenchCase): Readonly<Record<string, unknown>> | undefined;
 }
 
 // ── Spec and plan ───────────────────────────────────────────────────────────
@@ -169,6 +172,8 @@ export interface TurnRecord {
   readonly finishReason: FinishReason;
   readonly usage: ResponseUsage;
   readonly latencyMs: number;
+  /** The answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */
+  readonly truncated?: true;
 }
 
 /**
@@ -180,6 +185,8 @@ export interface RunResponse extends ResponseRecord {
   readonly turns?: readonly TurnRecord[];
   readonly error?: string | null;
   readonly reusedFrom?: string | null;
+  /** A turn's answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */
+  readonly truncated?: true;
 }
 
 // ── Injected dependencies ───────────────────────────────────────────────────

@@ -4,6 +4,7 @@
  * only keeps what the page shows.
  */
 import { isAbortLike, messageWithLocation } from '../../core/errors.ts';
+import { KEEP_DESCRIPTIONS_OPTION } from '../../core/bundle/dicom-meta.ts';
 import type { Detection } from '../../core/bundle/import-pipeline.ts';
 import type { CommitResult } from '../../core/bundle/store.ts';
 import type { Progress } from '../../core/rpc/protocol.ts';
@@ -30,6 +31,8 @@ interface ImageOptions {
   seriesSlices: string;
   /** Import DICOM marked BurnedInAnnotation YES, secondary captures and screenshots (refused unless the user says they checked the pixels). */
   acceptBurnedIn: boolean;
+  /** Keep DICOM protocol/sequence names and descriptions, cleaned (core/bundle/dicom-meta.ts); dropped unless the user asks. */
+  keepDicomDescriptions: boolean;
 }
 
 /** File names that may be DICOM or NIfTI (DICOM files often have no extension at all). */
@@ -60,7 +63,7 @@ export class ImportManager {
   #conflict = $state(false);
   /** The name and licence the user typed in the preview; null until they change one (the format's own are used). */
   #identity = $state<{ name: string; license: string } | null>(null);
-  #imageOptions = $state<ImageOptions>({ dicomFrames: 'middle', niftiPlane: 'axial', niftiSlices: 'middle', window: 'file', seriesPlane: 'acquired', seriesSlices: 'middle', acceptBurnedIn: false });
+  #imageOptions = $state<ImageOptions>({ dicomFrames: 'middle', niftiPlane: 'axial', niftiSlices: 'middle', window: 'file', seriesPlane: 'acquired', seriesSlices: 'middle', acceptBurnedIn: false, keepDicomDescriptions: false });
   #controller: AbortController | null = null;
 
   get step() { return this.#step; }
@@ -134,6 +137,19 @@ export class ImportManager {
     this.#mapping = { ...this.#mapping, [field]: value };
   }
 
+  /** Whether the preview can go back to the column mapping (a generic CSV/JSONL). */
+  get canEditMapping() { return this.#kind === GENERIC_KIND && this.#columns.length > 0 && (this.#step === 'preview' || this.#step === 'error'); }
+
+  /** Back from the preview to the column mapping, with every choice kept; the preview is dropped (nothing was stored). */
+  async editMapping(): Promise<void> {
+    if (!this.canEditMapping) return;
+    this.#controller?.abort();
+    await this.#discardPreview();
+    this.#error = null;
+    this.#conflict = false;
+    this.#step = 'mapping';
+  }
+
   /** Reads and checks the files in the worker. */
   async read(): Promise<void> {
     if (!this.#kind) return;
@@ -161,6 +177,7 @@ export class ImportManager {
         seriesPlane: io.seriesPlane,
         seriesSlices,
         ...(io.acceptBurnedIn ? { acceptBurnedInAnnotation: true } : {}),
+        ...(io.keepDicomDescriptions ? { [KEEP_DESCRIPTIONS_OPTION]: true } : {}),
         ...(this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping) } : {}),
         ...(this.#identity ? { name: this.#identity.name, license: this.#identity.license } : {}),
       };

@@ -4,6 +4,7 @@
  * so the list shows what is already done instead of repeating advice.
  */
 import type { BenchmarkRecord, ModelRecord, RunRecord } from '../../core/db/types.ts';
+import { DEMO_SOURCE } from '../../core/demo/source.ts';
 
 /** The first three names, and how many more: "a, b, c and 2 more". */
 function firstFew(names: readonly string[]): string {
@@ -36,8 +37,6 @@ export interface PathStep {
   readonly link: { readonly label: string; readonly path: string; readonly params?: readonly string[] };
 }
 
-/** The shipped demo and benchmarks drawn by its generator carry this source. */
-const DEMO_SOURCE = 'neuroeval-demo';
 
 /** The host of an endpoint's address, or the address itself when it is not a URL. */
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
@@ -65,7 +64,7 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
         : demoRuns.length > 0
           ? `You ran the demo benchmark (${plural(demoRuns.length, 'run')}).`
           : `The demo benchmark (${plural(demo.caseCount, 'synthetic case')}) is loaded. Start a run with the bundled demo-trained model to see the whole job in a minute.`,
-      link: demo && demoRuns.length === 0 ? { label: 'Start a demo run', path: '/runs' } : { label: 'Open the demo', path: '/benchmarks', ...(demo ? { params: [demo.id] } : {}) },
+      link: demo && demoRuns.length === 0 ? { label: 'Start a demo run', path: '/runs', params: ['new', 'demo'] } : { label: 'Open the demo', path: '/benchmarks', ...(demo ? { params: [demo.id] } : {}) },
     },
     {
       id: 'model',

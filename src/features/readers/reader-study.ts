@@ -5,8 +5,8 @@
  */
 import type { CaseRecord, ResponseRecord, RunRecord } from '../../core/db/types.ts';
 import { InvalidInputError } from '../../core/errors.ts';
-import { readerResponse, type ReaderAnswer } from '../../core/readers/answer.ts';
-import { readerItems, readerOf, readerProtocol, readerRunId, readerRunRecord, type ReaderItem } from '../../core/readers/study.ts';
+import { readerForm, readerResponse, type ReaderAnswer } from '../../core/readers/answer.ts';
+import { readerCaseLabels, readerItems, readerOf, readerProtocol, readerRunId, readerRunRecord, type ReaderItem } from '../../core/readers/study.ts';
 import { getProtocol } from '../../core/protocols/registry.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 
@@ -42,6 +42,8 @@ export interface ReaderWork {
   readonly cases: ReadonlyMap<string, CaseRecord>;
   readonly items: readonly ReaderItem[];
   readonly defaults: Parameters<typeof readerProtocol>[2];
+  /** The neutral label each case is shown under (never its stored id). */
+  readonly labels: ReadonlyMap<string, string>;
 }
 
 /** What a reader works through: the run, its cases and questions. */
@@ -51,22 +53,25 @@ export async function loadReaderWork(runId: string): Promise<ReaderWork | null> 
   if (!run || !readerOf(run)) return null;
   const benchmark = await db.benchmarks.get(run.benchmarkId);
   const cases = await db.cases.listByBenchmark(run.benchmarkId);
+  const items = readerItems(cases, run.provenance.selection?.caseIds ?? null);
   return {
-    run, cases: new Map(cases.map((c) => [c.id, c])), items: readerItems(cases, run.provenance.selection?.caseIds ?? null),
+    run, cases: new Map(cases.map((c) => [c.id, c])), items,
     defaults: benchmark?.manifest.protocolDefaults,
+    labels: readerCaseLabels(run.benchmarkId, items.map((i) => i.caseId)),
   };
 }
 
-/** Stores one answer; when it is the last missing one, the run is marked done. */
-export async function saveAnswer(work: ReaderWork, item: ReaderItem, answer: ReaderAnswer, latencyMs: number): Promise<ResponseRecord> {
+/** Stores one answer (a dialogue's every turn); when it is the last missing one, the run is marked done. */
+export async function saveAnswer(work: ReaderWork, item: ReaderItem, answers: readonly ReaderAnswer[], latencyMs: readonly number[]): Promise<ResponseRecord> {
   const db = await repos();
   const kase = work.cases.get(item.caseId);
   const question = kase?.questions.find((q) => q.id === item.questionId);
   if (!kase || !question) throw new InvalidInputError('This case is no longer in the benchmark.', { field: 'case' });
   const who = readerOf(work.run)!;
+  const protocol = readerProtocol(work.run.provenance.protocol.id, kase, work.defaults);
   const row = readerResponse({
     runId: work.run.id, modelId: work.run.provenance.models[0]!.id, caseId: item.caseId, question,
-    protocol: readerProtocol(work.run.provenance.protocol.id, kase, work.defaults), answer, latencyMs, now: Date.now(),
+    protocol, form: readerForm(protocol.id, question), answers, latencyMs, now: Date.now(),
   });
   await db.responses.put(row);
   const answered = await db.responses.countByRun(work.run.id);

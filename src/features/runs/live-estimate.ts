@@ -27,7 +27,7 @@ export async function runPrior(repos: Repositories, runId: string, warmOn: (devi
   const [cases, benchmark, done] = await Promise.all([repos.cases.listByBenchmark(run.benchmarkId), repos.benchmarks.get(run.benchmarkId), repos.responses.itemKeysByRun(runId)]);
   const plan = planRun(config.spec, cases);
   const defaults = benchmark?.manifest.protocolDefaults;
-  const protocol = runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(defaults ? { defaults } : {}) });
+  const protocol = runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(defaults ? { defaults } : {}), ...(config.jsonOutput ? { jsonOutput: config.jsonOutput } : {}) });
   const protocolIdOf = (c: BenchCase) => (config.protocolId === AUTO_PROTOCOL ? protocolFor(c, defaults).id : config.protocolId);
   const workloads = planWorkloads(plan, { protocol, done, protocolIdOf, fewShot: config.fewShot });
   const device = config.engines.find((e) => e.kind === 'transformers')?.device === 'webgpu' ? 'webgpu' : 'wasm';

@@ -5,7 +5,7 @@
 import { compareIds } from '../../core/text/compare-ids.ts';
 import type { CaseRecord, ModelRecord } from '../../core/db/types.ts';
 import { describeGpu } from '../../core/env/gpu.ts';
-import { CATALOGUE, weightsFor } from '../../core/engines/catalogue.ts';
+import { CATALOGUE, unanswerableProtocols, weightsFor, type CatalogueEntry } from '../../core/engines/catalogue.ts';
 import { wasmThreadsFor } from '../../core/engines/transformers/threads.ts';
 import { modelLocation } from '../../lib/models/model-store.ts';
 import { BUNDLED_VLMS, bundledFiles, bundledLocation, isBundled } from '../models/bundled.ts';
@@ -22,13 +22,18 @@ interface ModelChoice {
   readonly endpoint?: EndpointConfig;
   /** A WebLLM model that loaded on this device (Models page). */
   readonly webllm?: WebLlmSpec;
+  /** Its catalogue entry (bundled models, catalogue models downloaded or imported): what its model card declares. */
+  readonly entry?: CatalogueEntry;
 }
 
 /** Models a run can use: the bundled VLMs (self-test, demo-trained), stored transformers VLMs, WebLLM VLMs and on-prem endpoints. */
 export function modelChoices(stored: readonly ModelRecord[], endpoints: readonly EndpointConfig[], webllm: readonly WebLlmSpec[] = []): ModelChoice[] {
   return [
-    ...BUNDLED_VLMS.map((m): ModelChoice => ({ id: m.id, label: m.label, kind: 'transformers' })),
-    ...stored.filter((m) => m.runtime === 'transformers').map((m): ModelChoice => ({ id: m.id, label: m.label, kind: 'transformers', record: m })),
+    ...BUNDLED_VLMS.map((m): ModelChoice => ({ id: m.id, label: m.label, kind: 'transformers', entry: m })),
+    ...stored.filter((m) => m.runtime === 'transformers').map((m): ModelChoice => {
+      const entry = CATALOGUE.models.find((e) => e.runtime === 'transformers' && e.modelId === m.modelId);
+      return { id: m.id, label: m.label, kind: 'transformers', record: m, ...(entry ? { entry } : {}) };
+    }),
     ...webllm.filter((w) => w.task === 'image-text-to-text').map((w): ModelChoice => ({ id: w.id, label: w.label, kind: 'webllm', webllm: w })),
     ...endpoints.map((e): ModelChoice => ({ id: `endpoint:${e.id}`, label: `${e.model} on ${new URL(e.baseUrl).host}`, kind: 'openai', endpoint: e })),
   ];
@@ -75,4 +80,36 @@ export async function environmentForProvenance(): Promise<ProvenanceInputs['envi
 export function facetValues(cases: readonly CaseRecord[], key: 'split' | 'taskFamily' | 'diseaseGroup' | 'modality'): string[] {
   const values = cases.map((c) => c[key]).filter((v): v is string => !!v).sort(compareIds);
   return values.filter((v, i) => i === 0 || v !== values[i - 1]);
+}
+
+/** How many questions of `cases` each protocol asks. */
+export function questionsPerProtocol<C extends { readonly questions: readonly unknown[] }>(cases: readonly C[], protocolOf: (c: C) => string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of cases) {
+    const id = protocolOf(c);
+    out.set(id, (out.get(id) ?? 0) + c.questions.length);
+  }
+  return out;
+}
+
+/** A chosen model that its model card says cannot answer some of the run's requests. */
+export interface AbilityWarning {
+  readonly modelId: string;
+  readonly label: string;
+  /** What it was trained to answer, as protocol ids. */
+  readonly answers: readonly string[];
+  /** The run's requests per protocol it cannot answer. */
+  readonly cannot: readonly { readonly protocolId: string; readonly requests: number }[];
+}
+
+/**
+ * Chosen models whose declared abilities (the catalogue's `answers`, from the
+ * model card) leave out protocols the run asks under; `requests` counts the
+ * run's questions per protocol.
+ */
+export function abilityWarnings(chosen: readonly Pick<ModelChoice, 'id' | 'label' | 'entry'>[], requests: ReadonlyMap<string, number>): AbilityWarning[] {
+  return chosen.flatMap((c) => {
+    const cannot = unanswerableProtocols(c.entry, [...requests.keys()]);
+    return cannot.length && c.entry?.answers ? [{ modelId: c.id, label: c.label, answers: c.entry.answers, cannot: cannot.map((p) => ({ protocolId: p, requests: requests.get(p) ?? 0 })) }] : [];
+  });
 }

@@ -65,8 +65,10 @@ export interface MakeDicomOptions {
   readonly seriesUid?: string;
   readonly sopClassUid?: string;
   readonly imageType?: string;
-  /** Technical tags: Manufacturer, ManufacturerModelName, MagneticFieldStrength (as written), SequenceName, ProtocolName, ContrastBolusAgent. */
-  readonly technical?: Partial<Record<'manufacturer' | 'model' | 'fieldStrength' | 'sequenceName' | 'protocolName' | 'contrastAgent', string>>;
+  /** Technical tags: Manufacturer, ManufacturerModelName, MagneticFieldStrength (as written), SequenceName, ProtocolName, ContrastBolusAgent; and descriptive text: SeriesDescription, StudyDescription, PerformedProcedureStepDescription. */
+  readonly technical?: Partial<Record<'manufacturer' | 'model' | 'fieldStrength' | 'sequenceName' | 'protocolName' | 'contrastAgent' | 'seriesDescription' | 'studyDescription' | 'procedureDescription', string>>;
+  /** SpecificCharacterSet (default ISO_IR 100, text written one byte per character); `ISO_IR 192` writes text as UTF-8. */
+  readonly charset?: string;
   /** BurnedInAnnotation (0028,0301). */
   readonly burnedInAnnotation?: 'YES' | 'NO';
   /** Leave out the preamble, "DICM" and the file meta group: a raw dataset as some old exports write. */
@@ -97,6 +99,8 @@ const UNDEFINED = 0xffffffff;
 /** Writes elements in one encoding. */
 class DatasetWriter {
   readonly out: ByteWriter;
+  /** Text values as UTF-8 (SpecificCharacterSet ISO_IR 192) instead of one byte per character. */
+  utf8 = false;
   constructor(
     readonly le: boolean,
     readonly explicit: boolean,
@@ -124,7 +128,7 @@ class DatasetWriter {
   }
 
   text(tag: number, vr: string, value: string): this {
-    const bytes = Array.from(value, (c) => c.charCodeAt(0));
+    const bytes = this.utf8 ? [...new TextEncoder().encode(value)] : Array.from(value, (c) => c.charCodeAt(0));
     if (bytes.length % 2) bytes.push(vr === 'UI' ? 0 : 0x20);
     return this.raw(tag, vr, bytes);
   }
@@ -223,7 +227,8 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
   const w = new DatasetWriter(le, explicit);
 
   const t = o.technical ?? {};
-  w.text(0x00080005, 'CS', 'ISO_IR 100');
+  w.text(0x00080005, 'CS', o.charset ?? 'ISO_IR 100');
+  w.utf8 = o.charset === 'ISO_IR 192';
   if (o.imageType) w.text(0x00080008, 'CS', o.imageType);
   w.text(0x00080016, 'UI', o.sopClassUid ?? '1.2.840.10008.5.1.4.1.1.2');
   w.text(0x00080018, 'UI', '1.2.826.0.1.3680043.8.498.1001');
@@ -237,6 +242,8 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
     w.text(0x00080080, 'LO', p.institution);
     w.text(0x00080090, 'PN', p.referring);
   }
+  if (t.studyDescription !== undefined) w.text(0x00081030, 'LO', t.studyDescription);
+  if (t.seriesDescription !== undefined) w.text(0x0008103e, 'LO', t.seriesDescription);
   if (t.model !== undefined) w.text(0x00081090, 'LO', t.model);
   if (o.sequence) {
     w.sequence(0x00081115, false, [{ undefinedLength: false, write: (i) => i.text(0x0020000e, 'UI', '1.2.3.4.5.6') }]);
@@ -297,6 +304,7 @@ export function makeDicom(o: MakeDicomOptions = {}): Uint8Array {
     w.ds(0x00281052, o.rescale.intercept);
     w.ds(0x00281053, o.rescale.slope);
   }
+  if (t.procedureDescription !== undefined) w.text(0x00400254, 'LO', t.procedureDescription);
   if (o.sequence && explicit) {
     // PS3.5 §6.2.2: an undefined-length UN holds an Implicit VR Little Endian sequence.
     w.sequence(0x00400275, true, [{ undefinedLength: true, write: (i) => i.text(0x00401001, 'SH', 'REQ42') }], 'UN');

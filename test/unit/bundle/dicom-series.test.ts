@@ -155,14 +155,16 @@ describe('a series of two patients', () => {
     const bMeta = metas.filter((m) => m['dicom.fieldStrength'] === '3');
     expect(a).toHaveLength(2);
     expect(new Set(a.map((m) => m['dicom.patientKey'])).size).toBe(1);
-    expect(a[0]).toMatchObject({ 'dicom.manufacturer': 'SIEMENS', 'dicom.model': 'Avanto', 'dicom.sequence': '*tse2d1_15', 'dicom.protocol': 't2_tse_tra', 'dicom.contrast': 'no' });
+    // Coded technical tags only: free text (sequence and protocol names, the agent's name) is dropped by default.
+    expect(a[0]).toMatchObject({ 'dicom.manufacturer': 'SIEMENS', 'dicom.model': 'Avanto', 'dicom.contrast': 'no' });
+    for (const m of metas) expect(Object.keys(m).filter((k) => k === 'dicom.sequence' || k === 'dicom.protocol')).toEqual([]);
     expect(a.map((m) => m['dicom.sliceThickness']).sort()).toEqual(['3', '5']);
-    expect(bMeta[0]).toMatchObject({ 'dicom.manufacturer': 'GE MEDICAL SYSTEMS', 'dicom.model': 'SIGNA Premier', 'dicom.contrast': 'GADOVIST', 'dicom.sliceThickness': '5' });
+    expect(bMeta[0]).toMatchObject({ 'dicom.manufacturer': 'GE MEDICAL SYSTEMS', 'dicom.model': 'SIGNA Premier', 'dicom.contrast': 'yes', 'dicom.sliceThickness': '5' });
     expect(bMeta[0]!['dicom.patientKey']).not.toBe(a[0]!['dicom.patientKey']);
 
-    // Technical tags kept are not listed as dropped; identity tags are.
+    // Technical tags kept are not listed as dropped; identity tags and free text are.
     const dropped = p.droppedTags.map((t) => t.keyword);
-    expect(dropped).toEqual(expect.arrayContaining(['PatientName', 'PatientID', 'StudyInstanceUID', 'SeriesInstanceUID']));
+    expect(dropped).toEqual(expect.arrayContaining(['PatientName', 'PatientID', 'StudyInstanceUID', 'SeriesInstanceUID', 'SequenceName', 'ProtocolName']));
     expect(dropped).not.toContain('Manufacturer');
 
     const text = storedText(b).toUpperCase();
@@ -193,13 +195,23 @@ describe('a series of two patients', () => {
     for (const s of IDENTIFIERS) expect(everything.toUpperCase()).not.toContain(s.toUpperCase());
   });
 
-  it('leaves out a protocol name that carries the patient name, saying so', async () => {
+  it('keeps sequence and protocol names, descriptions and the agent only when asked, cleaned', async () => {
+    const p = await prepareImport(files(twoPatientStudy(1)), { options: { keepDicomDescriptions: true } });
+    const metas = ready(p).cases.map((c) => c.meta!);
+    expect(metas.find((m) => m['dicom.fieldStrength'] === '1.5')).toMatchObject({ 'dicom.sequence': '*tse2d1_15', 'dicom.protocol': 't2_tse_tra', 'dicom.contrast': 'no' });
+    expect(metas.find((m) => m['dicom.fieldStrength'] === '3')).toMatchObject({ 'dicom.sequence': 'fse', 'dicom.protocol': 'AX T2 FLAIR', 'dicom.contrast': 'GADOVIST' });
+    expect(p.droppedTags.map((t) => t.keyword)).not.toContain('ProtocolName');
+  });
+
+  it('takes the patient name out of a protocol name kept on request, saying so', async () => {
     const study = axialSeries({ patient: PATIENT_A, seriesUid: '1.2.3.77', slices: 2, technical: { protocolName: 'ALPHA brain follow-up', manufacturer: 'SIEMENS' } }, 'x');
-    const p = await prepareImport(files(study));
+    const plain = ready(await prepareImport(files(study)));
+    expect(plain.cases[0]!.meta).not.toHaveProperty('dicom.protocol');
+    const p = await prepareImport(files(study), { options: { keepDicomDescriptions: true } });
     const b = ready(p);
-    expect(b.cases[0]!.meta).not.toHaveProperty('dicom.protocol');
+    expect(b.cases[0]!.meta!['dicom.protocol']).toBe('brain follow-up');
     expect(b.cases[0]!.meta!['dicom.manufacturer']).toBe('SIEMENS');
-    expect(p.warnings.map((w) => w.message)).toContain(`"x/IM0000": ProtocolName contains the patient's name or ID, so it is not kept.`);
+    expect(p.warnings.map((w) => w.message)).toContain(`"x/IM0000": ProtocolName held the patient's name, an ID or a date; only the rest is kept.`);
     expect(JSON.stringify(b.cases).toUpperCase()).not.toContain('ALPHA');
   });
 });

@@ -34,7 +34,7 @@ async function cli(args: readonly string[]): Promise<{ code: number; out: string
 }
 
 const runArgs = (server: FakeOpenAi, out: string, ...extra: string[]) => [
-  'run', '--benchmark', DEMO, '--endpoint', server.baseUrl, '--endpoint-model', MODEL, '--protocol', 'neurovlm-structured', '--limit', String(CASES), '--out', out, '--retries', '10', ...extra,
+  'run', '--benchmark', DEMO, '--endpoint', server.baseUrl, '--endpoint-model', MODEL, '--protocol', 'neurovlm-structured', '--json-output', 'on', '--limit', String(CASES), '--out', out, '--retries', '10', ...extra,
 ];
 
 const readExport = (file: string): RunExport => parseRunExport(readFileSync(file, 'utf8'), file);

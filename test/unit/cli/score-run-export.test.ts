@@ -93,7 +93,7 @@ describe('neuroeval score: protocol-aware scoring of a run export', () => {
     expect(await main(['score', file, '--json', '--resamples', '20', '--encoder', models('self-test-embed'), '--idf'], withIdf.io)).toBe(0);
     const idfOut = JSON.parse(withIdf.out()) as Json;
     // The self-test encoder is in no layer table: its last layer (2 of 2), recorded with the set.
-    expect(idfOut.run.config.bertscore).toEqual({ idf: true, baseline: null, layer: { used: 2, layers: 2, bertScore: null, model: null } });
+    expect(idfOut.run.config.bertscore).toEqual({ idf: true, baseline: null, layer: { used: 2, layers: 2, bertScore: null, model: null }, batchSize: 64 });
     expect(idfOut.run.summary.arms[0]!.metrics.find((x) => x.metric === 'bertscore.f')!.mean).toBe(0);
   }, 60_000);
 

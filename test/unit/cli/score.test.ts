@@ -306,12 +306,21 @@ describe('neuroeval score on a generated NeuroVLM-Bench JSONL', () => {
     expect(text).toContain('Confusion matrix');
   });
 
-  it('exits 1 naming the file and line of an unreadable line', async () => {
+  it('scores the rest of a file with an unreadable line, naming its file and line (the benchmark evaluator keeps a placeholder for it)', async () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, `${toJsonl(lines.slice(0, 2))}\n{"input": oops}\n`);
     const c = capture();
+    expect(await main(['score', bad, '--json'], c.io)).toBe(0);
+    expect(c.err()).toMatch(new RegExp(`warning: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: not valid JSON.*left out of NeuroEval's own analysis`));
+    expect((JSON.parse(c.out()) as { items: number }).items).toBe(2);
+  });
+
+  it('exits 1 naming the file and line when no line can be read', async () => {
+    const bad = join(dir, 'all-bad.jsonl');
+    writeFileSync(bad, 'name,class\nx,tumor\n');
+    const c = capture();
     expect(await main(['score', bad], c.io)).toBe(1);
-    expect(c.err()).toContain(`${bad}:3`);
+    expect(c.err()).toContain(`${bad}:1`);
     expect(c.out()).toBe('');
   });
 

@@ -218,3 +218,23 @@ describe('parseNifti: refusals and dropped fields', () => {
     expect(() => parsed.getSlice('coronal', 0.5)).toThrow(InvalidInputError);
   });
 });
+
+describe('headers that would read the wrong bytes or scale to nothing', () => {
+  const patched = (patch: (v: DataView) => void, version: 1 | 2 = 1) => {
+    const bytes = makeNifti({ dims: [4, 4, 2], datatype: 'uint8', version });
+    patch(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return bytes;
+  };
+
+  it('refuses vox_offset inside the header (0, or below 352 in NIfTI-1, 544 in NIfTI-2)', () => {
+    expect(() => parseNifti(patched((v) => v.setFloat32(108, 0, true)), 'a.nii')).toThrow(expect.objectContaining({ message: "This NIfTI file's header is damaged: vox_offset is 0, inside the 352 bytes of header and extension flag (the voxels of a .nii file start at byte 352 or later).", location: { file: 'a.nii', field: 'vox_offset' } }));
+    expect(() => parseNifti(patched((v) => v.setFloat32(108, 348, true)))).toThrow('vox_offset is 348, inside the 352 bytes');
+    expect(() => parseNifti(patched((v) => v.setBigInt64(168, 540n, true), 2))).toThrow('vox_offset is 540, inside the 544 bytes');
+  });
+
+  it('refuses a scaling that is NaN or infinite, and still reads scl_slope 0 as no scaling', () => {
+    expect(() => parseNifti(patched((v) => v.setFloat32(112, Number.NaN, true)), 'b.nii')).toThrow(expect.objectContaining({ message: "This NIfTI file's header is damaged: scl_slope is NaN; the scaling of its voxels must be a finite number (scl_slope 0 means no scaling).", location: { file: 'b.nii', field: 'scl_slope' } }));
+    expect(() => parseNifti(patched((v) => v.setFloat32(116, Number.POSITIVE_INFINITY, true)))).toThrow('scl_inter is infinite');
+    expect(parseNifti(patched((v) => v.setFloat32(112, 0, true))).sclSlope).toBe(1);
+  });
+});

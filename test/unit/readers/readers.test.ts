@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readerConsensus, readerStudy, CONSENSUS_ID, type ReaderInput } from '../../../src/core/readers/compare.ts';
-import { answerKey, readerResponse } from '../../../src/core/readers/answer.ts';
+import { answerKey, readerForm, readerResponse } from '../../../src/core/readers/answer.ts';
 import { readerOrder, readerOf, readerRunRecord } from '../../../src/core/readers/study.ts';
 import { mcqProtocol } from '../../../src/core/protocols/mcq/protocol.ts';
 import { neuroVlmProtocol } from '../../../src/core/protocols/neurovlm/protocol.ts';
@@ -85,13 +85,13 @@ describe('reader runs', () => {
   it("are scored by the models' scorer: a reader's class and letter are right or wrong as a model's would be", async () => {
     const cls: BenchCase = { id: 'c1', taskFamily: 'classification', images: [{ path: 'x.png', sha256: 'x' }], questions: [{ id: 'q1', text: 'Diagnosis?', reference: { labels: { diagnosis_name: 'stroke' } } }] } as unknown as BenchCase;
     const mcq: BenchCase = { id: 'c2', taskFamily: 'multiple-choice', images: [], questions: [{ id: 'q1', text: 'Which?', options: [{ key: 'A', text: 'x' }, { key: 'B', text: 'y' }], reference: { answer: 'B' } }] } as unknown as BenchCase;
-    const r1 = readerResponse({ runId: 'r', modelId: 'reader:AB', caseId: 'c1', question: cls.questions[0]!, protocol: neuroVlmProtocol, answer: { value: 'stroke', subtype: 'ischemic', confidence: 0.8 }, latencyMs: 5, now: 1 });
-    const r2 = readerResponse({ runId: 'r', modelId: 'reader:AB', caseId: 'c2', question: mcq.questions[0]!, protocol: mcqProtocol, answer: { value: 'A', confidence: null }, latencyMs: 5, now: 1 });
+    const r1 = readerResponse({ runId: 'r', modelId: 'reader:AB', caseId: 'c1', question: cls.questions[0]!, protocol: neuroVlmProtocol, form: readerForm('neurovlm-structured', cls.questions[0]!), answers: [{ class: 'stroke', subtype: 'ischemic', confidence: '0.9' }], latencyMs: [5], now: 1 });
+    const r2 = readerResponse({ runId: 'r', modelId: 'reader:AB', caseId: 'c2', question: mcq.questions[0]!, protocol: mcqProtocol, form: readerForm('mcq', mcq.questions[0]!), answers: [{ choice: 'A' }], latencyMs: [5], now: 1 });
     expect(r1.parseError).toBeNull();
     const scored = await scoreRun({ protocolId: 'auto', responses: [r1, r2], cases: [cls, mcq] });
     const byCase = new Map(scored.items.map((i) => [i.caseId, i]));
     expect(byCase.get('c1')!.metrics['neurovlm.diagnosis_name']!.value).toBe(1);
     expect(byCase.get('c2')!.metrics['mcq.correct']!.value).toBe(0);
-    expect(answerKey('choice', ' a ')).toBe('A');
+    expect(answerKey({ key: 'choice' }, { choice: ' a ' })).toBe('A');
   });
 });

@@ -37,7 +37,7 @@ async function loaded(modelIds: readonly string[], judge: string | null): Promis
   };
   return {
     benchmark: { id: 'b', name: 'Bench', version: '1', caseCount: 3, contentHash: 'f'.repeat(64) } as never,
-    runs: [{ id: 'r1', name: 'Run one', status: 'done', createdAt: 1, answers: run.items.length, scoreVersion: 1, scoredAt: 1, judge, encoder: null, newReviews: 0 }],
+    runs: [{ id: 'r1', name: 'Run one', status: 'done', createdAt: 1, answers: run.items.length, scoreVersion: 1, scoredAt: 1, judge, encoder: null, newReviews: 0, reader: null }],
     scored: [run], cases: new Map(cases.map((c) => [c.id, c])), reviews: [], answers: [], signature: '',
   };
 }

@@ -70,7 +70,7 @@ describe('provenance', () => {
       App: '0.1.0 (abc1234)',
       Benchmark: 'NeuroVLM-Bench v1.0 · content cccccccccccc',
       Cases: 'split test · 2 chosen cases',
-      Protocol: 'mcq v3',
+      Protocol: 'Multiple choice (VLMEvalKit style), version 3',
       'Prompt templates': 'system aaaaaaaaaaaa, user bbbbbbbbbbbb',
       'Model Qwen2-VL 2B': `webllm · q4f16_1 · weights ${modelFilesHash(INPUTS.models[0]!.files).slice(0, 12)}`,
       'Engine Qwen2-VL 2B': 'webllm 0.2.86 on webgpu (Qwen2-VL)',

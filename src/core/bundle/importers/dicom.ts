@@ -21,7 +21,7 @@ import type { WindowPreset } from '../../imaging/window.ts';
 import { asDicomFile, parseDicomForImport } from '../dicom-input.ts';
 import { applyAnswerKey, parseAnswerKeyTable, type KeyRow } from './answer-key.ts';
 import { resolveSeriesRows } from './dicom-answer-key.ts';
-import { dicomCaseMeta, KEPT_AS_META, newKeySalt, pseudonymousKeys } from '../dicom-meta.ts';
+import { dicomCaseMeta, dicomMetaOptions, keptAsMeta, newKeySalt, pseudonymousKeys } from '../dicom-meta.ts';
 import { windowOf, type DroppedTagSummary } from '../medical-images.ts';
 import type { BenchCase, CaseImage, Plane } from '../types.ts';
 import { baseName, extensionOf, type ImportDraft, type Importer } from './importer.ts';
@@ -112,6 +112,8 @@ export const dicomImporter: Importer = {
 
   async read(inputs, ctx): Promise<ImportDraft> {
     const opts = seriesOptions(ctx.options);
+    const metaOptions = dicomMetaOptions(ctx.options);
+    const keptAsMetaTags = keptAsMeta(metaOptions);
     const salt = ctx.keySalt ?? newKeySalt();
     const all = (await expandZips(inputs, ctx, (archive, entry) => `${archive}/${entry}`)).filter((f) => !isHousekeeping(f.path)).sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
     const keyFiles = all.filter((f) => ANSWER_KEY.test(baseName(f.path)));
@@ -137,7 +139,7 @@ export const dicomImporter: Importer = {
         const { parsed, warning } = parseDicomForImport(dicom, f.path, opts.acceptBurnedIn);
         if (warning) issues.list.push(warning);
         for (const t of parsed.dropped) {
-          if (KEPT_AS_META.has(t.name)) continue;
+          if (keptAsMetaTags.has(t.name)) continue;
           const d = dropped.get(t.tag);
           if (d) d.files++;
           else dropped.set(t.tag, { keyword: t.name, files: 1 });
@@ -171,7 +173,7 @@ export const dicomImporter: Importer = {
       throwIfAborted(ctx.signal);
       const first = members[0]!;
       const attrs = first.parsed.attributes ?? {};
-      const { meta, issues: found } = dicomCaseMeta(attrs, salt, first.path);
+      const { meta, issues: found } = dicomCaseMeta(attrs, salt, first.path, metaOptions);
       for (const i of found) {
         if (metaIssues.has(i.message)) continue;
         metaIssues.add(i.message);

@@ -13,6 +13,12 @@ export interface GenericMapping {
   readonly image?: string | readonly string[];
   /** Correct option key (multiple choice) or short answer. */
   readonly answer?: string;
+  /**
+   * The class classification scoring compares with (NeuroVLM-Bench's
+   * `diagnosis_name`): stored as the question's `labels.diagnosis_name`, and
+   * without options the cases default to the classification task family.
+   */
+  readonly classLabel?: string;
   /** Option columns: their names are the keys (`A`, `B`…); one column holding a list gets keys A, B, C… */
   readonly options?: readonly string[];
   readonly split?: string;
@@ -29,7 +35,7 @@ export interface GenericMapping {
 }
 
 /** Single-column fields other than id and question. */
-const OPTIONAL_COLUMNS = ['answer', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases'] as const;
+const OPTIONAL_COLUMNS = ['answer', 'classLabel', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases'] as const;
 
 function col(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
@@ -83,24 +89,28 @@ const GUESSES: Record<string, readonly string[]> = {
   id: ['id', 'case_id', 'caseid', 'case', 'index', 'qid', 'question_id', 'uid', 'sample_id', 'idx'],
   question: ['question', 'prompt', 'question_text', 'query', 'instruction', 'input', 'text'],
   answer: ['answer', 'label', 'gt', 'ground_truth', 'correct_answer', 'target', 'answer_label'],
+  classLabel: ['class_label', 'diagnosis_name', 'diagnosis_class', 'class_name'],
   split: ['split', 'subset', 'set', 'level'],
   taskFamily: ['task_family', 'taskfamily', 'task_type'],
   diseaseGroup: ['disease_group', 'category', 'class', 'disease', 'group'],
   modality: ['modality'],
   notes: ['notes', 'hint', 'context', 'clinical_notes', 'history', 'vignette'],
-  diagnosis: ['diagnosis', 'final_diagnosis', 'dx'],
+  diagnosis: ['diagnosis', 'final_diagnosis', 'reference_diagnosis', 'dx'],
   aliases: ['aliases', 'synonyms'],
 };
-const IMAGE_NAMES = ['image', 'image_path', 'file_path', 'img', 'img_path', 'image_file', 'filename', 'file', 'path', 'images', 'image_paths'];
+const IMAGE_NAMES = ['image', 'image_path', 'file_path', 'img', 'img_path', 'image_file', 'filename', 'file', 'path', 'images', 'image_paths', 'scan', 'scan_path'];
 const NUMBERED_IMAGE = /^(image|img)[_ -]?(path[_ -]?)?\d+$/i;
 
 /**
- * Guesses a mapping from common column names (case-insensitive). Fields with
+ * Guesses a mapping from common column names (case, spaces and hyphens
+ * ignored). Fields with
  * no likely column are left out; the user completes them.
  */
 export function suggestMapping(header: readonly string[]): Partial<GenericMapping> {
+  // "Case ID", "case-id" and "case_id" are the same guess.
+  const key = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
   const byLower = new Map<string, string>();
-  for (const h of header) if (!byLower.has(h.toLowerCase())) byLower.set(h.toLowerCase(), h);
+  for (const h of header) if (!byLower.has(key(h))) byLower.set(key(h), h);
   const used = new Set<string>();
   const pick = (names: readonly string[]): string | undefined => {
     for (const n of names) {
@@ -113,7 +123,7 @@ export function suggestMapping(header: readonly string[]): Partial<GenericMappin
     return undefined;
   };
   const out: Record<string, unknown> = {};
-  for (const field of ['id', 'question', 'answer', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases']) {
+  for (const field of ['id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases']) {
     const c = pick(GUESSES[field]!);
     if (c) out[field] = c;
   }

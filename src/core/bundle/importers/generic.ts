@@ -3,11 +3,15 @@
  * generic-mapping.ts). Image columns hold paths relative to the picked folder
  * (matched as in path-match.ts: exact, else one folder offset for the whole
  * import), several paths separated by `|` (or a list in JSONL), or data URIs.
- * Rows whose image file is missing are skipped with the reason.
+ * Rows whose image file is missing are skipped with the reason. What the
+ * mapping means for scoring (class labels, references no protocol of the
+ * cases reads) is checked in generic-scoring.ts.
  */
 import type { ErrorLocation } from '../../errors.ts';
+import { nonFiniteField, nonFiniteMessage } from '../json-values.ts';
 import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type TaskFamily } from '../types.ts';
 import { mappedColumns, parseMapping, suggestMapping, type GenericMapping } from './generic-mapping.ts';
+import { ClassLabels, warnUnscored } from './generic-scoring.ts';
 import { dataUriImage } from './image-data.ts';
 import { extensionOf, type Importer, type InputFile } from './importer.ts';
 import { PathImages } from './path-images.ts';
@@ -57,6 +61,11 @@ async function readSource(file: InputFile, issues: Issues, headOnly = false): Pr
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       issues.error(`Line ${i + 1} is not a JSON object.`, { file: file.path, line: i + 1 });
+      continue;
+    }
+    const infinite = nonFiniteField(value);
+    if (infinite !== null) {
+      issues.error(nonFiniteMessage(infinite), { file: file.path, line: i + 1, field: infinite });
       continue;
     }
     if (!headOnly || rows.length < 100) for (const k of Object.keys(value)) columns.add(k);
@@ -131,6 +140,7 @@ export const genericImporter: Importer = {
 
     const paths = new PathImages(files, source.rows.flatMap((r) => imageRefs(m, r).map((x) => x.ref).filter((x) => !x.startsWith('data:'))), issues, parts);
     const ids = new CaseIds(issues);
+    const classes = new ClassLabels();
     const ticker = new Ticker(ctx, source.rows.length);
     for (const row of source.rows) {
       await ticker.step();
@@ -149,9 +159,10 @@ export const genericImporter: Importer = {
       const images = await rowImages(id, imageRefs(m, row), paths, parts, issues, at);
       if (images === 'skip' || images === null) continue;
       const options = rowOptions(m, row);
+      const classLabel = m.classLabel ? classes.read(str(row.values[m.classLabel]), at(m.classLabel)) : null;
       const family = taskFamily(m, row, options.length > 0, issues, at);
       if (!family) continue;
-      const reference = rowReference(m, row);
+      const reference = rowReference(m, row, classLabel);
       const lang = guessCjkLang(question);
       const opt = (c: string | undefined) => (c ? str(row.values[c]).trim() : '');
       const [split, diseaseGroup, modality, notes] = [opt(m.split), opt(m.diseaseGroup), opt(m.modality), m.notes ? str(row.values[m.notes]) : ''];
@@ -168,6 +179,8 @@ export const genericImporter: Importer = {
     }
     ticker.finish();
     paths.report();
+    classes.report(issues);
+    warnUnscored(parts.cases, m, file.path, issues);
     return toDraft(manifest, parts, issues);
   },
 };
@@ -221,13 +234,19 @@ function taskFamily(m: GenericMapping, row: Row, hasOptions: boolean, issues: Is
     issues.error(`"${fromColumn}" is not a task family (${TASK_FAMILIES.join(', ')}).`, at(m.taskFamily!));
     return undefined;
   }
-  return m.defaultTaskFamily ?? (hasOptions ? 'multiple-choice' : 'open-question');
+  return m.defaultTaskFamily ?? (hasOptions ? 'multiple-choice' : m.classLabel ? 'classification' : 'open-question');
 }
 
-function rowReference(m: GenericMapping, row: Row): ReferenceAnswer | undefined {
+/** The row's answer key; the class label goes where classification scoring reads it (`labels.diagnosis_name`). */
+function rowReference(m: GenericMapping, row: Row, classLabel: string | null): ReferenceAnswer | undefined {
   const answer = m.answer ? str(row.values[m.answer]).trim() : '';
   const diagnosis = m.diagnosis ? str(row.values[m.diagnosis]).trim() : '';
   const aliases = m.aliases ? listCell(row.values[m.aliases], /[|;]/) : [];
-  if (!answer && !diagnosis && !aliases.length) return undefined;
-  return { ...(answer ? { answer } : {}), ...(diagnosis ? { diagnosis } : {}), ...(aliases.length ? { aliases } : {}) };
+  if (!answer && !diagnosis && !aliases.length && !classLabel) return undefined;
+  return {
+    ...(answer ? { answer } : {}),
+    ...(diagnosis ? { diagnosis } : {}),
+    ...(aliases.length ? { aliases } : {}),
+    ...(classLabel ? { labels: { diagnosis_name: classLabel } } : {}),
+  };
 }

@@ -4,18 +4,27 @@
  * (e.g. `"case_id": "case_12"`) without a position-tracking parser.
  */
 import { InvalidInputError } from '../../errors.ts';
+import { nonFiniteField, nonFiniteMessage } from '../json-values.ts';
 
-/** Parses JSON; a syntax error becomes InvalidInputError with the line (and column in the message). */
+/**
+ * Parses JSON; a syntax error becomes InvalidInputError with the line (and
+ * column in the message), and so does a number too large to be finite
+ * (naming its field).
+ */
 export function parseJsonWithLocation(text: string, file: string): unknown {
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: unknown;
   try {
-    return JSON.parse(clean) as unknown;
+    value = JSON.parse(clean) as unknown;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const where = syntaxErrorPosition(message, clean);
     const at = where ? ` (line ${where.line}, column ${where.column})` : '';
     throw new InvalidInputError(`${file} is not valid JSON${at}: ${message}`, where ? { file, line: where.line } : { file });
   }
+  const infinite = nonFiniteField(value);
+  if (infinite !== null) throw new InvalidInputError(`${file}: ${nonFiniteMessage(infinite)}`, { file, field: infinite });
+  return value;
 }
 
 /** Line and column from a JSON.parse message: V8 gives "position N" (newer: "line L column C"), Firefox "line L column C". */

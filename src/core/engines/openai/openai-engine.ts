@@ -3,9 +3,19 @@
  * server, TGI): for teams whose evaluation outgrows one laptop. Never a
  * default — the user adds each endpoint and confirms its host. Images go as
  * data URLs inside the request, so the server needs no access to anything else.
+ *
+ * What comes back is not trusted: every string the server returns (error
+ * messages, status text, model names, the answer) has the API key and any
+ * `Bearer …` token replaced before it leaves this class, so a server that
+ * echoes the request's headers cannot put the key into a stored answer, a
+ * journal or an export. A stream that ends without the server's finish
+ * marker was cut (a proxy, a crash): it is asked again like a 5xx, never
+ * kept as a complete answer. An answer past the bytes its token budget
+ * allows is cut there and marked truncated.
  */
 import { AbortedError, isAbortLike } from '../../errors.ts';
-import type { ChatTurn, Engine, EngineInfo, EngineUsage, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../engine.ts';
+import { redactSecrets, StreamRedactor } from '../../security/redact.ts';
+import { answerByteCap, capAnswer, type ChatTurn, type Engine, type EngineInfo, type EngineUsage, type GenerateOptions, type GenerateRequest, type GenerateResult, type LoadOptions } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import { toDataUrl } from './data-url.ts';
 import { attemptSignal, backoffMs, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
@@ -25,6 +35,13 @@ interface OpenAiEndpointConfig {
   readonly random?: () => number;
   /** For tests and non-browser hosts. */
   readonly fetch?: typeof fetch;
+}
+
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a piece of text. */
+function utf8Length(text: string): number {
+  return encoder.encode(text).length;
 }
 
 /** Limits how many generate calls run at once. */
@@ -65,6 +82,9 @@ export class EndpointHttpError extends EngineError {
     this.attempts = attempts;
   }
 }
+
+/** An answer stream that ended (or broke off) before the server said it was finished. */
+class StreamCutError extends Error {}
 
 /** The message of an error body (vLLM: `{message}`, OpenAI: `{error: {message}}`), else the body's start. */
 function serverMessage(body: string): string {
@@ -127,6 +147,11 @@ export class OpenAiCompatibleEngine implements Engine {
     return new URL(this.#cfg.baseUrl).host;
   }
 
+  /** Text from the server, without the key or any bearer token. */
+  #redact(text: string): string {
+    return redactSecrets(text, this.#cfg.apiKey ? [this.#cfg.apiKey] : []);
+  }
+
   #headers(): Record<string, string> {
     return { 'Content-Type': 'application/json', ...(this.#cfg.apiKey ? { Authorization: `Bearer ${this.#cfg.apiKey}` } : {}) };
   }
@@ -134,12 +159,12 @@ export class OpenAiCompatibleEngine implements Engine {
   /**
    * Sends one request and hands a successful response to `consume`, within
    * the same attempt (so the time limit covers the streamed answer too).
-   * 429, 5xx and timeouts are asked again after a back-off while `retryable()`
-   * holds (an answer that has begun streaming to the caller is not), up to the
-   * policy's retries; any other 4xx stops at once with the server's message.
-   * A caller's abort ends it with AbortedError, also during a back-off.
+   * 429, 5xx, timeouts and answer streams cut short are asked again after a
+   * back-off, up to the policy's retries; any other 4xx stops at once with
+   * the server's message. A caller's abort ends it with AbortedError, also
+   * during a back-off. Every server text in an error is redacted.
    */
-  async #send<T>(path: string, init: { method: string; body?: string }, caller: AbortSignal | undefined, consume: (res: Response) => Promise<T>, retryable: () => boolean = () => true): Promise<T> {
+  async #send<T>(path: string, init: { method: string; body?: string }, caller: AbortSignal | undefined, consume: (res: Response, signal: AbortSignal) => Promise<T>): Promise<T> {
     const policy = this.#policy;
     for (let attempt = 1; ; attempt++) {
       const limit = attemptSignal(caller, policy.timeoutMs);
@@ -153,22 +178,24 @@ export class OpenAiCompatibleEngine implements Engine {
           if (!limit.timedOut()) throw this.#unreachable(error);
           throw error;
         }
-        if (res.ok) return await consume(res);
-        const detail = serverMessage(await res.text().catch(() => ''));
-        const text = `${res.status} ${res.statusText}${detail ? `: ${detail}` : ''}`;
+        if (res.ok) return await consume(res, limit.signal);
+        const detail = this.#redact(serverMessage(await res.text().catch(() => '')));
+        const text = `${res.status} ${this.#redact(res.statusText)}${detail ? `: ${detail}` : ''}`;
         if (!isRetryableStatus(res.status)) throw new EndpointHttpError(this.host, res.status, attempt, `The server at ${this.host} refused the request: ${text}`);
         failed = { status: res.status, text, retryAfter: retryAfterMs(res.headers.get('retry-after')) };
       } catch (error) {
         if (caller?.aborted) throw new AbortedError();
-        if (!limit.timedOut()) throw error;
-        failed = { status: null, text: `no complete answer within ${(policy.timeoutMs ?? 0) / 1000} s`, retryAfter: null };
+        if (error instanceof StreamCutError) failed = { status: null, text: 'an answer stream that ended before the server finished it', retryAfter: null };
+        else if (limit.timedOut()) failed = { status: null, text: `no complete answer within ${(policy.timeoutMs ?? 0) / 1000} s`, retryAfter: null };
+        else throw error;
       } finally {
         limit.dispose();
       }
-      if (attempt > policy.retries || !retryable()) {
+      if (attempt > policy.retries) {
         const tries = attempt === 1 ? '1 attempt' : `${attempt} attempts`;
         const verb = failed.status === null ? 'gave' : 'answered';
-        throw new EndpointHttpError(this.host, failed.status, attempt, `The server at ${this.host} ${verb} ${failed.text} (${tries}; the last status was ${failed.status ?? 'a timeout'}).`);
+        const last = failed.status ?? (failed.text.startsWith('no complete') ? 'a timeout' : 'a cut-off stream');
+        throw new EndpointHttpError(this.host, failed.status, attempt, `The server at ${this.host} ${verb} ${failed.text} (${tries}; the last status was ${last}).`);
       }
       await sleep(backoffMs(attempt, policy, failed.retryAfter, this.#random), caller);
     }
@@ -189,7 +216,7 @@ export class OpenAiCompatibleEngine implements Engine {
     const ids = body?.data?.map((m) => m.id).filter((id): id is string => typeof id === 'string');
     if (!ids) throw new EngineError('ENGINE_BAD_RESPONSE', `${this.host}/models did not return a model list: is this an OpenAI-compatible server?`);
     if (!ids.includes(this.#cfg.model)) {
-      throw new EngineError('ENGINE_MODEL_MISSING', `The server at ${this.host} does not serve "${this.#cfg.model}". It serves: ${ids.join(', ') || 'nothing'}.`);
+      throw new EngineError('ENGINE_MODEL_MISSING', `The server at ${this.host} does not serve "${this.#cfg.model}". It serves: ${this.#redact(ids.join(', ')) || 'nothing'}.`);
     }
     this.#loaded = true;
     options.onProgress?.({ phase: 'connect', done: 1, total: 1 });
@@ -220,42 +247,87 @@ export class OpenAiCompatibleEngine implements Engine {
       ...(request.jsonSchema ? { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: request.jsonSchema, strict: true } } } : {}),
     };
     const t0 = performance.now();
+    const cap = answerByteCap(s.maxTokens);
+    // What the caller was shown: a retried attempt shows only what goes beyond it, and nothing of a secret.
+    const shown = new StreamRedactor(this.#cfg.apiKey ? [this.#cfg.apiKey] : []);
+    let shownLength = 0;
     let ttft: number | null = null;
     let text = '';
     let finish: GenerateResult['finishReason'] = 'stop';
+    let truncated = false;
     let usage: Chunk['usage'] = null;
-    const read = async (res: Response): Promise<void> => {
+    const read = async (res: Response, signal: AbortSignal): Promise<void> => {
       if (!res.body) throw new EngineError('ENGINE_BAD_RESPONSE', `${this.host} sent an empty response.`);
-      for await (const data of readSse(res.body)) {
-        if (data === '[DONE]') break;
-        let chunk: Chunk;
-        try {
-          chunk = JSON.parse(data) as Chunk;
-        } catch {
-          throw new EngineError('ENGINE_BAD_RESPONSE', `${this.host} sent a stream event that is not JSON: ${data.slice(0, 120)}`);
+      // Each attempt starts the answer afresh.
+      text = '';
+      finish = 'stop';
+      truncated = false;
+      usage = null;
+      let bytes = 0;
+      let finished = false;
+      try {
+        for await (const data of readSse(res.body)) {
+          if (data === '[DONE]') {
+            finished = true;
+            break;
+          }
+          let chunk: Chunk;
+          try {
+            chunk = JSON.parse(data) as Chunk;
+          } catch {
+            throw new EngineError('ENGINE_BAD_RESPONSE', `${this.host} sent a stream event that is not JSON: ${this.#redact(data.slice(0, 120))}`);
+          }
+          if (chunk.error) throw new EngineError('ENGINE_HTTP', `${this.host} reported an error: ${this.#redact(chunk.error.message ?? 'unknown')}`);
+          const choice = chunk.choices?.[0];
+          const piece = choice?.delta?.content ?? '';
+          if (piece) {
+            ttft ??= performance.now() - t0;
+            text += piece;
+            bytes += utf8Length(piece);
+            if (text.length > shownLength) {
+              const fresh = shown.push(text.slice(shownLength));
+              shownLength = text.length;
+              if (fresh) options.onToken?.(fresh);
+            }
+          }
+          if (choice?.finish_reason) {
+            finish = choice.finish_reason === 'length' ? 'length' : 'stop';
+            finished = true;
+          }
+          if (chunk.usage) usage = chunk.usage;
+          if (bytes > cap) {
+            // A runaway answer: keep what the budget allows and stop reading the rest.
+            truncated = true;
+            finished = true;
+            break;
+          }
         }
-        if (chunk.error) throw new EngineError('ENGINE_HTTP', `${this.host} reported an error: ${chunk.error.message ?? 'unknown'}`);
-        const choice = chunk.choices?.[0];
-        const piece = choice?.delta?.content ?? '';
-        if (piece) {
-          ttft ??= performance.now() - t0;
-          text += piece;
-          options.onToken?.(piece);
-        }
-        if (choice?.finish_reason) finish = choice.finish_reason === 'length' ? 'length' : 'stop';
-        if (chunk.usage) usage = chunk.usage;
+      } catch (error) {
+        if (error instanceof EngineError || signal.aborted) throw error;
+        // The connection broke mid-answer (reset, proxy timeout): the same as a stream cut short.
+        throw new StreamCutError(error instanceof Error ? error.message : String(error));
+      } finally {
+        if (truncated) await res.body.cancel().catch(() => undefined);
       }
+      if (!finished) throw new StreamCutError('no finish marker');
     };
     try {
-      // Once tokens have reached the caller, asking again would repeat them: only an empty attempt is retried.
-      await this.#send('/chat/completions', { method: 'POST', body: JSON.stringify(body) }, options.signal, read, () => text === '');
+      await this.#send('/chat/completions', { method: 'POST', body: JSON.stringify(body) }, options.signal, read);
     } catch (error) {
       if (options.signal?.aborted || isAbortLike(error)) {
-        return { text, finishReason: 'abort', usage: this.#usage(usage, ttft, performance.now() - t0) };
+        return { text: this.#redact(text), finishReason: 'abort', usage: this.#usage(usage, ttft, performance.now() - t0) };
       }
       throw error;
     }
-    return { text, finishReason: finish, usage: this.#usage(usage, ttft, performance.now() - t0) };
+    const rest = shown.end();
+    if (rest) options.onToken?.(rest);
+    const capped = truncated ? capAnswer(text, s.maxTokens) : { text, truncated: false };
+    return {
+      text: this.#redact(capped.text),
+      finishReason: capped.truncated ? 'length' : finish,
+      usage: this.#usage(usage, ttft, performance.now() - t0),
+      ...(capped.truncated ? { truncated: true } : {}),
+    };
   }
 
   #usage(u: Chunk['usage'], ttft: number | null, total: number): EngineUsage {
@@ -270,6 +342,22 @@ export class OpenAiCompatibleEngine implements Engine {
       decodeTokensPerS: completion !== null && decodeMs && completion > 1 ? ((completion - 1) / decodeMs) * 1000 : null,
       totalMs: total,
     };
+  }
+
+  /**
+   * Sentence vectors from the server's `/embeddings` (an embedding model it
+   * serves), through the same retries, time limit and key as generation;
+   * one vector per text, in order.
+   */
+  async embed(texts: readonly string[], options: GenerateOptions = {}): Promise<Float32Array[]> {
+    if (!this.#loaded) throw new EngineError('ENGINE_NOT_LOADED', 'Connect to the endpoint (load) before asking for embeddings.');
+    const body = JSON.stringify({ model: this.#cfg.model, input: texts, encoding_format: 'float' });
+    const res = (await this.#send('/embeddings', { method: 'POST', body }, options.signal, (r) => r.json().catch(() => null))) as { data?: { index?: number; embedding?: unknown }[] } | null;
+    const rows = [...(res?.data ?? [])].sort((x, y) => (x.index ?? 0) - (y.index ?? 0));
+    if (rows.length !== texts.length || !rows.every((r) => Array.isArray(r.embedding) && r.embedding.every((x) => typeof x === 'number'))) {
+      throw new EngineError('ENGINE_BAD_RESPONSE', `${this.host}/embeddings did not return one vector of numbers per text (${texts.length} sent).`);
+    }
+    return rows.map((r) => Float32Array.from(r.embedding as number[]));
   }
 
   async unload(): Promise<void> {

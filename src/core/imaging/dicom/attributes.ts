@@ -3,7 +3,8 @@
  * stored as read: the import turns the identity tags into salted hashes
  * (patient, study, series keys), the type tags into a refusal when the
  * pixels are likely to carry burned-in text, and the technical tags into a
- * few checked strings kept on the case for analysis (see
+ * few checked strings kept on the case for analysis, and the descriptive
+ * free text into nothing unless an import asks to keep it cleaned (see
  * core/bundle/dicom-meta.ts). Nothing here reaches the stored image source:
  * the NEVOL container is built from the rendering header only.
  */
@@ -23,6 +24,8 @@ const ATTRIBUTE_TAGS = {
   ImageType: tagOf(0x0008, 0x0008),
   ConversionType: tagOf(0x0008, 0x0064),
   Modality: tagOf(0x0008, 0x0060),
+  // How text values are encoded (ISO_IR 100, ISO_IR 192…): read to decode the text below and the name compared with it.
+  SpecificCharacterSet: tagOf(0x0008, 0x0005),
   // Technical: kept on the case (dicom.* meta) once checked.
   Manufacturer: tagOf(0x0008, 0x0070),
   ManufacturerModelName: tagOf(0x0008, 0x1090),
@@ -31,6 +34,10 @@ const ATTRIBUTE_TAGS = {
   SequenceName: tagOf(0x0018, 0x0024),
   ProtocolName: tagOf(0x0018, 0x1030),
   ContrastBolusAgent: tagOf(0x0018, 0x0010),
+  // Descriptive free text: dropped unless an import opts in, then cleaned (PS3.15 Annex E, Clean Descriptors).
+  SeriesDescription: tagOf(0x0008, 0x103e),
+  StudyDescription: tagOf(0x0008, 0x1030),
+  PerformedProcedureStepDescription: tagOf(0x0040, 0x0254),
 } as const;
 
 export type AttributeKeyword = keyof typeof ATTRIBUTE_TAGS;

@@ -61,6 +61,11 @@ export interface NiftiHeader {
   readonly textFields: readonly string[];
 }
 
+/** A header number as a message shows it (NaN and infinities by name). */
+function formatNumber(n: number): string {
+  return Number.isNaN(n) ? 'NaN' : Number.isFinite(n) ? String(n) : n > 0 ? 'infinite' : 'minus infinite';
+}
+
 function where(file?: string) {
   return file ? { file } : undefined;
 }
@@ -159,6 +164,22 @@ export function parseNiftiHeader(bytes: Uint8Array, file?: string): NiftiHeader 
   // Extensions (which can carry a full DICOM header) start 4 bytes after the header when extension[0] is non-zero.
   if (header.singleFile && bytes.length > headerSize && bytes[headerSize] !== 0 && header.voxOffset > headerSize + 4) {
     textFields.push('extensions');
+  }
+  if (header.singleFile) {
+    // A .nii file's voxels follow its header and the 4-byte extension flag: an offset inside them would read the header as voxels.
+    const first = headerSize + 4;
+    if (!Number.isFinite(header.voxOffset) || header.voxOffset < first) {
+      throw new InvalidInputError(
+        `This NIfTI file's header is damaged: vox_offset is ${formatNumber(header.voxOffset)}, inside the ${first} bytes of header and extension flag (the voxels of a .nii file start at byte ${first} or later).`,
+        { ...where(file), field: 'vox_offset' },
+      );
+    }
+  }
+  // Every voxel is stored × scl_slope + scl_inter: a scaling that is not a number makes every value NaN or infinite.
+  for (const [field, value] of [['scl_slope', header.sclSlope], ['scl_inter', header.sclInter]] as const) {
+    if (!Number.isFinite(value)) {
+      throw new InvalidInputError(`This NIfTI file's header is damaged: ${field} is ${formatNumber(value)}; the scaling of its voxels must be a finite number (scl_slope 0 means no scaling).`, { ...where(file), field });
+    }
   }
   const ndim = header.dim[0]!;
   if (ndim < 1 || ndim > 7) throw new InvalidInputError(`This NIfTI file's header is damaged: it declares ${ndim} dimensions (1 to 7 are valid).`, where(file));

@@ -94,8 +94,8 @@ export function parseNifti(bytes: Uint8Array, file?: string, options: ParseNifti
       field: 'volume',
     });
   }
-  // vox_offset below the header (0 in some writers) means "right after the header and its 4 extension bytes".
-  const voxOffset = header.voxOffset >= header.headerSize ? Math.floor(header.voxOffset) : header.headerSize + 4;
+  // The header refused an offset inside itself (header.ts).
+  const voxOffset = Math.floor(header.voxOffset);
   const start = voxOffset + volume * volumeBytes;
   const end = start + volumeBytes;
   if (inflater && end > maxBytes) {
@@ -110,8 +110,8 @@ export function parseNifti(bytes: Uint8Array, file?: string, options: ParseNifti
   }
   const data = readSamples(source, start, voxels, type.name, type.bytes, header.littleEndian);
 
-  // scl_slope 0 (or not a number) means "no scaling" in the NIfTI standard; the intercept is then ignored too.
-  const scaled = Number.isFinite(header.sclSlope) && header.sclSlope !== 0;
+  // scl_slope 0 means "no scaling" in the NIfTI standard; the intercept is then ignored too (non-finite values were refused in header.ts).
+  const scaled = header.sclSlope !== 0;
   const spacing = (i: number) => {
     const p = Math.abs(header.pixdim[i] ?? 0);
     return Number.isFinite(p) && p > 0 ? p : 1;
@@ -123,7 +123,7 @@ export function parseNifti(bytes: Uint8Array, file?: string, options: ParseNifti
       pixdim: [spacing(1), spacing(2), spacing(3)],
       datatype: type.name,
       sclSlope: scaled ? header.sclSlope : 1,
-      sclInter: scaled && Number.isFinite(header.sclInter) ? header.sclInter : 0,
+      sclInter: scaled ? header.sclInter : 0,
       ...(hasCal ? { calMin: header.calMin, calMax: header.calMax } : {}),
       orientation: niftiOrientation(header),
     },

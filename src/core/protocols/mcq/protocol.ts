@@ -8,6 +8,7 @@
 import { singleTurnRequest } from '../request.ts';
 import type { PromptTemplate, Protocol } from '../types.ts';
 import { extractChoice, type McqAnswer } from './extract.ts';
+import { PROTOCOL_NAMES } from '../names.ts';
 
 export const MCQ_TEMPLATE: PromptTemplate = {
   id: 'mcq-vlmevalkit',
@@ -25,7 +26,7 @@ const TEMPLATES: readonly [PromptTemplate] = [MCQ_TEMPLATE];
 
 export const mcqProtocol: Protocol<McqAnswer> = {
   ...META,
-  label: 'Multiple choice (VLMEvalKit style)',
+  label: PROTOCOL_NAMES['mcq'],
   description: 'Options listed as "A. …"; the answer letter is extracted in a fixed rule order; unparsed answers are invalid and scored wrong.',
   templates: TEMPLATES,
   buildRequest: (c, q, ctx) => {

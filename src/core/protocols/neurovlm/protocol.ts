@@ -17,6 +17,7 @@ import { renderTemplate } from '../template.ts';
 import { stripThinkDetailed } from '../text.ts';
 import type { BuildContext, ParseResult, PromptTemplate, Protocol, ProtocolTurn, TurnPart } from '../types.ts';
 import { NEUROVLM_PROMPT } from './prompt.ts';
+import { PROTOCOL_NAMES } from '../names.ts';
 
 /** The nine answer fields, in the prompt's order. */
 export const NEUROVLM_FIELDS = [
@@ -144,7 +145,7 @@ export function parseNeuroVlm(rawText: string): ParseResult<NeuroVlmAnswer> {
 export const neuroVlmProtocol: Protocol<NeuroVlmAnswer> = {
   ...META,
   // Zero-shot unless the run sends the benchmark's exemplars: the run form offers that only where a benchmark carries them.
-  label: 'NeuroVLM-Bench structured JSON',
+  label: PROTOCOL_NAMES['neurovlm-structured'],
   description:
     'One image per request; the benchmark prompt asks for one JSON object with modality, sequence, plane, diagnosis, ' +
     'subtype, ICD-10, severity and confidences. Zero-shot, or few-shot where the benchmark carries labelled exemplars: they are sent first.',

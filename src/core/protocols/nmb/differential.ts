@@ -7,6 +7,7 @@ import { singleTurnRequest } from '../request.ts';
 import type { ParseResult, PromptTemplate, Protocol } from '../types.ts';
 import { HYPOTHESIS_EXAMPLE, NMB_CASE_BLOCK, NMB_SYSTEM } from './common.ts';
 import { HYPOTHESES_ARRAY_SCHEMA, MAX_HYPOTHESES, parseDifferentialText, type DifferentialAnswer } from './hypotheses.ts';
+import { PROTOCOL_NAMES } from '../names.ts';
 
 export const DIFFERENTIAL_SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'object',
@@ -35,7 +36,7 @@ export function parseDifferential(rawText: string): ParseResult<DifferentialAnsw
 
 export const nmbDifferentialProtocol: Protocol<DifferentialAnswer> = {
   ...META,
-  label: 'Neural-MedBench differential diagnosis (ranked, up to 5)',
+  label: PROTOCOL_NAMES['nmb-differential'],
   description: 'Ranked hypotheses with confidence and evidence; scored with pass@1 and pass@5.',
   templates: TEMPLATES,
   outputSchema: DIFFERENTIAL_SCHEMA,

@@ -6,6 +6,7 @@ import { singleTurnRequest } from '../request.ts';
 import { stripThinkDetailed } from '../text.ts';
 import type { ParseResult, PromptTemplate, Protocol } from '../types.ts';
 import { NMB_CASE_BLOCK, NMB_SYSTEM } from './common.ts';
+import { PROTOCOL_NAMES } from '../names.ts';
 
 export interface LesionAnswer {
   readonly type: string | null;
@@ -99,7 +100,7 @@ const TEMPLATES: readonly [PromptTemplate] = [LESION_TEMPLATE];
 
 export const nmbLesionProtocol: Protocol<LesionAnswer> = {
   ...META,
-  label: 'Neural-MedBench lesion recognition',
+  label: PROTOCOL_NAMES['nmb-lesion'],
   description: 'Lesion type, location, laterality (left/right/bilateral/midline) and the sequence that shows it.',
   templates: TEMPLATES,
   outputSchema: LESION_SCHEMA,

@@ -12,6 +12,7 @@ import { stripThink } from '../text.ts';
 import type { BuildContext, FollowUpTurn, MultiTurnProtocol, ParseResult, PromptTemplate, ProtocolRequest, ProtocolTurn } from '../types.ts';
 import { HYPOTHESIS_EXAMPLE, NMB_CASE_BLOCK, NMB_SYSTEM } from './common.ts';
 import { HYPOTHESES_ARRAY_SCHEMA, MAX_HYPOTHESES, parseDifferentialText, type DifferentialAnswer } from './hypotheses.ts';
+import { PROTOCOL_NAMES } from '../names.ts';
 
 export const MULTI_ROUND_SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'object',
@@ -79,7 +80,7 @@ function buildTurn(c: BenchCase, q: Question, turnIndex: number, previousAnswers
 
 export const nmbMultiRoundProtocol: MultiTurnProtocol<DifferentialAnswer> = {
   ...META,
-  label: 'Neural-MedBench multi-round dialogue',
+  label: PROTOCOL_NAMES['nmb-multi-round'],
   description: 'Follow-up information and images revealed after each answer; an updated ranked differential every turn.',
   templates: TEMPLATES,
   outputSchema: MULTI_ROUND_SCHEMA,

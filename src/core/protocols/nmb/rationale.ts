@@ -3,6 +3,7 @@ import { singleTurnRequest } from '../request.ts';
 import { stripThinkDetailed } from '../text.ts';
 import type { ParseResult, PromptTemplate, Protocol } from '../types.ts';
 import { NMB_CASE_BLOCK, NMB_SYSTEM } from './common.ts';
+import { PROTOCOL_NAMES } from '../names.ts';
 
 export interface FreeTextAnswer {
   readonly text: string;
@@ -30,7 +31,7 @@ const TEMPLATES: readonly [PromptTemplate] = [RATIONALE_TEMPLATE];
 
 export const nmbRationaleProtocol: Protocol<FreeTextAnswer> = {
   ...META,
-  label: 'Neural-MedBench rationale (free text)',
+  label: PROTOCOL_NAMES['nmb-rationale'],
   description: 'A free-text explanation compared with the expert narrative.',
   templates: TEMPLATES,
   buildRequest: (c, q, ctx) => singleTurnRequest({ ...META, templates: TEMPLATES }, c, q, ctx),

@@ -10,6 +10,7 @@ import { stripThinkDetailed } from '../text.ts';
 import type { ParseResult, PromptTemplate, Protocol } from '../types.ts';
 import { HYPOTHESIS_EXAMPLE, NMB_CASE_BLOCK, NMB_SYSTEM } from './common.ts';
 import { HYPOTHESES_ARRAY_SCHEMA, MAX_HYPOTHESES, hypothesesFromJson, type Hypothesis } from './hypotheses.ts';
+import { PROTOCOL_NAMES } from '../names.ts';
 
 export interface StructuredReview {
   readonly anatomy: string | null;
@@ -85,7 +86,7 @@ const TEMPLATES: readonly [PromptTemplate] = [REVIEW_TEMPLATE];
 
 export const structuredReviewProtocol: Protocol<StructuredReview> = {
   ...META,
-  label: 'Structured review checklist',
+  label: PROTOCOL_NAMES['structured-review'],
   description: 'Anatomy, key findings, sequence recognition, ranked diagnostic hypotheses and confidence, as one JSON object.',
   templates: TEMPLATES,
   outputSchema: REVIEW_SCHEMA,

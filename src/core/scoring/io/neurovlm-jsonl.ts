@@ -16,10 +16,12 @@
  */
 import type { BenchCase } from '../../bundle/types.ts';
 import type { RunRecord } from '../../db/types.ts';
+import type { JsonOutputRecord } from '../../protocols/json-output.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { findQuestion, goldOf, outcomeOf, type ScorableResponse } from '../neurovlm/items.ts';
 import type { NeuroVlmScoredField } from '../neurovlm/normalise.ts';
 import type { NeuroVlmAnswerOutcome, NeuroVlmItem } from '../neurovlm/types.ts';
+import { pyFileLines } from '../../python/values.ts';
 import { parseJsonText } from './json-text.ts';
 
 /** Harness metadata key of each scored field's ground truth. */
@@ -51,7 +53,7 @@ interface NeuroVlmJsonlRecord {
     latency_ms: number | null;
   } | null;
   /** NeuroEval's own keys (the harness ignores unknown keys): where the line came from. */
-  neuroeval?: { runId: string; itemKey: string; variant: string; sample: number };
+  neuroeval?: { runId: string; itemKey: string; variant: string; sample: number; jsonOutput?: JsonOutputRecord | null };
 }
 
 /** A scorer item read from a line, with the line it came from. */
@@ -63,8 +65,6 @@ interface NeuroVlmJsonlItem extends NeuroVlmItem {
 
 interface NeuroVlmJsonlRead {
   readonly items: NeuroVlmJsonlItem[];
-  /** Each line as Python's `json.loads` reads it (NaN and Infinity as numbers), for the benchmark's own evaluator. */
-  readonly records: unknown[];
   /** Tolerated problems (a missing section), each naming its line. */
   readonly warnings: string[];
 }
@@ -140,23 +140,32 @@ function itemOfLine(rec: Obj, line: number, warnings: string[], file: string): N
 }
 
 /**
- * Reads a harness results file. Blank lines are skipped; a line that is not a
- * JSON object throws {@link InvalidInputError} naming `file` and the line.
+ * Reads a harness results file for NeuroEval's own analysis. Lines end as
+ * Python's text mode ends them (\n, \r\n or a lone \r), so line numbers
+ * match the benchmark's evaluator; blank lines are skipped. A line that is
+ * not a JSON object is left out with a warning naming it (the evaluator keeps
+ * a placeholder for it and scores the rest); a file with no readable line at
+ * all throws {@link InvalidInputError} naming the first bad line.
  */
 export function readNeuroVlmJsonl(text: string, file = 'results.jsonl'): NeuroVlmJsonlRead {
   const items: NeuroVlmJsonlItem[] = [];
-  const records: unknown[] = [];
   const warnings: string[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  lines.forEach((raw, i) => {
+  let firstError: InvalidInputError | undefined;
+  pyFileLines(text.replace(/^\uFEFF/, '')).forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === '') return;
-    const rec = obj(parseJsonText(raw, file, line, 'numbers'));
-    if (!rec) throw new InvalidInputError(`${file}:${line}: expected a JSON object (one result per line).`, { file, line });
-    records.push(rec);
-    items.push(itemOfLine(rec, line, warnings, file));
+    try {
+      const rec = obj(parseJsonText(raw, file, line, 'numbers'));
+      if (!rec) throw new InvalidInputError(`${file}:${line}: expected a JSON object (one result per line).`, { file, line });
+      items.push(itemOfLine(rec, line, warnings, file));
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      firstError ??= error;
+      warnings.push(`${error.message.replace(/\.$/, '')}: left out of NeuroEval's own analysis.`);
+    }
   });
-  return { items, records, warnings };
+  if (items.length === 0 && firstError) throw firstError;
+  return { items, warnings };
 }
 
 interface NeuroVlmJsonlWrite {
@@ -166,7 +175,7 @@ interface NeuroVlmJsonlWrite {
 }
 
 /** Harness records for a local run's responses (see {@link toNeuroVlmJsonl}). */
-export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): NeuroVlmJsonlWrite {
+export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol' | 'jsonOutput'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): NeuroVlmJsonlWrite {
   const byId = new Map(cases.map((c) => [c.id, c]));
   const missingCases: string[] = [];
   const protocolId = run.provenance?.protocol.id;
@@ -206,7 +215,8 @@ export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?:
             total_tokens: r.usage?.promptTokens != null && r.usage.completionTokens != null ? r.usage.promptTokens + r.usage.completionTokens : null,
             latency_ms: Number.isFinite(r.latencyMs) ? r.latencyMs : null,
           },
-      neuroeval: { runId: run.id, itemKey: r.itemKey, variant: r.variant, sample: r.sample },
+      // The run's JSON-output setting (null: recorded before the setting existed), so the file says whether answers were constrained.
+      neuroeval: { runId: run.id, itemKey: r.itemKey, variant: r.variant, sample: r.sample, ...(run.provenance ? { jsonOutput: run.provenance.jsonOutput ?? null } : {}) },
     };
   });
   return { records, missingCases };
@@ -218,6 +228,6 @@ export function neuroVlmJsonlRecords(run: Pick<RunRecord, 'id'> & { provenance?:
  * there gets empty metadata (not scorable). A failed call is written with
  * `status: "error"` and no `api_response`, as the harness writes one.
  */
-export function toNeuroVlmJsonl(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): string {
+export function toNeuroVlmJsonl(run: Pick<RunRecord, 'id'> & { provenance?: Pick<RunRecord['provenance'], 'protocol' | 'jsonOutput'> | null }, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): string {
   return neuroVlmJsonlRecords(run, responses, cases).records.map((r) => `${JSON.stringify(r)}\n`).join('');
 }

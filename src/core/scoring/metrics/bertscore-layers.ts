@@ -101,6 +101,7 @@ interface BertScoreSetting {
   readonly idf: boolean;
   readonly baseline: { readonly precision: number; readonly recall: number; readonly f: number } | null;
   readonly layer?: BertScoreLayer;
+  readonly batchSize?: number;
 }
 
 /** One line for a score set's BERTScore: IDF, rescaling (with the layer its baseline row must belong to), layer. */
@@ -108,7 +109,8 @@ export function describeBertScoreSetting(b: BertScoreSetting): string {
   const rescale = b.baseline ? `rescaled (P ${b.baseline.precision}, R ${b.baseline.recall}, F ${b.baseline.f}${b.layer?.used != null ? `: the baseline row of layer ${b.layer.used}` : ''})` : 'raw';
   // Sets scored before the layer was recorded read the last layer without [CLS]/[SEP].
   const layer = b.layer ? describeLayer(b.layer) : 'layer not recorded (an older set: last layer, [CLS]/[SEP] left out; not bert_score-exact)';
-  return `BERTScore${b.idf ? ' with IDF' : ''}, ${rescale}, ${layer}`;
+  const batches = b.batchSize === undefined ? 'each pair alone' : b.batchSize === 1 ? 'each pair alone (batch size 1)' : `pairs in padded batches of ${b.batchSize} as bert_score matches them`;
+  return `BERTScore${b.idf ? ' with IDF' : ''}, ${rescale}, ${layer}, ${batches}`;
 }
 
 /** The encoder of a score set with how its BERTScore was computed, for provenance tables. */

@@ -21,10 +21,16 @@
  *   = 0, as bert_score masks it; a side whose weights sum to 0 gives 0 where
  *   bert_score gives NaN (e.g. IDF over a single reference weighs every
  *   reference token 0), so that stored figures stay numbers.
- * One pair at a time: bert_score pads a batch of pairs and a padded position
- * has similarity 0, so in a batch a token whose every cosine is negative
- * gets 0 there and its maximum here; contextual embeddings of one encoder are
- * not that far apart in practice.
+ * Batches: bert_score matches pairs in batches (`batch_size`, default 64, in
+ * the order the pairs are given) padded to the batch's longest candidate and
+ * reference, and a padded position has similarity 0. So when a pair's
+ * reference is shorter than the batch's longest, each candidate token's
+ * maximum is at least 0 (a token whose best cosine is negative scores 0), and
+ * likewise for reference tokens when the candidate is shorter.
+ * {@link bertScoreBatch} reproduces that ({@link paddingOf} gives each pair's
+ * padding); {@link bertScore} alone is the pair scored by itself (batch size 1).
+ * bert_score also sorts texts by length to embed them in batches; that
+ * padding is masked inside the encoder and does not reach the matching.
  * The numbers are comparable to published BERTScore only with the same
  * encoder, layer and baseline (see bertscore-layers.ts).
  */
@@ -53,6 +59,8 @@ export interface IdfWeights {
 
 interface BertScoreOptions {
   readonly idf?: IdfWeights;
+  /** The pair sits in a batch padded past its own length: on this side, a padded position of similarity 0 joins every maximum. */
+  readonly padded?: { readonly candidate: boolean; readonly reference: boolean };
   /** Baselines for rescaling, e.g. bert_score's `rescale_baseline/en/<model>.tsv` row for the layer. */
   readonly baseline?: BertScore;
 }
@@ -119,8 +127,9 @@ export function bertScore(candidate: EmbeddedText, reference: EmbeddedText, opti
   const dim = candidate.vectors[0]?.length ?? reference.vectors[0]?.length ?? 0;
   const cand = normalise(candidate.vectors, dim);
   const ref = normalise(reference.vectors, dim);
-  const bestForCand = new Array<number>(cand.length).fill(-Infinity);
-  const bestForRef = new Array<number>(ref.length).fill(-Infinity);
+  // A padded reference adds columns of similarity 0 to each candidate token's row, and a padded candidate rows of 0.
+  const bestForCand = new Array<number>(cand.length).fill(options.padded?.reference ? 0 : -Infinity);
+  const bestForRef = new Array<number>(ref.length).fill(options.padded?.candidate ? 0 : -Infinity);
   for (let j = 0; j < cand.length; j++) {
     for (let i = 0; i < ref.length; i++) {
       let cos = 0;
@@ -140,4 +149,34 @@ export function bertScore(candidate: EmbeddedText, reference: EmbeddedText, opti
   const f = Number.isNaN(harmonic) ? 0 : harmonic;
   const raw = { precision, recall, f };
   return options.baseline ? rescaleWithBaseline(raw, options.baseline) : raw;
+}
+
+/** bert_score's default batch size for matching pairs (`score(..., batch_size=64)`). */
+export const BERTSCORE_BATCH_SIZE = 64;
+
+/**
+ * Which side of each pair is padded when pairs (given by their token counts,
+ * special tokens included) are matched in consecutive batches of
+ * `batchSize`, as bert_score's `bert_cos_score_idf` does.
+ */
+export function paddingOf(lengths: readonly { readonly candidate: number; readonly reference: number }[], batchSize = BERTSCORE_BATCH_SIZE): { candidate: boolean; reference: boolean }[] {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new InvalidInputError(`A BERTScore batch size is a whole number ≥ 1 (got ${batchSize}).`, { field: 'batchSize' });
+  const out: { candidate: boolean; reference: boolean }[] = [];
+  for (let start = 0; start < lengths.length; start += batchSize) {
+    const batch = lengths.slice(start, start + batchSize);
+    const maxC = Math.max(...batch.map((l) => l.candidate));
+    const maxR = Math.max(...batch.map((l) => l.reference));
+    for (const l of batch) out.push({ candidate: l.candidate < maxC, reference: l.reference < maxR });
+  }
+  return out;
+}
+
+/** BERTScore of each pair as bert_score scores a list of pairs in padded batches of `batchSize` (default 64). */
+export function bertScoreBatch(
+  pairs: readonly { readonly candidate: EmbeddedText; readonly reference: EmbeddedText }[],
+  options: Omit<BertScoreOptions, 'padded'> & { readonly batchSize?: number } = {},
+): BertScore[] {
+  const { batchSize, ...rest } = options;
+  const padded = paddingOf(pairs.map((p) => ({ candidate: p.candidate.vectors.length, reference: p.reference.vectors.length })), batchSize);
+  return pairs.map((p, i) => bertScore(p.candidate, p.reference, { ...rest, padded: padded[i]! }));
 }

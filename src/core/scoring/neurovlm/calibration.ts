@@ -12,37 +12,17 @@
  * - a NaN confidence makes scikit-learn's Brier score raise, and the
  *   evaluator then reports ECE, Brier and AUROC all as NaN.
  */
+import { PyException, pyFloat } from '../../python/values.ts';
 
-/** Python's float literal syntax (after str.strip()): digits may be grouped by single underscores. */
-const PY_DIGITS = '\\d(?:_?\\d)*';
-const PY_FLOAT = new RegExp(`^[+-]?(?:(?:${PY_DIGITS})?\\.${PY_DIGITS}|${PY_DIGITS}\\.?)(?:[eE][+-]?${PY_DIGITS})?$`);
-const PY_SPECIAL = /^([+-]?)(inf|infinity|nan)$/i;
-
-/**
- * Python reads any Unicode decimal digit (Arabic-Indic, Devanagari, …) as its
- * value. Decimal digits come in runs of ten from 0 upward, so a digit's value
- * is its distance from the start of its run, modulo 10.
- */
-function asciiDigits(s: string): string {
-  return s.replace(/\p{Nd}/gu, (ch) => {
-    const cp = ch.codePointAt(0)!;
-    let start = cp;
-    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
-    return String((cp - start) % 10);
-  });
-}
-
-/** Python's `float(x)` for a JSON value, or null where Python raises. */
+/** Python's `float(x)` for a JSON value, or null where Python raises (src/core/python has the rules). */
 export function pythonFloat(x: unknown): number | null {
-  if (typeof x === 'boolean') return x ? 1 : 0;
-  if (typeof x === 'number') return x;
-  if (typeof x !== 'string') return null;
-  // str.strip() with no argument strips Unicode whitespace, as JavaScript's trim() does.
-  const s = asciiDigits(x.trim());
-  const special = PY_SPECIAL.exec(s);
-  if (special) return special[2]!.toLowerCase() === 'nan' ? NaN : special[1] === '-' ? -Infinity : Infinity;
-  if (!PY_FLOAT.test(s)) return null;
-  return Number(s.replace(/_/g, ''));
+  if (typeof x !== 'boolean' && typeof x !== 'number' && typeof x !== 'string') return null;
+  try {
+    return pyFloat(x);
+  } catch (error) {
+    if (error instanceof PyException) return null;
+    throw error;
+  }
 }
 
 /** NumPy's `linspace(0, 1, bins + 1)`: step · i, the last edge exactly 1. */

@@ -14,6 +14,7 @@ import { sha256Hex } from '../../hash/sha256.ts';
 import { buildJudgeRequest, JUDGE_RUBRIC_V1, parseJudgeVerdict, type ParsedJudgeVerdict } from '../equivalence/judge.ts';
 import { buildRubricItemRequest, parseRubricVerdict, RUBRIC_JUDGE_VERSION, type ParsedRubricVerdict, type RubricJudgeInput } from '../equivalence/rubric-judge.ts';
 import { buildTaxonomyRequest, parseTaxonomyClasses, type ParsedTaxonomy, type TaxonomyPromptInput } from '../equivalence/taxonomy.ts';
+import { cacheKey, type ScoringCacheStore } from './scoring-cache.ts';
 
 /** A loaded text model used as judge. */
 export interface LocalJudge {
@@ -52,6 +53,8 @@ export class JudgeService {
     /** Earlier raw replies of this same judge, by request hash. */
     previous: Iterable<readonly [string, string]> = [],
     private readonly signal?: AbortSignal,
+    /** A persistent cache of replies (IndexedDB, or a file beside the run), keyed by judge, request and input. */
+    private readonly cache?: ScoringCacheStore,
   ) {
     for (const [hash, raw] of previous) this.#known.set(hash, raw);
   }
@@ -67,6 +70,13 @@ export class JudgeService {
       this.reused++;
       return { raw: known, promptHash, reused: true };
     }
+    const key = this.cache ? cacheKey(this.judge.id, 'judge-request', promptHash) : '';
+    const stored = this.cache && !this.#asked.has(promptHash) ? await this.cache.get(key) : undefined;
+    if (stored?.kind === 'reply') {
+      this.reused++;
+      this.#known.set(promptHash, stored.raw);
+      return { raw: stored.raw, promptHash, reused: true };
+    }
     let pending = this.#asked.get(promptHash);
     if (!pending) {
       this.calls++;
@@ -80,6 +90,10 @@ export class JudgeService {
         return { raw: '', error: `the judge call failed: ${e instanceof Error ? e.message : String(e)}` };
       });
       this.#asked.set(promptHash, pending);
+      const asked = await pending;
+      // Only a reply is kept: a failed call is asked again next time.
+      if (this.cache && asked.error === undefined) await this.cache.put(key, { kind: 'reply', raw: asked.raw });
+      return { ...asked, promptHash, reused: false };
     }
     return { ...(await pending), promptHash, reused: false };
   }

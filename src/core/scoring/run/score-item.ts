@@ -32,7 +32,7 @@ import { squadScore } from '../metrics/squad.ts';
 import { ABSTAIN, NEUROVLM_SCORED_FIELDS, normaliseField } from '../neurovlm/normalise.ts';
 import type { ScorableResponse } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, RUBRIC_ITEM_VERSION, type JudgeReply, type JudgeService } from './judge-service.ts';
-import type { SimilarityService } from './similarity.ts';
+import type { PairSimilarity } from './similarity.ts';
 import { isContinuousMetric } from './summary.ts';
 import type { ItemMetric, ItemScore, TaxonomyProposal, VerdictNote } from './types.ts';
 
@@ -54,7 +54,7 @@ interface ItemContext {
   readonly question: Question | undefined;
   readonly protocolId: string;
   readonly judge?: JudgeService | undefined;
-  readonly similarity?: SimilarityService | undefined;
+  readonly similarity?: PairSimilarity | undefined;
   readonly adjudication?: Adjudication | undefined;
   readonly proposeTaxonomy: boolean;
 }
@@ -281,7 +281,7 @@ async function scoreFreeText(it: Item, ctx: ItemContext, parsed: unknown): Promi
   const text = freeText(parsed, ctx.response.rawText);
   it.answerText = text.slice(0, 1500);
   const target = ref?.rationale ?? ref?.diagnosis;
-  it.primary = ctx.similarity ? 'bertscore.f' : 'rougeL';
+  it.primary = ctx.similarity?.tokens ? 'bertscore.f' : ctx.similarity ? 'cosine' : 'rougeL';
   if (!target) {
     it.notes.push('No reference text: similarity is not scorable.');
     it.primary = null;
@@ -296,9 +296,11 @@ async function scoreFreeText(it: Item, ctx: ItemContext, parsed: unknown): Promi
     if (ctx.similarity) {
       const s = await ctx.similarity.score(text, target);
       const id = ctx.similarity.id;
-      it.metrics['bertscore.p'] = m(s.bert.precision, 'encoder', id);
-      it.metrics['bertscore.r'] = m(s.bert.recall, 'encoder', id);
-      it.metrics['bertscore.f'] = m(s.bert.f, 'encoder', id);
+      if (s.bert) {
+        it.metrics['bertscore.p'] = m(s.bert.precision, 'encoder', id);
+        it.metrics['bertscore.r'] = m(s.bert.recall, 'encoder', id);
+        it.metrics['bertscore.f'] = m(s.bert.f, 'encoder', id);
+      }
       it.metrics.cosine = m(s.cosine, 'encoder', id);
     }
   }

@@ -16,7 +16,9 @@ import { findQuestion } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, JudgeService, type LocalJudge } from './judge-service.ts';
 import { scoreItem, similarityReferences, type Adjudication } from './score-item.ts';
 import type { BertScore } from '../metrics/bertscore.ts';
-import { SimilarityService, type SimilarityEncoder } from './similarity.ts';
+import { PairRecorder, SimilarityService, type SimilarityEncoder } from './similarity.ts';
+import { cachedEncoder, type ScoringCacheStore } from './scoring-cache.ts';
+import { BERTSCORE_BATCH_SIZE } from '../metrics/bertscore.ts';
 import { summariseArms } from './summary.ts';
 import { RUN_SCORER_VERSION, isReviewVerdict, type ItemScore, type RunScoreSummary, type ScoringConfig } from './types.ts';
 
@@ -31,6 +33,13 @@ export interface RunScoringInput {
   readonly reviews?: readonly ReviewRecord[];
   /** Items of an earlier score set: their judge replies are reused when the judge and request are the same. */
   readonly previous?: readonly ItemScore[];
+  /**
+   * Answers a person gave through a form (a reader study): which metrics each
+   * protocol's form asked for. Other metrics are not scored at all, and the
+   * figures only a model's raw output has (JSON validity, the NeuroVLM-Bench
+   * analysis and the benchmark's own figures) are left out of the summary.
+   */
+  readonly askedOnly?: (protocolId: string, metric: string) => boolean;
 }
 
 interface RunScoringOptions {
@@ -42,6 +51,10 @@ interface RunScoringOptions {
   readonly idf?: boolean;
   /** Rescale BERTScore with this baseline (bert_score `rescale_with_baseline`, the encoder's P/R/F row). */
   readonly baseline?: BertScore;
+  /** bert_score's `batch_size` for matching pairs (default 64): pairs share padding within a batch, in the order they are scored. */
+  readonly bertscoreBatchSize?: number;
+  /** A persistent cache of judge replies and encoder vectors (keyed by model, prompt and input): what it holds is not asked again. */
+  readonly cache?: ScoringCacheStore;
   /** Ask the judge for error classes of wrong answers (default: on when there is a judge). */
   readonly taxonomy?: boolean;
   readonly signal?: AbortSignal;
@@ -113,16 +126,26 @@ function previousReplies(previous: readonly ItemScore[], judgeId: string): [stri
   return out;
 }
 
+/** An item with only the metrics `keep` accepts; the primary moves to the first one kept when its own goes. */
+function onlyAsked(item: ItemScore, keep: (metric: string) => boolean): ItemScore {
+  const metrics = Object.fromEntries(Object.entries(item.metrics).filter(([k]) => keep(k)));
+  const primary = item.primary !== null && item.primary in metrics ? item.primary : (Object.keys(metrics)[0] ?? null);
+  return { ...item, metrics, primary };
+}
+
 export async function scoreRun(input: RunScoringInput, options: RunScoringOptions = {}): Promise<RunScoringResult> {
   const seed = options.seed ?? 0;
   const resamples = options.resamples ?? 1000;
   if (input.protocolId !== 'auto' && !getProtocol(input.protocolId)) throw new InvalidInputError(`The run's protocol "${input.protocolId}" is not one this version knows, so its answers cannot be scored.`, { field: 'protocol' });
   const caseMap = new Map(input.cases.map((c) => [c.id, c]));
-  const judge = options.judge ? new JudgeService(options.judge, previousReplies(input.previous ?? [], options.judge.id), options.signal) : undefined;
+  const judge = options.judge ? new JudgeService(options.judge, previousReplies(input.previous ?? [], options.judge.id), options.signal, options.cache) : undefined;
   if (options.baseline && [options.baseline.precision, options.baseline.recall, options.baseline.f].some((b) => !Number.isFinite(b) || b >= 1)) {
     throw new InvalidInputError('A BERTScore baseline needs three numbers below 1 (precision, recall, F).', { field: 'baseline' });
   }
-  const similarity = options.encoder ? new SimilarityService(options.encoder, options.baseline) : undefined;
+  const batchSize = options.bertscoreBatchSize ?? BERTSCORE_BATCH_SIZE;
+  const cached = options.encoder && options.cache ? cachedEncoder(options.encoder, options.cache) : undefined;
+  const encoder = cached ?? options.encoder;
+  const similarity = encoder ? new SimilarityService(encoder, options.baseline, batchSize) : undefined;
   const adjudicated = adjudications(input.reviews ?? []);
   const proposeTaxonomy = options.taxonomy ?? true;
 
@@ -146,34 +169,45 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
     await similarity.useIdf(refs);
   }
 
+  if (similarity && batchSize > 1) {
+    // bert_score pads pairs in batches of the list it is given: a dry run (no judge, no encoder) lists the pairs scoring will
+    // ask for, in order, so each learns its batch's padding before it is scored.
+    const recorder = new PairRecorder(similarity.id);
+    for (const r of responses) {
+      const found = findQuestion(caseMap, r);
+      await scoreItem({ response: r, caseId: r.caseId, questionId: found?.question?.id ?? r.questionId, kase: found?.kase, question: found?.question, protocolId: protocolOf(found), similarity: recorder, adjudication: adjudicated.get(r.id), proposeTaxonomy: false });
+    }
+    await similarity.planPairs(recorder.pairs);
+  }
+
   const items: ItemScore[] = [];
   const total = responses.length;
+  const asked = input.askedOnly;
   let lastReport = 0;
   for (const r of responses) {
     throwIfAborted(options.signal);
     const found = findQuestion(caseMap, r);
     const protocolId = protocolOf(found);
-    items.push(
-      await scoreItem({
-        response: r,
-        caseId: r.caseId,
-        questionId: found?.question?.id ?? r.questionId,
-        kase: found?.kase,
-        question: found?.question,
-        protocolId,
-        judge,
-        similarity,
-        adjudication: adjudicated.get(r.id),
-        proposeTaxonomy,
-      }),
-    );
+    const item = await scoreItem({
+      response: r,
+      caseId: r.caseId,
+      questionId: found?.question?.id ?? r.questionId,
+      kase: found?.kase,
+      question: found?.question,
+      protocolId,
+      judge,
+      similarity,
+      adjudication: adjudicated.get(r.id),
+      proposeTaxonomy,
+    });
+    items.push(asked ? onlyAsked(item, (metric) => asked(protocolId, metric)) : item);
     if (options.onProgress && (items.length === total || items.length - lastReport >= 200)) {
       lastReport = items.length;
       options.onProgress(items.length, total);
     }
   }
 
-  const { arms, calibrationShift, neurovlmBench } = summariseArms(items, responses, input.cases, { seed, resamples });
+  const { arms, calibrationShift, neurovlmBench } = summariseArms(items, responses, input.cases, { seed, resamples, modelOutput: !asked });
   const consistency = runConsistency(responses);
   const latestReview = (input.reviews ?? []).reduce<number | null>((a, r) => (a === null || r.createdAt > a ? r.createdAt : a), null);
   return {
@@ -181,6 +215,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
     summary: {
       arms, calibrationShift, items: items.length, failed: responses.filter((r) => !!r.error).length,
       judgeCalls: judge?.calls ?? 0, judgeReused: judge?.reused ?? 0,
+      ...(cached ? { encoderVectors: { ...cached.counts } } : {}),
       ...(neurovlmBench ? { neurovlmBench } : {}),
       ...(consistency.length ? { consistency } : {}),
     },
@@ -191,7 +226,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
       judge: options.judge?.id ?? null,
       judgeRubricVersion: options.judge ? EQUIVALENCE_RUBRIC_VERSION : null,
       encoder: options.encoder?.id ?? null,
-      ...(similarity ? { bertscore: { idf: !!options.idf, baseline: options.baseline ?? null, layer: await similarity.layer() } } : {}),
+      ...(similarity ? { bertscore: { idf: !!options.idf, baseline: options.baseline ?? null, layer: await similarity.layer(), batchSize } } : {}),
       taxonomy: !!options.judge && proposeTaxonomy,
       taxonomyVersion: TAXONOMY_VERSION,
       reviewsUpTo: latestReview,

@@ -4,7 +4,7 @@
  * because the numbers mean nothing without it. Reference embeddings are
  * cached: many models answer the same case.
  */
-import { bertScore, computeIdf, type BertScore, type EmbeddedText, type IdfWeights } from '../metrics/bertscore.ts';
+import { BERTSCORE_BATCH_SIZE, bertScore, computeIdf, paddingOf, type BertScore, type EmbeddedText, type IdfWeights } from '../metrics/bertscore.ts';
 import { bertScoreLayerFor, type BertScoreLayer } from '../metrics/bertscore-layers.ts';
 
 /** What an encoder says about its depth, to read bert_score's layer from it. */
@@ -29,8 +29,13 @@ export interface SimilarityEncoder {
   readonly id: string;
   /** Unit-length sentence vectors, one per text. */
   sentenceEmbeddings(texts: readonly string[]): Promise<Float32Array[]>;
-  /** Contextual token vectors: by default without special tokens, from the last layer. */
-  tokenEmbeddings(
+  /**
+   * Contextual token vectors: by default without special tokens, from the
+   * last layer. Absent for encoders that give sentence vectors only (an
+   * OpenAI-compatible `/embeddings` endpoint): then cosine is scored and
+   * BERTScore, which needs token vectors, is not.
+   */
+  tokenEmbeddings?(
     text: string,
     options?: TokenEmbeddingRequest,
   ): Promise<{ readonly tokens: readonly string[]; readonly vectors: readonly Float32Array[]; readonly special?: readonly boolean[]; readonly layer?: number | null }>;
@@ -40,7 +45,29 @@ export interface SimilarityEncoder {
 
 interface SimilarityScore {
   readonly cosine: number;
-  readonly bert: BertScore;
+  /** Null when the encoder gives no token vectors. */
+  readonly bert: BertScore | null;
+}
+
+/** What item scoring asks of the encoder: one pair's similarity (the service, or a recorder of the pairs asked for). */
+export interface PairSimilarity {
+  readonly id: string;
+  /** The encoder gives token vectors, so BERTScore is scored (else cosine only). */
+  readonly tokens: boolean;
+  score(candidate: string, reference: string): Promise<SimilarityScore>;
+}
+
+/** Records the pairs item scoring asks for, in order, answering zeros: a dry run that finds bert_score's batches before scoring. */
+export class PairRecorder implements PairSimilarity {
+  readonly pairs: { candidate: string; reference: string }[] = [];
+  constructor(
+    readonly id: string,
+    readonly tokens = true,
+  ) {}
+  score(candidate: string, reference: string): Promise<SimilarityScore> {
+    this.pairs.push({ candidate, reference });
+    return Promise.resolve({ cosine: 0, bert: { precision: 0, recall: 0, f: 0 } });
+  }
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -49,8 +76,10 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-export class SimilarityService {
+export class SimilarityService implements PairSimilarity {
   readonly #sentences = new Map<string, Promise<Float32Array>>();
+  #plan: { candidate: string; reference: string; padded: { candidate: boolean; reference: boolean } }[] | undefined;
+  #next = 0;
   readonly #tokens = new Map<string, Promise<EmbeddedText>>();
   #idf: IdfWeights | undefined;
   #layer: Promise<BertScoreLayer> | undefined;
@@ -63,10 +92,30 @@ export class SimilarityService {
   constructor(
     readonly encoder: SimilarityEncoder,
     private readonly baseline?: BertScore,
+    /** bert_score's `batch_size`: pairs are matched in padded batches of this many (1: each pair alone). */
+    readonly batchSize: number = BERTSCORE_BATCH_SIZE,
   ) {}
+
+  /**
+   * The pairs {@link score} will be asked for, in that order (bert_score's
+   * list of candidates and references): each text is embedded once here, and
+   * each pair learns the padding of its batch. Calls of {@link score} must
+   * then come in the same order.
+   */
+  async planPairs(pairs: readonly { candidate: string; reference: string }[]): Promise<void> {
+    if (!this.tokens) return;
+    const lengths = await Promise.all(pairs.map(async (p) => ({ candidate: (await this.#embedTokens(p.candidate)).vectors.length, reference: (await this.#embedTokens(p.reference)).vectors.length })));
+    const padded = paddingOf(lengths, this.batchSize);
+    this.#plan = pairs.map((p, i) => ({ ...p, padded: padded[i]! }));
+    this.#next = 0;
+  }
 
   get id(): string {
     return this.encoder.id;
+  }
+
+  get tokens(): boolean {
+    return this.encoder.tokenEmbeddings !== undefined;
   }
 
   /**
@@ -77,6 +126,7 @@ export class SimilarityService {
    * text is tokenised once.
    */
   async useIdf(references: readonly string[]): Promise<void> {
+    if (!this.tokens) return;
     const distinct = [...new Set(references)];
     const tokens = new Map(await Promise.all(distinct.map(async (r) => [r, [...((await this.#embedTokens(r)).tokens ?? [])]] as const)));
     this.#idf = computeIdf(references.map((r) => tokens.get(r)!));
@@ -116,7 +166,7 @@ export class SimilarityService {
     if (hit) return hit;
     const p = this.layer().then(async (layer) => {
       // Ask for a layer only when it is not the last, so encoders without hidden-state outputs are never asked for one.
-      const t = await this.encoder.tokenEmbeddings(text, { specialTokens: 'keep', ...(layer.used !== null && layer.used !== layer.layers ? { layer: layer.used } : {}) });
+      const t = await this.encoder.tokenEmbeddings!(text, { specialTokens: 'keep', ...(layer.used !== null && layer.used !== layer.layers ? { layer: layer.used } : {}) });
       return { tokens: t.tokens, vectors: t.vectors, ...(t.special ? { special: t.special } : {}) };
     });
     if (cache) this.#tokens.set(text, p);
@@ -125,9 +175,20 @@ export class SimilarityService {
 
   /** Cosine of the sentence vectors and BERTScore P/R/F of `candidate` against `reference`. */
   async score(candidate: string, reference: string): Promise<SimilarityScore> {
+    const planned = this.#plan?.[this.#next];
+    if (this.#plan) {
+      // The plan's order is bert_score's order of pairs; a call out of that order would get another pair's padding.
+      if (!planned || planned.candidate !== candidate || planned.reference !== reference) throw new Error(`BERTScore pair ${this.#next + 1} was asked out of the planned order.`);
+      this.#next++;
+    }
     const [c, r] = await Promise.all([this.#embedSentence(candidate, false), this.#embedSentence(reference, true)]);
-    const [ct, rt] = await Promise.all([this.#embedTokens(candidate, false), this.#embedTokens(reference, true)]);
-    return { cosine: dot(c, r), bert: bertScore(ct, rt, { ...(this.#idf ? { idf: this.#idf } : {}), ...(this.baseline ? { baseline: this.baseline } : {}) }) };
+    if (!this.tokens) return { cosine: dot(c, r), bert: null };
+    const [ct, rt] = await Promise.all([this.#embedTokens(candidate, !!planned), this.#embedTokens(reference, true)]);
+    const padded = planned?.padded ?? (this.batchSize > 1 ? undefined : { candidate: false, reference: false });
+    return {
+      cosine: dot(c, r),
+      bert: bertScore(ct, rt, { ...(this.#idf ? { idf: this.#idf } : {}), ...(this.baseline ? { baseline: this.baseline } : {}), ...(padded ? { padded } : {}) }),
+    };
   }
 }
 

@@ -18,6 +18,7 @@ import { neuroVlmBenchForRun, type NeuroVlmBenchBreakdown } from '../neurovlm/ev
 import { bootstrapCi, bootstrapClusterMeanCi, bootstrapMeanCi } from '../stats/bootstrap.ts';
 import { wilsonInterval } from '../stats/wilson.ts';
 import { countPatients, patientCluster, sharesPatients, type CaseLookup } from './patients.ts';
+import { unavailableMetrics } from './unavailable.ts';
 import { armKey, type ArmSummary, type CalibrationShiftSummary, type ItemScore, type MetricSource, type MetricSummary, type QuestionIdentity } from './types.ts';
 
 /** Human labels, in the order summaries list metrics. */
@@ -81,6 +82,12 @@ function orderOf(key: string): number {
 interface SummaryOptions {
   readonly seed: number;
   readonly resamples: number;
+  /**
+   * The answers are a model's raw output (default). False for answers people
+   * gave through a form: JSON validity, the NeuroVLM-Bench analysis and the
+   * benchmark's own figures describe a model's output, not theirs.
+   */
+  readonly modelOutput?: boolean;
 }
 
 function median(xs: number[]): number {
@@ -305,7 +312,7 @@ export function summariseArms(
     });
     const armResponses = joined.map((j) => j.r);
     const ok = armResponses.filter((r) => !r.error);
-    const neuro = joined.filter((j) => j.it.protocolId === 'neurovlm-structured').map((j) => j.r);
+    const neuro = opts.modelOutput === false ? [] : joined.filter((j) => j.it.protocolId === 'neurovlm-structured').map((j) => j.r);
     const decode = ok.map((r) => r.usage?.decodeTps).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
     const proposed: Record<string, number> = {};
     let wrong = 0;
@@ -314,9 +321,11 @@ export function summariseArms(
       if (v !== null && v !== undefined && v < 0.5) wrong++;
       for (const c of it.taxonomy?.classes ?? []) proposed[c] = (proposed[c] ?? 0) + 1;
     }
+    const unavailable = unavailableMetrics(list, responseById, caseMap, metrics, metricLabel);
     out.push({
       key,
       wrong,
+      ...(unavailable.length ? { unavailable } : {}),
       proposedErrorClasses: proposed,
       modelId: list[0]!.modelId,
       variant: list[0]!.variant,
@@ -330,10 +339,11 @@ export function summariseArms(
       meanDecodeTps: decode.length ? decode.reduce((a, b) => a + b, 0) / decode.length : NaN,
     });
   }
-  // The benchmark's own figures, computed from the harness layout of the same answers (one set per arm, and per source dataset).
-  const neuroIds = new Set(items.filter((it) => it.protocolId === 'neurovlm-structured').map((it) => it.responseId));
-  const neuroResponses = responses.filter((r) => neuroIds.has(r.id));
-  const neurovlmBench = neuroResponses.length ? neuroVlmBenchForRun('', neuroResponses, cases) : undefined;
+  // The benchmark's own figures: its evaluator on the run as `neuroeval export --format neurovlm-jsonl` writes it (every
+  // answer, so a run mixing benchmarks gets the evaluator's failure, not figures it would never print). Answers people gave
+  // through a form (a reader study) are not a model's output: no figures.
+  const hasNeuroVlm = opts.modelOutput !== false && items.some((it) => it.protocolId === 'neurovlm-structured');
+  const neurovlmBench = hasNeuroVlm ? neuroVlmBenchForRun('', responses, cases) : undefined;
   return { arms: out, calibrationShift: calibrationShifts(items), ...(neurovlmBench ? { neurovlmBench } : {}) };
 }
 

@@ -20,8 +20,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * 8: when cases share a patient (or study) key, intervals and n are per patient (cluster bootstrap over patients).
  * 9: the mirror consistency probe's figures per model (`summary.consistency`).
  * 10: the paraphrase consistency probe's rows in `summary.consistency` (`probe: 'paraphrase'`).
+ * 11: BERTScore in bert_score's padded batches (default 64, `bertscore.batchSize`); NeuroVLM-Bench figures are the evaluator's on the run's neurovlm-jsonl export (Python's semantics; none, with the reason, where the evaluator stops).
  */
-export const RUN_SCORER_VERSION = '10';
+export const RUN_SCORER_VERSION = '11';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;
@@ -147,6 +148,16 @@ export interface MetricSummary {
   readonly encoder?: string;
 }
 
+/** A metric an arm's answers gave no value at all, and why (unavailable.ts). */
+export interface UnavailableMetric {
+  readonly metric: string;
+  readonly label: string;
+  /** The answers it would have been computed from. */
+  readonly answers: number;
+  /** Why none has a value, with counts: "no case has a reference class (diagnosis_name) to score against; 4 of the 5 answers did not parse." */
+  readonly reason: string;
+}
+
 /** One model under one variant. */
 export interface ArmSummary {
   readonly key: string;
@@ -164,6 +175,8 @@ export interface ArmSummary {
    * intervals, safety flags): not the benchmark's figures, which are `RunScoreSummary.neurovlmBench`.
    */
   readonly neurovlm?: NeuroVlmReport;
+  /** Metrics with no value on any answer, and why; absent in score sets stored before NeuroEval said so. */
+  readonly unavailable?: readonly UnavailableMetric[];
   /** Answers whose primary metric is below 0.5 (wrong). */
   readonly wrong: number;
   /** Error classes the judge proposed for the wrong answers, with counts. */
@@ -187,6 +200,8 @@ export interface RunScoreSummary {
   readonly failed: number;
   readonly judgeCalls: number;
   readonly judgeReused: number;
+  /** Encoder vectors taken from the persistent cache and computed, when scoring used one. */
+  readonly encoderVectors?: { readonly reused: number; readonly computed: number };
   /**
    * NeuroVLM-Bench's own figures (its evaluator, exactly) for the run's
    * NeuroVLM-Bench answers: per arm, and per source dataset. The `neurovlm`
@@ -216,6 +231,8 @@ export interface ScoringConfig {
     readonly idf: boolean;
     readonly baseline: { readonly precision: number; readonly recall: number; readonly f: number } | null;
     readonly layer?: BertScoreLayer;
+    /** bert_score's batch size the pairs were matched in (absent: scored before batching was reproduced, each pair alone). */
+    readonly batchSize?: number;
   };
   readonly taxonomy: boolean;
   readonly taxonomyVersion: string;

@@ -91,19 +91,29 @@ describe('readNeuroVlmJsonl', () => {
     ]);
   });
 
-  it('names the file and line of a line that is not JSON', () => {
+  it('leaves out a line that is not JSON, naming its file and line, and reads the rest', () => {
     const text = `${harnessLine({})}\n${harnessLine({})}\n{"experiment_id": "broken", \n`;
-    expect(() => readNeuroVlmJsonl(text, 'bad.jsonl')).toThrow(InvalidInputError);
-    expect(() => readNeuroVlmJsonl(text, 'bad.jsonl')).toThrow(/^bad\.jsonl:3: not valid JSON/);
+    const { items, warnings } = readNeuroVlmJsonl(text, 'bad.jsonl');
+    expect(items).toHaveLength(2);
+    expect(warnings).toEqual([expect.stringMatching(/^bad\.jsonl:3: not valid JSON.*: left out of NeuroEval's own analysis\.$/)]);
+  });
+
+  it('leaves out a line that is JSON but not an object, naming it', () => {
+    expect(readNeuroVlmJsonl(`${harnessLine({})}\n[1, 2]\n`, 'arr.jsonl').warnings).toEqual([expect.stringMatching(/^arr\.jsonl:2: expected a JSON object/)]);
+  });
+
+  it('throws, naming the file and first line, when no line is a result', () => {
+    expect(() => readNeuroVlmJsonl('[1, 2]\n{"x": \n', 'none.jsonl')).toThrow(InvalidInputError);
     try {
-      readNeuroVlmJsonl(text, 'bad.jsonl');
+      readNeuroVlmJsonl('[1, 2]\n{"x": \n', 'none.jsonl');
     } catch (e) {
-      expect((e as InvalidInputError).location).toEqual({ file: 'bad.jsonl', line: 3 });
+      expect((e as InvalidInputError).location).toEqual({ file: 'none.jsonl', line: 1 });
     }
   });
 
-  it('refuses a line that is JSON but not an object', () => {
-    expect(() => readNeuroVlmJsonl(`${harnessLine({})}\n[1, 2]\n`, 'arr.jsonl')).toThrow(/^arr\.jsonl:2: expected a JSON object/);
+  it("ends lines where Python's text mode ends them: a lone \\r too, not U+2028", () => {
+    const text = `${harnessLine({})}\r${harnessLine({}).replace('"success"', '"success", "note": "a\u2028b"')}\r\n`;
+    expect(readNeuroVlmJsonl(text, 'cr.jsonl').items.map((i) => i.line)).toEqual([1, 2]);
   });
 });
 

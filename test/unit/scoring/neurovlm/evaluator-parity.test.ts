@@ -12,8 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseJsonText } from '../../../../src/core/scoring/io/json-text.ts';
-import { readNeuroVlmJsonl } from '../../../../src/core/scoring/io/neurovlm-jsonl.ts';
-import { datasetsOf, evaluateNeuroVlmBench, filterDataset } from '../../../../src/core/scoring/neurovlm/evaluator/evaluate.ts';
+import { evaluateNeuroVlmBench, type EvaluatorRecord } from '../../../../src/core/scoring/neurovlm/evaluator/evaluate.ts';
+import { datasetsIn, loadJsonl } from '../../../../src/core/scoring/neurovlm/evaluator/load.ts';
 
 const DIR = new URL('../../../fixtures/neurovlm-parity/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, DIR), 'utf8');
@@ -37,7 +37,7 @@ function same(actual: unknown, want: unknown, path: string, problems: string[]):
   } else if (actual !== want) problems.push(`${path}: ${JSON.stringify(actual)} ≠ evaluator ${JSON.stringify(want)}`);
 }
 
-function compare(records: readonly unknown[], want: UpstreamFigures, where: string): { problems: string[]; figures: number } {
+function compare(records: readonly EvaluatorRecord[], want: UpstreamFigures, where: string): { problems: string[]; figures: number } {
   const got = evaluateNeuroVlmBench(records);
   const problems: string[] = [];
   let figures = 0;
@@ -62,13 +62,14 @@ function compare(records: readonly unknown[], want: UpstreamFigures, where: stri
 describe('NeuroVLM-Bench figures equal the benchmark evaluator', () => {
   for (const file of Object.keys(expected)) {
     it(`${file}: every per-model figure, whole file and per source dataset`, () => {
-      const { records } = readNeuroVlmJsonl(read(file), file);
+      const text = read(file);
+      const records = loadJsonl(text);
       const want = expected[file]!;
       const all = compare(records, want.all, 'all');
       expect(all.problems).toEqual([]);
       expect(all.figures).toBeGreaterThan(100);
-      expect(datasetsOf(records)).toEqual(Object.keys(want.datasets).sort());
-      for (const [d, figs] of Object.entries(want.datasets)) expect(compare(filterDataset(records, d), figs, d).problems).toEqual([]);
+      expect(datasetsIn(records)).toEqual(Object.keys(want.datasets).sort());
+      for (const [d, figs] of Object.entries(want.datasets)) expect(compare(loadJsonl(text, d), figs, d).problems).toEqual([]);
     });
   }
 

@@ -3,9 +3,13 @@
  * check by hand (the parity test covers the evaluator's output on files).
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateNeuroVlmBench } from '../../../../src/core/scoring/neurovlm/evaluator/evaluate.ts';
+import { evaluateNeuroVlmBench as evaluateRecords, NeuroVlmBenchStop } from '../../../../src/core/scoring/neurovlm/evaluator/evaluate.ts';
+import { pyFromJs, pyJsonLoads } from '../../../../src/core/python/json.ts';
 import { normalizeClassLabel, normalizeModalitySubtypeLabel, normalizePlaneLabel, normalizeSubclassLabel } from '../../../../src/core/scoring/neurovlm/evaluator/normalise.ts';
-import { pyIntOrZero, pyStr, pyStrip } from '../../../../src/core/scoring/neurovlm/evaluator/python.ts';
+import { pyIntOr0, pyStr, pyStrip } from '../../../../src/core/scoring/neurovlm/evaluator/python.ts';
+
+/** The evaluator on records given as JavaScript values (each read back as `json.loads` of its JSON). */
+const evaluateNeuroVlmBench = (records: readonly unknown[]) => evaluateRecords(records.map((r) => ({ value: pyFromJs(r) })));
 
 type Gold = Partial<Record<'class' | 'subclass' | 'modality' | 'modality_subtype' | 'axial_plane', unknown>>;
 
@@ -41,10 +45,10 @@ describe("the benchmark's normalisation, as its evaluator has it", () => {
     expect(pyStr(true)).toBe('True');
     expect(pyStr(0.5)).toBe('0.5');
     expect(pyStr(1e-5)).toBe('1e-05');
-    expect(pyStr(['a', "it's"])).toBe(`['a', "it's"]`);
-    expect(pyStr({ k: null })).toBe("{'k': None}");
-    expect(pyIntOrZero('1_500')).toBe(1500);
-    expect(pyIntOrZero(null)).toBe(0);
+    expect(pyStr(pyJsonLoads('["a", "it\'s"]'))).toBe(`['a', "it's"]`);
+    expect(pyStr(pyJsonLoads('{"k": null}'))).toBe("{'k': None}");
+    expect(pyIntOr0('1_500')).toBe(1500n);
+    expect(pyIntOr0(null)).toBe(0n);
   });
 });
 
@@ -103,5 +107,23 @@ describe("the benchmark's figures on the issue's minimal inputs", () => {
     expect(ok.brier).toBeCloseTo(1 / 3, 12);
     const nan = evaluateNeuroVlmBench([conf(0.5), conf('nan')]).perModel.m!;
     expect([nan.ece, nan.brier, nan.auc].every(Number.isNaN)).toBe(true);
+  });
+
+  it('an abstention never counts as right, whatever the gold label is called (no internal marker can collide with data)', () => {
+    // The gold label "\u0000dummy" once equalled the marker that stood for abstentions, so abstentions on it counted as right.
+    const data = [
+      rec('m', { axial_plane: '\u0000dummy' }, { plane: null, diagnosis_name: 'tumor' }),
+      rec('m', { axial_plane: 'axial' }, { plane: 'axial', diagnosis_name: 'tumor' }),
+    ];
+    const m = evaluateNeuroVlmBench(data).perModel.m!;
+    expect(m.plane_labels).toEqual(['\u0000dummy', 'axial', 'undetermined']);
+    expect(m.per_plane_recall).toEqual([0, 1]);
+    expect(m.overall_pl_f1_abstention).toBe(0.5);
+  });
+
+  it('stops, as the evaluator does, where a model has calls without class ground truth (np.column_stack)', () => {
+    const data = [rec('m', {}, { diagnosis_name: 'tumor' }), rec('m', { class: '' }, { diagnosis_name: 'tumor' })];
+    expect(() => evaluateNeuroVlmBench(data)).toThrow(NeuroVlmBenchStop);
+    expect(() => evaluateNeuroVlmBench(data)).toThrow(/column_stack/);
   });
 });

@@ -74,7 +74,7 @@ describe('run scoring with the self-test encoder and judge (wasm, Node)', () => 
     const rawF = raw.items[0]!.metrics['bertscore.f']!.value!;
     expect(rescaled.items[0]!.metrics['bertscore.f']!.value).toBeCloseTo((rawF - 0.35) / 0.65, 10);
     expect(rescaled.items[0]!.metrics['bertscore.p']!.value).toBeCloseTo((raw.items[0]!.metrics['bertscore.p']!.value! - 0.3) / 0.7, 10);
-    expect(rescaled.config.bertscore).toEqual({ idf: false, baseline, layer: { used: 2, layers: 2, bertScore: null, model: null } });
+    expect(rescaled.config.bertscore).toEqual({ idf: false, baseline, layer: { used: 2, layers: 2, bertScore: null, model: null }, batchSize: 64 });
     await expect(scoreRun(input, { encoder, baseline: { precision: 1, recall: 0, f: 0 } })).rejects.toMatchObject({ code: 'INVALID_INPUT', location: { field: 'baseline' } });
   }, TIMEOUT_MS);
 

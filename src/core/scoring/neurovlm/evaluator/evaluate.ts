@@ -30,16 +30,26 @@
  * - the multilabel `*_global` figures put the *filtered* class answers next to
  *   the unfiltered series of the other four fields.
  *
+ * Python's semantics throughout (src/core/python): records are what
+ * `json.loads` gives (exact ints apart from floats), labels are `str()` of
+ * them, confidences `float()`, token counts `int()`, label and model order by
+ * code point. Where the evaluator stops with an exception on a file (a model
+ * with a call without class ground truth, so `np.column_stack` fails; a model
+ * with no successful call; a record that is not an object; `int()` of a token
+ * count such as "1.5"; a list as ground truth), {@link NeuroVlmBenchStop}
+ * says so and no figure is given. Where what it would do is not reproduced
+ * (a label matplotlib would draw as TeX, one ending in U+0000, token counts
+ * of 2^53 or more), likewise.
+ *
  * Left out on purpose: the `_ci` intervals (the evaluator draws them from an
  * unseeded random state, so no two runs agree; NeuroEval's seeded intervals
  * are in its own report) and the cost figures (the evaluator prices hosted
- * APIs from a table that has no local model and stops on any model missing
- * from it). Where the evaluator stops with an exception (a model with no
- * scorable class, a non-object `output`, a token count like "1.5"), NeuroEval
- * reports NaN or counts 0 instead of stopping; those inputs have no
- * benchmark figure to equal.
+ * APIs from a table that has no local model and raises KeyError for any model
+ * missing from it: that one stop is not reproduced, so local models get every
+ * other figure; the parity script gives the table an answer for every model).
  */
-import { neuroVlmEce, pythonFloat } from '../calibration.ts';
+import { neuroVlmEce } from '../calibration.ts';
+import { PyDict, PyException, pyFloat, pyStr, pyStrip, pyTruthy, pyTypeName, type PyValue } from '../../../python/values.ts';
 import { brierScore, auroc } from '../../metrics/calibration.ts';
 import {
   UPSTREAM_ABSTAIN,
@@ -49,8 +59,8 @@ import {
   normalizePlaneLabel,
   normalizeSubclassLabel,
 } from './normalise.ts';
-import { pyDict, pyIntOrZero, pyStr, pyStrip, pyTruthy } from './python.ts';
-import { balancedAccuracy, confusionAll, multilabel, prf, prfPerLabel, uniqueSorted } from './sklearn.ts';
+import { inInvalidGold, pyFloatOrNone, pyGet, pyIntOr0 } from './python.ts';
+import { balancedAccuracy, confusionAll, multilabel, prf, prfPerLabel, uniqueSorted, type Predicted } from './sklearn.ts';
 
 /** The evaluator's five fields: answer key, ground-truth key, normaliser, and its name in figure keys. */
 const FIELDS = [
@@ -61,9 +71,6 @@ const FIELDS = [
   { answer: 'plane', gold: 'axial_plane', normalise: normalizePlaneLabel, key: 'pl' },
 ] as const;
 type FieldKey = (typeof FIELDS)[number]['key'];
-
-/** Raw ground-truth values that leave a call out of a field's series (`invalid_vals`). */
-const isInvalidGold = (x: unknown): boolean => x === null || x === undefined || x === 'null' || x === 'nan' || x === '';
 
 /** Predictions `per_label_uncertainty` counts as uncertain, compared after `str(x).strip().lower()`. */
 const UNCERTAIN = new Set(['none', 'null', 'nan', 'undetermined', '', 'n/a']);
@@ -94,7 +101,6 @@ interface ModelAcc {
   json_total: number;
   json_valid: number;
   latency: number[];
-  tokens: { input: number[]; output: number[]; total: number[] };
   series: Record<FieldKey, Series>;
 }
 
@@ -105,36 +111,12 @@ function modelAcc(): ModelAcc {
     json_total: 0,
     json_valid: 0,
     latency: [],
-    tokens: { input: [], output: [], total: [] },
     series: { class: newSeries(), sub: newSeries(), mod: newSeries(), mod_sub: newSeries(), pl: newSeries() },
   };
 }
 
 const pct = (n: number, d: number): number => (d ? (n / d) * 100 : 0);
 
-/** `np.median`: NaN if any value is NaN. */
-function median(xs: readonly number[]): number {
-  if (xs.length === 0 || xs.some(Number.isNaN)) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-/** `latency_ms`, else `float(latency_s) * 1000`; kept only when it is a number (a bool counts, as in Python). */
-function latencyOf(api: Readonly<Record<string, unknown>>): number | null {
-  let lat: unknown = api.latency_ms;
-  if (lat === null || lat === undefined) {
-    const s = api.latency_s;
-    if (s !== null && s !== undefined) {
-      const f = pythonFloat(s);
-      lat = f === null ? null : f * 1000;
-    }
-  }
-  if (typeof lat === 'boolean') return lat ? 1 : 0;
-  return typeof lat === 'number' ? lat : null;
-}
 
 /** `ece_binned`, `brier_score_loss`, `roc_auc_score` as the evaluator wraps them (NaN confidences: all NaN). */
 function calibration(s: Series, bins: number): { ece: number; brier: number; auc: number } {
@@ -146,10 +128,13 @@ function calibration(s: Series, bins: number): { ece: number; brier: number; auc
   return { ece, brier: brierScore(clipped, correct), auc: both ? auroc(clipped, correct) : NaN };
 }
 
-/** `f1_with_abstention` and friends: answers "undetermined" become a dummy label outside `labels`. */
-function withAbstention(yPred: readonly string[]): { yPred: string[]; real: (labels: readonly string[]) => string[] } {
+/** What `f1_with_abstention` puts in place of an abstention: a value outside every label set, equal to no label a file can hold. */
+const ABSTAINED: unique symbol = Symbol('abstained');
+
+/** `f1_with_abstention` and friends: answers "undetermined" become a dummy value outside `labels`. */
+function withAbstention(yPred: readonly string[]): { yPred: Predicted[]; real: (labels: readonly string[]) => string[] } {
   return {
-    yPred: yPred.map((p) => (p === UPSTREAM_ABSTAIN ? '\u0000dummy' : p)),
+    yPred: yPred.map((p) => (p === UPSTREAM_ABSTAIN ? ABSTAINED : p)),
     real: (labels) => labels.filter((l) => l !== UPSTREAM_ABSTAIN),
   };
 }
@@ -243,114 +228,193 @@ function perLabelBalancedAccuracy(yT: readonly string[], yP: readonly string[], 
   return (recall + specificity) / 2;
 }
 
-/** Keeps the records of one source dataset, as `load_jsonl(path, dataset)` does. */
-export function filterDataset(records: readonly unknown[], dataset: string): unknown[] {
-  return records.filter((r) => pyDict(pyDict(pyDict(r)?.input)?.metadata)?.dataset === dataset);
+/**
+ * Why the evaluator gives no figures for a file: it stops with an exception
+ * (`evaluator-fails`: the message is the exception CPython raises), or it
+ * would get past a point whose outcome NeuroEval does not reproduce
+ * (`not-reproduced`, e.g. a label matplotlib would try to draw as TeX).
+ * Either way no benchmark figure is shown.
+ */
+export class NeuroVlmBenchStop extends Error {
+  override readonly name = 'NeuroVlmBenchStop';
+  constructor(
+    readonly kind: 'evaluator-fails' | 'not-reproduced',
+    message: string,
+    /** The file's line (1-based) of the record at fault, when one is. */
+    readonly line?: number,
+  ) {
+    super(message);
+  }
 }
 
-/** The source datasets named in `input.metadata.dataset`, sorted. */
-export function datasetsOf(records: readonly unknown[]): string[] {
-  const names = records.map((r) => pyDict(pyDict(pyDict(r)?.input)?.metadata)?.dataset).filter((d): d is string => typeof d === 'string');
-  return uniqueSorted(names);
+/** One record as `load_jsonl` gives it, with its line in the file (absent for NeuroEval's own records). */
+export interface EvaluatorRecord {
+  readonly value: PyValue;
+  readonly line?: number;
 }
+
+function stopAt(error: unknown, line: number | undefined, what: string): never {
+  if (error instanceof PyException) throw new NeuroVlmBenchStop('evaluator-fails', `${what}: ${error.message}`, line);
+  throw error;
+}
+
+/** `np.median`: NaN if any value is NaN. */
+function median(xs: readonly number[]): number {
+  if (xs.length === 0 || xs.some(Number.isNaN)) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+const TWO_53 = 2n ** 53n;
+
+/** `float(np.mean(ints))`, exact while every count and the sum stay below 2^53 (NumPy's int64 and object paths agree there). */
+function meanOfInts(xs: readonly bigint[], line: number | undefined): number {
+  const sum = xs.reduce((a, b) => a + b, 0n);
+  if ([...xs, sum].some((x) => x >= TWO_53 || -x >= TWO_53)) throw new NeuroVlmBenchStop('not-reproduced', 'token counts of 2^53 or more (NumPy averages them by a route NeuroEval does not reproduce)', line);
+  return Number(sum) / xs.length;
+}
+
+/** `latency_ms`, else `float(latency_s) * 1000`; kept when `isinstance(lat, (int, float))` (a bool counts), as `float(lat)`. */
+function latencyOf(api: PyValue): number | null {
+  let lat: PyValue = pyGet(api, 'latency_ms');
+  if (lat === null) {
+    const s = pyGet(api, 'latency_s');
+    if (s !== null) {
+      const f = pyFloatOrNone(s);
+      lat = f === null ? null : f * 1000;
+    }
+  }
+  if (typeof lat === 'boolean') return lat ? 1 : 0;
+  return typeof lat === 'number' || typeof lat === 'bigint' ? pyFloat(lat) : null;
+}
+
+/** Two unescaped dollar signs in a drawn text: matplotlib parses it as TeX, and a parse error stops `savefig`. */
+const MATHTEXT = /(?:^|[^\\])\$[\s\S]*(?:[^\\])\$|(?:^|[^\\])\$\$/;
 
 /**
  * `evaluate(data)`: the benchmark's per-model figures (and its file-level
- * field agreement) for harness records, in the order the evaluator reads them.
+ * field agreement) for harness records, in the order the evaluator reads
+ * them. Throws {@link NeuroVlmBenchStop} where the evaluator stops.
  */
-export function evaluateNeuroVlmBench(records: readonly unknown[]): NeuroVlmBenchFileFigures {
-  const models = new Map<string, ModelAcc>();
-  const acc = (m: string): ModelAcc => {
+export function evaluateNeuroVlmBench(records: readonly EvaluatorRecord[]): NeuroVlmBenchFileFigures {
+  const models = new Map<string, ModelAcc & { line?: number }>();
+  const acc = (m: PyValue, line: number | undefined): ModelAcc => {
+    if (Array.isArray(m) || m instanceof PyDict) throw new NeuroVlmBenchStop('evaluator-fails', `TypeError: unhashable type: '${pyTypeName(m)}' (input.model_requested)`, line);
+    if (typeof m !== 'string') throw new NeuroVlmBenchStop('not-reproduced', `input.model_requested is ${pyStr(m)}, not text (the evaluator sorts and prints model names as text)`, line);
     let a = models.get(m);
-    if (!a) models.set(m, (a = modelAcc()));
+    if (!a) models.set(m, (a = { ...modelAcc(), ...(line === undefined ? {} : { line }) }));
     return a;
   };
   const fieldCounters = Object.fromEntries(FIELDS.map((f) => [f.answer, { correct: 0, total: 0 }])) as Record<string, { correct: number; total: number }>;
   let allFieldsCorrect = 0;
   let detailed = 0;
+  const tokens = new Map<ModelAcc, { input: bigint[]; output: bigint[]; line?: number }>();
 
-  for (const item of records) {
-    const rec = pyDict(item) ?? {};
-    const input = pyDict(rec.input) ?? {};
-    const output = pyDict(rec.output) ?? {};
-    if (output.status !== 'success') {
-      if (pyTruthy(input.model_requested)) acc(pyStr(input.model_requested)).json_total++;
-      continue;
-    }
-    const model = pyTruthy(input.model_requested) ? pyStr(input.model_requested) : 'UNKNOWN_MODEL';
-    const a = acc(model);
-    const metadata = pyDict(input.metadata) ?? {};
-    const parsed = pyDict(output.parsed_response) ?? {};
-    a.json_total++;
-    a.json_valid++;
-
-    const api = pyDict(rec.api_response) ?? {};
-    const itok = pyIntOrZero(api.prompt_tokens);
-    const otok = pyIntOrZero(api.completion_tokens);
-    a.tokens.input.push(itok);
-    a.tokens.output.push(otok);
-    a.tokens.total.push(itok + otok);
-    const lat = latencyOf(api);
-    if (lat !== null) a.latency.push(lat);
-
-    detailed++;
-    let correctFields = 0;
-    for (const f of FIELDS) {
-      const ok = f.normalise(metadata[f.gold]) === f.normalise(parsed[f.answer]);
-      fieldCounters[f.answer]!.total++;
-      if (ok) {
-        fieldCounters[f.answer]!.correct++;
-        correctFields++;
+  for (const { value: item, line } of records) {
+    try {
+      const status = pyGet(pyGet(item, 'output', new PyDict()), 'status');
+      if (status !== 'success') {
+        const name = pyGet(pyGet(item, 'input', new PyDict()), 'model_requested');
+        if (pyTruthy(name)) acc(name, line).json_total++;
+        continue;
       }
-    }
-    if (correctFields === FIELDS.length) allFieldsCorrect++;
+      const input = pyGet(item, 'input', new PyDict());
+      const requested = pyGet(input, 'model_requested');
+      const a = acc(pyTruthy(requested) ? requested : 'UNKNOWN_MODEL', line);
+      const metadata = pyGet(input, 'metadata', new PyDict());
+      const parsedRaw = pyGet(pyGet(item, 'output', new PyDict()), 'parsed_response', new PyDict());
+      const parsed = pyTruthy(parsedRaw) ? parsedRaw : new PyDict();
+      a.json_total++;
+      a.json_valid++;
 
-    const conf = pythonFloat(parsed.diagnosis_confidence) ?? 0;
-    for (const f of FIELDS) {
-      const s = a.series[f.key];
-      const gt = metadata[f.gold];
-      const t = f.normalise(gt);
-      const p = f.normalise(parsed[f.answer]);
-      if (!isInvalidGold(gt)) {
-        s.trueF.push(t);
-        s.predF.push(p);
-        s.confF.push(conf);
+      const api = pyGet(item, 'api_response', new PyDict());
+      const itok = pyIntOr0(pyGet(api, 'prompt_tokens', 0n));
+      const otok = pyIntOr0(pyGet(api, 'completion_tokens', 0n));
+      let t = tokens.get(a);
+      if (!t) tokens.set(a, (t = { input: [], output: [], ...(line === undefined ? {} : { line }) }));
+      t.input.push(itok);
+      t.output.push(otok);
+      const lat = latencyOf(api);
+      if (lat !== null) a.latency.push(lat);
+
+      detailed++;
+      let correctFields = 0;
+      for (const f of FIELDS) {
+        const ok = f.normalise(pyGet(metadata, f.gold)) === f.normalise(pyGet(parsed, f.answer));
+        fieldCounters[f.answer]!.total++;
+        if (ok) {
+          fieldCounters[f.answer]!.correct++;
+          correctFields++;
+        }
       }
-      s.trueU.push(t);
-      s.predU.push(p);
+      if (correctFields === FIELDS.length) allFieldsCorrect++;
+
+      const conf = pyFloatOrNone(pyGet(parsed, 'diagnosis_confidence')) ?? 0;
+      for (const f of FIELDS) {
+        const s = a.series[f.key];
+        const gt = pyGet(metadata, f.gold);
+        const t = f.normalise(gt);
+        const p = f.normalise(pyGet(parsed, f.answer));
+        if (!inInvalidGold(gt)) {
+          s.trueF.push(t);
+          s.predF.push(p);
+          s.confF.push(conf);
+        }
+        s.trueU.push(t);
+        s.predU.push(p);
+      }
+    } catch (error) {
+      stopAt(error, line, line === undefined ? 'a record' : `line ${line}`);
     }
   }
 
   const perModel: Record<string, NeuroVlmBenchFigures> = {};
   for (const model of uniqueSorted(models.keys())) {
     const a = models.get(model)!;
+    const s = a.series;
+    const where = `model ${JSON.stringify(model)}`;
+    // The evaluator draws each non-empty field's confusion matrix with the model's name in the title and the labels on the axes.
+    const drawn = [model, ...FIELDS.flatMap((f) => (s[f.key].trueF.length ? [...s[f.key].trueF, ...s[f.key].predF] : []))];
+    const tex = drawn.find((x) => MATHTEXT.test(x));
+    if (tex !== undefined) throw new NeuroVlmBenchStop('not-reproduced', `${where}: "${tex}" would be drawn by matplotlib as TeX, which NeuroEval does not reproduce`, a.line);
+    const nul = drawn.find((x) => x.endsWith('\u0000'));
+    if (nul !== undefined) throw new NeuroVlmBenchStop('not-reproduced', `${where}: a label ending in U+0000 (NumPy drops trailing NULs, so scikit-learn sees another label)`, a.line);
+
+    const n = s.class.trueU.length;
+    // np.column_stack of the filtered class answers with the unfiltered series of the other fields.
+    if (s.class.predF.length !== n) {
+      throw new NeuroVlmBenchStop(
+        'evaluator-fails',
+        `${where}: ValueError from np.column_stack (all the input array dimensions except for the concatenation axis must match exactly): ${n - s.class.predF.length} of its ${n} successful calls have no class ground truth (input.metadata.class empty, null, "null" or "nan"), so its filtered class series is shorter than the others`,
+        a.line,
+      );
+    }
+    if (n === 0) throw new NeuroVlmBenchStop('evaluator-fails', `${where}: ValueError from f1_score (unknown is not supported): the model has no successful call, so its multilabel figures are computed on nothing`, a.line);
+
     const fig: NeuroVlmBenchFigures = {};
-    if (a.series.class.trueF.length === 0) {
+    if (s.class.trueF.length === 0) {
       for (const k of ['macro_f1', 'micro_f1', 'weighted_f1', 'macro_f1_abstention', 'micro_f1_abstention', 'weighted_f1_abstention', 'accuracy', 'uncertainty', 'ece', 'brier', 'auc']) fig[k] = NaN;
     }
-    for (const f of FIELDS) fieldFigures(f.key, a.series[f.key], fig);
+    for (const f of FIELDS) fieldFigures(f.key, s[f.key], fig);
 
-    const s = a.series;
-    const n = s.sub.trueU.length;
-    const global =
-      s.class.predF.length === n && n > 0
-        ? multilabel(
-            s.class.trueU.map((_, i) => [s.class.trueU[i]!, s.sub.trueU[i]!, s.mod.trueU[i]!, s.mod_sub.trueU[i]!, s.pl.trueU[i]!]),
-            s.class.predF.map((_, i) => [s.class.predF[i]!, s.sub.predU[i]!, s.mod.predU[i]!, s.mod_sub.predU[i]!, s.pl.predU[i]!]),
-          )
-        : null; // The evaluator cannot stack series of different lengths and stops.
-    fig.macro_f1_global = global?.macroF1 ?? NaN;
-    fig.micro_f1_global = global?.microF1 ?? NaN;
-    fig.weighted_f1_global = global?.weightedF1 ?? NaN;
-    fig.acc_global = global?.accuracy ?? NaN;
-    fig.hamming_loss_global = global?.hammingLoss ?? NaN;
+    const global = multilabel(
+      s.class.trueU.map((_, i) => [s.class.trueU[i]!, s.sub.trueU[i]!, s.mod.trueU[i]!, s.mod_sub.trueU[i]!, s.pl.trueU[i]!]),
+      s.class.predF.map((_, i) => [s.class.predF[i]!, s.sub.predU[i]!, s.mod.predU[i]!, s.mod_sub.predU[i]!, s.pl.predU[i]!]),
+    );
+    fig.macro_f1_global = global.macroF1;
+    fig.micro_f1_global = global.microF1;
+    fig.weighted_f1_global = global.weightedF1;
+    fig.acc_global = global.accuracy;
+    fig.hamming_loss_global = global.hammingLoss;
 
     fig.json_valid_pct = pct(a.json_valid, a.json_total);
     fig.median_latency_ms = median(a.latency);
-    const t = a.tokens;
-    fig.avg_input_tokens = t.input.length ? mean(t.input) : 0;
-    fig.avg_output_tokens = t.output.length ? mean(t.output) : 0;
-    fig.avg_total_tokens = t.total.length ? mean(t.total) : 0;
+    const t = tokens.get(a);
+    const totals = t ? t.input.map((x, i) => x + t.output[i]!) : [];
+    fig.avg_input_tokens = t?.input.length ? meanOfInts(t.input, t.line) : 0;
+    fig.avg_output_tokens = t?.output.length ? meanOfInts(t.output, t.line) : 0;
+    fig.avg_total_tokens = totals.length ? meanOfInts(totals, t?.line) : 0;
     fig.tokens_per_1k_images = (fig.avg_total_tokens as number) * 1000;
     perModel[model] = fig;
   }

@@ -1,23 +1,37 @@
 /**
  * NeuroVLM-Bench's own figures for whatever NeuroEval holds: a harness
- * results file, or a local run turned into the harness layout. One set of
- * figures per arm (model, or model and image variant), for the whole input
- * and for each source dataset (the evaluator's `dataset` filter).
+ * results file, or a local run written in the harness layout (what
+ * `neuroeval export --format neurovlm-jsonl` writes). The figures are the
+ * evaluator's on that file, for the whole file and for each source dataset
+ * (the evaluator's `dataset` filter), keyed by the evaluator's model names;
+ * where the evaluator stops on the file, there are no figures and `failure`
+ * says why.
  */
 import { armKey } from '../../run/types.ts';
 import { neuroVlmJsonlRecords } from '../../io/neurovlm-jsonl.ts';
 import type { BenchCase } from '../../../bundle/types.ts';
 import type { ScorableResponse } from '../items.ts';
-import { datasetsOf, evaluateNeuroVlmBench, filterDataset, type NeuroVlmBenchFigures } from './evaluate.ts';
-import { pyDict, pyTruthy } from './python.ts';
+import { evaluateNeuroVlmBench, NeuroVlmBenchStop, type NeuroVlmBenchFigures } from './evaluate.ts';
+import { datasetsIn, decodeLikePython, loadJsonl } from './load.ts';
 
 export type { NeuroVlmBenchFigures } from './evaluate.ts';
 
+/** Why there are no benchmark figures: the evaluator stops on the file, or NeuroEval does not reproduce what it would do. */
+export interface NeuroVlmBenchFailure {
+  readonly kind: 'evaluator-fails' | 'not-reproduced';
+  readonly message: string;
+  readonly line?: number;
+}
+
 export interface NeuroVlmBenchBreakdown {
-  /** Figures per arm key over every record. */
+  /** Figures per model (the evaluator's `per_model` keys) over every record; empty when `failure` is set. */
   readonly all: Readonly<Record<string, NeuroVlmBenchFigures>>;
-  /** Per source dataset (sorted), figures per arm key over that dataset's records. */
+  /** Per source dataset (sorted), figures per model over that dataset's records. */
   readonly datasets: Readonly<Record<string, Readonly<Record<string, NeuroVlmBenchFigures>>>>;
+  /** The evaluator stops on the whole file: no figure is the benchmark's. */
+  readonly failure?: NeuroVlmBenchFailure;
+  /** Datasets whose own evaluation stops (their figures are absent from `datasets`). */
+  readonly datasetFailures?: Readonly<Record<string, NeuroVlmBenchFailure>>;
 }
 
 /** The figures NeuroEval shows first, in this order, with what they are (benchmark names). */
@@ -42,26 +56,78 @@ export const NEUROVLM_BENCH_FIELDS: readonly { readonly key: string; readonly fi
   { key: 'pl', field: 'plane' },
 ];
 
-/**
- * Evaluates `records` with each record filed under `armOf(index)` as its
- * model (a harness file without variants: its own `model_requested`, so the
- * figures are the evaluator's per-model figures). A failed call that names no
- * model is left out, as the evaluator leaves it out.
- */
-export function neuroVlmBenchBreakdown(records: readonly unknown[], armOf: (index: number) => string): NeuroVlmBenchBreakdown {
-  const filed = records.flatMap((r, i) => {
-    const rec = pyDict(r) ?? {};
-    const input = pyDict(rec.input) ?? {};
-    if (pyDict(rec.output)?.status !== 'success' && !pyTruthy(input.model_requested)) return [];
-    return [{ ...rec, input: { ...input, model_requested: armOf(i) } }];
-  });
-  const datasets: Record<string, Record<string, NeuroVlmBenchFigures>> = {};
-  for (const d of datasetsOf(filed)) datasets[d] = evaluateNeuroVlmBench(filterDataset(filed, d)).perModel;
-  return { all: evaluateNeuroVlmBench(filed).perModel, datasets };
+function failureOf(error: unknown): NeuroVlmBenchFailure {
+  if (error instanceof NeuroVlmBenchStop) return { kind: error.kind, message: error.message, ...(error.line === undefined ? {} : { line: error.line }) };
+  throw error;
 }
 
-/** The same for a local run: its answers in the harness layout, one arm per model and variant. */
+/** One line saying why a breakdown has no figures, for people. */
+export function describeNeuroVlmBenchFailure(f: NeuroVlmBenchFailure): string {
+  return f.kind === 'evaluator-fails'
+    ? `The benchmark's evaluator (evaluate_detailed.py) stops on this file, so there are no NeuroVLM-Bench figures for it: ${f.message}`
+    : `NeuroVLM-Bench figures are not shown: this file reaches a point of the benchmark's evaluator that NeuroEval does not reproduce exactly (${f.message})`;
+}
+
+/** The evaluator on a file's text (as Python decoded it). */
+export function neuroVlmBenchOfText(text: string): NeuroVlmBenchBreakdown {
+  let records;
+  try {
+    records = loadJsonl(text);
+  } catch (error) {
+    return { all: {}, datasets: {}, failure: failureOf(error) };
+  }
+  const datasets: Record<string, Record<string, NeuroVlmBenchFigures>> = {};
+  const datasetFailures: Record<string, NeuroVlmBenchFailure> = {};
+  for (const d of datasetsIn(records)) {
+    try {
+      datasets[d] = evaluateNeuroVlmBench(loadJsonl(text, d)).perModel;
+    } catch (error) {
+      datasetFailures[d] = failureOf(error);
+    }
+  }
+  const extra = Object.keys(datasetFailures).length ? { datasetFailures } : {};
+  try {
+    return { all: evaluateNeuroVlmBench(records).perModel, datasets, ...extra };
+  } catch (error) {
+    return { all: {}, datasets: {}, failure: failureOf(error) };
+  }
+}
+
+/** The evaluator on a file's bytes: it reads them as strict UTF-8 and stops on anything else. */
+export function neuroVlmBenchOfBytes(bytes: Uint8Array): NeuroVlmBenchBreakdown {
+  let text: string;
+  try {
+    text = decodeLikePython(bytes);
+  } catch (error) {
+    return { all: {}, datasets: {}, failure: failureOf(error) };
+  }
+  return neuroVlmBenchOfText(text);
+}
+
+/**
+ * The same for a local run: the evaluator on the run's answers as
+ * `neuroeval export --format neurovlm-jsonl` writes them (every answer of the
+ * run, whatever its protocol). The evaluator knows no image variants: a run
+ * with several is evaluated one variant's answers at a time, as a file each,
+ * and the figures are keyed "model [variant]".
+ */
 export function neuroVlmBenchForRun(runId: string, responses: readonly ScorableResponse[], cases: readonly BenchCase[]): NeuroVlmBenchBreakdown {
-  const { records } = neuroVlmJsonlRecords({ id: runId }, responses, cases);
-  return neuroVlmBenchBreakdown(records, (i) => armKey(responses[i]!.modelId, responses[i]!.variant));
+  const variants = [...new Set(responses.map((r) => r.variant))].sort();
+  const text = (list: readonly ScorableResponse[]): string =>
+    neuroVlmJsonlRecords({ id: runId }, list, cases)
+      .records.map((r) => `${JSON.stringify(r)}\n`)
+      .join('');
+  if (variants.length <= 1) return neuroVlmBenchOfText(text(responses));
+  const all: Record<string, NeuroVlmBenchFigures> = {};
+  const datasets: Record<string, Record<string, NeuroVlmBenchFigures>> = {};
+  const datasetFailures: Record<string, NeuroVlmBenchFailure> = {};
+  for (const v of variants) {
+    const b = neuroVlmBenchOfText(text(responses.filter((r) => r.variant === v)));
+    if (b.failure) return { all: {}, datasets: {}, failure: { ...b.failure, message: `variant "${v}": ${b.failure.message}` } };
+    for (const [m, f] of Object.entries(b.all)) all[armKey(m, v)] = f;
+    for (const [d, models] of Object.entries(b.datasets)) for (const [m, f] of Object.entries(models)) (datasets[d] ??= {})[armKey(m, v)] = f;
+    for (const [d, f] of Object.entries(b.datasetFailures ?? {})) datasetFailures[d] = { ...f, message: `variant "${v}": ${f.message}` };
+  }
+  const sorted = Object.fromEntries(Object.keys(datasets).sort().map((d) => [d, datasets[d]!]));
+  return { all, datasets: sorted, ...(Object.keys(datasetFailures).length ? { datasetFailures } : {}) };
 }

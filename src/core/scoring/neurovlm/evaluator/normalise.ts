@@ -15,12 +15,12 @@
  * figures named as NeuroEval's. Do not "fix" anything here: a change moves
  * the figures away from the benchmark's.
  */
-import { pyStr, pyStrip } from './python.ts';
+import { pyStr, pyStrip, type PyValue } from '../../../python/values.ts';
 
 export const UPSTREAM_ABSTAIN = 'undetermined';
 
 /** `normalize_str`. */
-export function normalizeStr(x: unknown): string {
+export function normalizeStr(x: PyValue | undefined): string {
   return x === null || x === undefined ? UPSTREAM_ABSTAIN : pyStrip(pyStr(x)).toLowerCase().replace(/_/g, ' ');
 }
 
@@ -28,7 +28,7 @@ export function normalizeStr(x: unknown): string {
 const isNullish = (s: string): boolean => s === 'null' || s === 'nan' || s === '';
 
 /** `normalize_modality_label`. */
-export function normalizeModalityLabel(x: unknown): string {
+export function normalizeModalityLabel(x: PyValue | undefined): string {
   const s = normalizeStr(x);
   if (s.includes('mr')) return 'mri';
   if (isNullish(s)) return UPSTREAM_ABSTAIN;
@@ -36,7 +36,7 @@ export function normalizeModalityLabel(x: unknown): string {
 }
 
 /** `normalize_modality_subtype_label` (the sequence field). */
-export function normalizeModalitySubtypeLabel(x: unknown): string {
+export function normalizeModalitySubtypeLabel(x: PyValue | undefined): string {
   const s = normalizeStr(x);
   if (s === 't1+c' || s === 't1 c+') return 't1c+';
   if (s === 't2-weighted') return 't2';
@@ -48,7 +48,7 @@ export function normalizeModalitySubtypeLabel(x: unknown): string {
 }
 
 /** `normalize_plane_label`. */
-export function normalizePlaneLabel(x: unknown): string {
+export function normalizePlaneLabel(x: PyValue | undefined): string {
   const s = normalizeStr(x);
   if (s === 's') return 'sagittal';
   if (isNullish(s)) return UPSTREAM_ABSTAIN;
@@ -60,7 +60,7 @@ export const TUMOR_SUBCLASSES: readonly string[] = ['glioma', 'meningioma', 'pit
 export const STROKE_SUBCLASSES: readonly string[] = ['ischemic', 'hemorrhagic'];
 
 /** `normalize_class_label`: each rule applies to the previous rule's result. */
-export function normalizeClassLabel(x: unknown): string {
+export function normalizeClassLabel(x: PyValue | undefined): string {
   let s = normalizeStr(x);
   if (s.includes('atrophy')) s = 'other abnormalities';
   if (s === 'brain mass' || s === 'mass' || s === 'stromal') s = 'other abnormalities';
@@ -95,7 +95,7 @@ export const UNDETERMINED_PHRASES: ReadonlySet<string> = new Set([
 ]);
 
 /** `normalize_subclass_label`: the first matching rule wins, in the evaluator's order. */
-export function normalizeSubclassLabel(x: unknown): string {
+export function normalizeSubclassLabel(x: PyValue | undefined): string {
   const s = normalizeStr(x);
   if (s === 'papilloma') return 'papiloma';
   if (s.includes('neurocytoma')) return 'neurocitoma';

@@ -11,7 +11,17 @@
  * benchmark's figures depend on changes when NeuroEval's own definitions do.
  */
 
+import { pyCompareStr } from '../../../python/values.ts';
+
 export type Average = 'macro' | 'micro' | 'weighted';
+
+/**
+ * A predicted value: a label, or a symbol standing for a value no label can
+ * equal (the evaluator's `'__dummy__'` for an abstention, which its label
+ * normalisation makes impossible in data; a symbol cannot collide with any
+ * string at all).
+ */
+export type Predicted = string | symbol;
 
 interface Counts {
   readonly tp: number[];
@@ -22,12 +32,12 @@ interface Counts {
 const div = (a: number, b: number): number => (b === 0 ? 0 : a / b);
 const f1Of = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
 
-/** Sorted distinct values, as `np.unique` / `sorted(set(...))` give them for strings. */
+/** Sorted distinct values, as `np.unique` / `sorted(set(...))` give them for strings: by code point. */
 export function uniqueSorted(xs: Iterable<string>): string[] {
-  return [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(xs)].sort(pyCompareStr);
 }
 
-function counts(yTrue: readonly string[], yPred: readonly string[], labels: readonly string[]): Counts {
+function counts(yTrue: readonly string[], yPred: readonly Predicted[], labels: readonly string[]): Counts {
   const index = new Map(labels.map((l, i) => [l, i]));
   const tp = labels.map(() => 0);
   const pred = labels.map(() => 0);
@@ -35,7 +45,7 @@ function counts(yTrue: readonly string[], yPred: readonly string[], labels: read
   yTrue.forEach((t, k) => {
     const p = yPred[k]!;
     const ti = index.get(t);
-    const pi = index.get(p);
+    const pi = typeof p === 'string' ? index.get(p) : undefined;
     if (ti !== undefined) truth[ti]!++;
     if (pi !== undefined) pred[pi]!++;
     if (ti !== undefined && t === p) tp[ti]!++;
@@ -76,12 +86,13 @@ function perLabelFromCounts(c: Counts): { precision: number[]; recall: number[];
 }
 
 /** `precision_recall_fscore_support(y_true, y_pred, labels=labels, average=average)`; labels default to every value seen. */
-export function prf(yTrue: readonly string[], yPred: readonly string[], average: Average, labels?: readonly string[]): Prf {
-  return fromCounts(counts(yTrue, yPred, labels ?? uniqueSorted([...yTrue, ...yPred])), average);
+export function prf(yTrue: readonly string[], yPred: readonly Predicted[], average: Average, labels?: readonly string[]): Prf {
+  const seen = (): string[] => uniqueSorted([...yTrue, ...yPred.filter((p): p is string => typeof p === 'string')]);
+  return fromCounts(counts(yTrue, yPred, labels ?? seen()), average);
 }
 
 /** The same with `average=None`: one value per label of `labels`, in that order. */
-export function prfPerLabel(yTrue: readonly string[], yPred: readonly string[], labels: readonly string[]): { precision: number[]; recall: number[]; f1: number[] } {
+export function prfPerLabel(yTrue: readonly string[], yPred: readonly Predicted[], labels: readonly string[]): { precision: number[]; recall: number[]; f1: number[] } {
   return perLabelFromCounts(counts(yTrue, yPred, labels));
 }
 
