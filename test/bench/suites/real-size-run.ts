@@ -10,6 +10,11 @@
  *   cores, the shared system prompt kept, batches where the engine takes
  *   them (for a q8 decoder it decodes alone: batch-size.ts);
  * - `app, 1 thread`: the same on one thread, a few cases (what the threads buy);
+ * - `q4, one at a time` and `q4, batched`: the engine now with the q4
+ *   decoder (the one an 8-bit decoder cannot be: its activations are
+ *   quantised per call, so it decodes alone), the shared prompt kept, a few
+ *   cases one at a time and then in the batches the engine measures and
+ *   chooses (batch-size.ts): what batching buys where the engine allows it;
  * - `old`: the engine as it was: q4 decoder, onnxruntime-web's own thread
  *   count, every prompt from nothing through transformers.js' `generate`,
  *   a few cases before the app's run and a few after;
@@ -45,11 +50,13 @@ const ANSWER_TOKENS = Number(process.env['NEUROEVAL_RUN_TOKENS'] ?? 48);
 /** Cases of the old engine's runs (one before the app's run, one after), and of the one-thread run. */
 const OLD_CASES = Number(process.env['NEUROEVAL_RUN_OLD_CASES'] ?? 3);
 const ONE_THREAD_CASES = Number(process.env['NEUROEVAL_RUN_ONE_THREAD_CASES'] ?? 6);
+/** Cases of each q4 run (one at a time, then batched). */
+const BATCH_CASES = Number(process.env['NEUROEVAL_RUN_BATCH_CASES'] ?? 4);
 /** The app's run: every case of the demo unless NEUROEVAL_RUN_CASES says fewer (for a quick look, not the committed table). */
 const CASES = process.env['NEUROEVAL_RUN_CASES'] ? Number(process.env['NEUROEVAL_RUN_CASES']) : undefined;
 const LLAMA_REPS = 3;
 /** How long the idle page is watched for long tasks after the app's run (the machine's own background). */
-const IDLE_CONTROL_MS = 120_000;
+const IDLE_CONTROL_MS = Number(process.env['NEUROEVAL_RUN_IDLE_MS'] ?? 120_000);
 
 const dims = SMOLVLM_256M;
 /** fp32 key/value cache bytes one prompt position holds (every layer's keys and values). */
@@ -64,6 +71,10 @@ interface PathFigures {
   readonly laterTtftMs: readonly number[];
   readonly decode: readonly number[];
   readonly promptTokens: number;
+  /** Tokens decoded by all answers per second of the run's span: a batch's rows count together. */
+  readonly tokensPerS: number;
+  /** Answers decoded together, as each answer reports (1 when alone). */
+  readonly batches: readonly number[];
 }
 
 function figures(label: string, run: PathFigures['run']): PathFigures {
@@ -81,6 +92,8 @@ function figures(label: string, run: PathFigures['run']): PathFigures {
     laterTtftMs: ttft.slice(1),
     decode: done.map((a) => a.usage.decodeTps).filter((v): v is number => v !== null && v > 0),
     promptTokens: median(done.map((a) => a.usage.promptTokens ?? 0)),
+    tokensPerS: (done.reduce((n, a) => n + (a.usage.completionTokens ?? 0), 0) / spanMs) * 1000,
+    batches: done.map((a) => a.usage.batch ?? 1),
   };
 }
 
@@ -92,7 +105,7 @@ export const realSizeRunSuite: BenchSuite = {
   title: 'Real-size SmolVLM-256M: a NeuroVLM-Bench run against the machine\'s limit',
   description:
     'The demo benchmark\'s cases asked the NeuroVLM-Bench structured prompt (zero-shot: the shared system prompt, then each case\'s image) by a random-weight model of SmolVLM-256M-Instruct\'s dimensions on WASM, through the app\'s runner, model host and transformers worker, greedy, every answer ' +
-    `${ANSWER_TOKENS} tokens (random weights never stop early). Beside it: the engine as it was (q4 decoder, onnxruntime-web's default threads, every prompt from nothing), one thread instead of every core, and native llama.cpp on a GGUF of the same decoder. ` +
+    `${ANSWER_TOKENS} tokens (random weights never stop early). Beside it: the engine as it was (q4 decoder, onnxruntime-web's default threads, every prompt from nothing), one thread instead of every core, the q4 decoder with the kept prompt one case at a time and then in the batches the engine chooses (an 8-bit decoder decodes alone), and native llama.cpp on a GGUF of the same decoder. ` +
     'Each speed is also given ÷ its bound: memory bandwidth measured here ÷ (decoder weights + key/value cache at the prompt\'s length), the bytes a decoded token must read. Runs of the paths alternate (old engine and llama.cpp before and after the app\'s run), ranges are the spread over answers or runs.',
   budgetMinutes: 300,
   async run(ctx: BenchContext) {
@@ -175,9 +188,11 @@ export const realSizeRunSuite: BenchSuite = {
         await runLlama(oldBefore.promptTokens);
         const app = figures('app', await runIn(spec('app', 'app', 'q8'), CASES, IDLE_CONTROL_MS));
         const oneThread = figures('app, 1 thread', await runIn(spec('app-1t', 'app, 1 thread', 'q8', { wasmThreads: 1 }), ONE_THREAD_CASES));
+        const q4One = figures('q4, one at a time', await runIn(spec('q4-one', 'q4, one at a time', 'q4', { batch: 1 }), BATCH_CASES));
+        const q4Batched = figures('q4, batched', await runIn(spec('q4-batched', 'q4, batched', 'q4'), BATCH_CASES));
         const oldAfter = figures('old engine (after)', await runIn(oldSpec, OLD_CASES));
         await runLlama(app.promptTokens);
-        results = rows({ app, oneThread, old: [oldBefore, oldAfter], llamaRuns, llamaOne, llamaBytes: llama.modelBytes, bandwidth, weights: stamp.decoderWeightBytes, cores });
+        results = rows({ app, oneThread, q4One, q4Batched, old: [oldBefore, oldAfter], llamaRuns, llamaOne, llamaBytes: llama.modelBytes, bandwidth, weights: stamp.decoderWeightBytes, cores });
       } finally {
         await llama.dispose();
       }
@@ -192,6 +207,8 @@ export const realSizeRunSuite: BenchSuite = {
 function rows(o: {
   app: PathFigures;
   oneThread: PathFigures;
+  q4One: PathFigures;
+  q4Batched: PathFigures;
   old: readonly PathFigures[];
   llamaRuns: readonly LlamaCppRun[];
   llamaOne: readonly LlamaCppRun[];
@@ -246,6 +263,13 @@ function rows(o: {
       detail: { longTasks: app.run.longTasks, idle: app.run.idle },
     },
   ];
+  const { q4One, q4Batched } = o;
+  const sizes = [...new Set(q4Batched.batches)].sort((a, b) => a - b).join(', ');
+  r.push(
+    { name: 'q4, one at a time: decoded tokens per second', value: q4One.tokensPerS, unit: 'tokens/s', how: `${how(q4One)}; all answers' tokens ÷ the run's span (prompts included), the shared prompt kept; per-answer decode ${range(q4One.decode)} tokens/s` },
+    { name: 'q4, batched: decoded tokens per second', value: q4Batched.tokensPerS, unit: 'tokens/s', how: `${how(q4Batched)}; the batch size the engine measured and chose: ${sizes} answer(s) per step; per-answer decode ${range(q4Batched.decode)} tokens/s` },
+    { name: 'q4: batched ÷ one at a time', value: q4Batched.tokensPerS / q4One.tokensPerS, unit: '×', how: `answers per hour ${round(q4Batched.answersPerHour)} against ${round(q4One.answersPerHour)}; the q8 decoder of the app's run decodes alone (batch-size.ts)`, digits: 2 },
+  );
   if (prompt) {
     r.push({ name: 'App: prompt tokens', value: app.promptTokens, unit: 'tokens', how: `${prompt.textTokens} text + ${prompt.imageTokens} image (${prompt.images.length} image(s), ${prompt.images.map((i) => `${i.tiles ?? '?'} tile(s)`).join(', ')}); ${reused} of them kept from the shared prompt, so later answers compute ${app.promptTokens - reused}` });
   }
