@@ -18,7 +18,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
-import { CATALOGUE, f32Alternative, sessionDtypes, type CatalogueEntry } from '../src/core/engines/catalogue.ts';
+import { CATALOGUE, describeDtypes, f32Alternative, partWord, weightsFor, type CatalogueEntry } from '../src/core/engines/catalogue.ts';
+import { describePromptSize } from '../src/core/engines/prompt-size.ts';
 import type { EngineSpec, ModelFileRef, TransformersTask } from '../src/core/engines/spec.ts';
 import { formatBytes } from '../src/core/imaging/inflate.ts';
 import { checkModelFolder, mlcShardPaths } from '../src/core/models/folder-layout.ts';
@@ -247,7 +248,16 @@ function mountModel(entry: CatalogueEntry, folder: string, checked: CheckedFolde
     };
   }
   link(folder, 'smoke-model');
-  const dtype = sessionDtypes(entry);
+  // The device's own files where the folder has them, else the best it holds (catalogue.ts weightsFor), said aloud.
+  const weights = weightsFor(entry, device === 'webgpu' ? 'webgpu' : 'wasm', checked.files);
+  if (weights) {
+    const other = [
+      ...weights.substituted.map((s) => `the folder has no ${s.wanted} ${partWord(s.part)}, so its ${s.dtype} one`),
+      ...weights.missing.map((p) => `the folder has no ${partWord(p)} file`),
+    ].join('; ');
+    console.log(`Weights:   ${weights.summary} (the catalogue's choice for ${device}${other ? `; ${other}` : ''})`);
+  }
+  const dtype = weights ? { ...weights.dtype } : undefined;
   return {
     kind: 'transformers',
     id: entry.id,
@@ -288,6 +298,7 @@ function report(entry: CatalogueEntry, device: string, gpu: SmokeGpu, load: Smok
       const u = a.usage;
       console.log(`   question ${a.questionId}: ${a.finishReason === 'length' ? 'TRUNCATED (hit the token limit)' : `finished (${a.finishReason})`}, ${u.completionTokens ?? 'n/a'} tokens`);
       console.log(`   time to first token ${fmt(u.ttftMs, 0)} ms · decode ${fmt(u.decodeTps)} tok/s · prefill ${fmt(u.prefillTps)} tok/s · ${secs(a.latencyMs)}`);
+      console.log(`   prompt ${describePromptSize(u.promptTokens, u.prompt)}`);
       console.log(`   ${a.json === null ? 'free-text answer' : `JSON ${a.json}`} · ${a.parseError === null ? 'parsed by the protocol' : `not parsed: ${a.parseError}`}`);
       console.log(a.text.trim().split('\n').map((l) => `   │ ${l}`).join('\n'));
     }
@@ -302,6 +313,9 @@ function report(entry: CatalogueEntry, device: string, gpu: SmokeGpu, load: Smok
   console.log('');
   console.log(`Summary for ${entry.label} on ${device} (${gpu.adapter}${gpu.fallback ? ', software fallback' : ''}):`);
   console.log(`  load ${secs(load.wallMs)} · answers ${answers.length} from ${results.length} protocols · failed runs ${results.filter((r) => r.error).length}`);
+  if (load.weights && Object.keys(load.weights).length) console.log(`  weights ${describeDtypes(load.weights)}${device === 'wasm' && load.wasmThreads ? ` · ${load.wasmThreads} WASM thread${load.wasmThreads === 1 ? '' : 's'}` : ''}`);
+  const prompts = answers.map((a) => a.usage.promptTokens).filter((v): v is number => v !== null);
+  if (prompts.length) console.log(`  prompt tokens ${Math.min(...prompts)}–${Math.max(...prompts)} (median ${median(prompts)})`);
   console.log(`  median time to first token ${fmt(median(ttft), 0)} ms · median decode ${fmt(median(decode))} tok/s`);
   console.log(`  JSON answers valid ${json.filter((a) => a.json === 'valid').length}/${json.length}, repaired ${json.filter((a) => a.json === 'repaired').length}, invalid ${json.filter((a) => a.json === 'invalid').length} · truncated ${answers.filter((a) => a.finishReason === 'length').length}/${answers.length}`);
   if (device === 'webgpu') console.log(`  peak GPU buffer memory: ${formatBytes(Math.max(load.gpuPeakBytes, ...results.map((r) => r.gpuPeakBytes)))} (catalogue estimate ${Math.round(entry.vramMB)} MB)`);
@@ -395,6 +409,7 @@ async function main(argv: string[]): Promise<number> {
       fail(`Load failed after ${secs(load.wallMs)}: ${gpuSaid ? `${gpuSaid}.\n  The runtime reported: ` : ''}${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}${device === 'webgpu' ? `\n  GPU buffers at the failure: peak ${formatBytes(load.gpuPeakBytes)}${o.gpuLimitBytes ? ` of the ${formatBytes(o.gpuLimitBytes)} --gpu-memory-limit` : ''}.` : ''}${hint ? `\n  ${hint}` : ''}`);
     }
     console.log(`Loaded in ${secs(load.wallMs)} (${load.runtime}, ${load.device}), ${load.modelBytes > 0 ? `read ${formatBytes(load.modelBytes)} of model files (${load.modelFiles.length} files)` : 'no model file bytes reported'}${device === 'webgpu' ? `, GPU buffers ${formatBytes(load.gpuPeakBytes)}` : ''}`);
+    if (load.weights && Object.keys(load.weights).length) console.log(`Loaded:    ${describeDtypes(load.weights)}${load.device === 'wasm' && load.wasmThreads ? ` · ${load.wasmThreads} WASM thread${load.wasmThreads === 1 ? '' : 's'}` : ''}`);
 
     const results: SmokeRunResult[] = [];
     for (const pick of prepared.picks) {

@@ -10,6 +10,7 @@ import type { BenchCase } from '../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import type { RunRecord } from '../src/core/db/types.ts';
 import type { Engine } from '../src/core/engines/engine.ts';
+import { describeDtypes } from '../src/core/engines/dtype-words.ts';
 import { runtimeOfSpec, specFiles } from '../src/core/engines/spec.ts';
 import { InvalidInputError, NeuroEvalError } from '../src/core/errors.ts';
 import { sha256Hex } from '../src/core/hash/sha256.ts';
@@ -78,7 +79,15 @@ const runnerApi = {
       jsonOutput: jsonOutputRecord(input.config.jsonOutput ?? 'benchmark', input.config.protocolId === AUTO_PROTOCOL ? PROTOCOL_IDS : [input.config.protocolId]),
       app: input.app,
       environment: input.environment,
-      models: input.config.engines.map((e) => ({ id: e.id, label: e.label, runtime: runtimeOfSpec(e), files: specFiles(e) })),
+      models: input.config.engines.map((e) => ({
+        id: e.id,
+        label: e.label,
+        runtime: runtimeOfSpec(e),
+        files: specFiles(e),
+        // The weight format of each session this device loads (q8 decoder on WASM, q4 on WebGPU), and any processor setting the user changed.
+        ...(e.kind === 'transformers' && e.dtype ? { quantization: `${describeDtypes(typeof e.dtype === 'string' ? { model: e.dtype } : e.dtype)} (${e.device})` } : {}),
+        ...(e.kind === 'transformers' && e.processor ? { processor: e.processor } : {}),
+      })),
       protocol: { id: protocol.id, version: protocol.version, templateHashes: { [protocol.id]: protocol.templateHash } },
       sampling: input.config.spec.sampling,
       samples: plan.samples,

@@ -10,7 +10,9 @@ import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url
 import type { EngineInfo } from '../src/core/engines/engine.ts';
 import { EngineError } from '../src/core/engines/errors.ts';
 import { TransformersEmbedder } from '../src/core/engines/transformers/embedder.ts';
+import type { ProcessorSettings } from '../src/core/engines/transformers/loading.ts';
 import { loadTransformers, type ModelSource, type TransformersRuntime } from '../src/core/engines/transformers/runtime.ts';
+import { wasmThreadsFor } from '../src/core/engines/transformers/threads.ts';
 import { TransformersTextLlm } from '../src/core/engines/transformers/text-llm.ts';
 import { asGenerator, type LoadedGenerator } from '../src/core/engines/transformers/transformers-engine.ts';
 import { TransformersVlm, type VlmDevice } from '../src/core/engines/transformers/vlm.ts';
@@ -37,6 +39,18 @@ export interface TransformersLoadInput {
   readonly dtype?: string | Readonly<Record<string, string>>;
   /** Reported as `modelId` (the catalogue id); default: the folder name or the mirror's model id. */
   readonly modelId?: string;
+  /** VLMs: what the user changed of the processor's own settings. */
+  readonly processor?: ProcessorSettings;
+  /** false: transformers.js' `generate` for every request, as the engine was (comparisons); default true. */
+  readonly cachedDecoding?: boolean;
+  /** Greedy requests decoded together, instead of the size measured here. */
+  readonly batch?: number;
+  /**
+   * onnxruntime-web's WASM threads, instead of the count chosen from this
+   * machine's cores; `runtime-default` leaves onnxruntime-web its own. Only
+   * the worker's first load sets it (one runtime per worker).
+   */
+  readonly wasmThreads?: number | 'runtime-default';
 }
 
 /** {@link EngineInfo} plus what the worker found out while loading. */
@@ -48,8 +62,10 @@ export interface TransformersInfo extends EngineInfo {
   readonly architecture: string;
   /** The WebGPU adapter the worker got (e.g. `swiftshader, vendor google`); absent on wasm. */
   readonly adapter?: string;
-  /** onnxruntime-web's wasm threads (1 without cross-origin isolation). */
+  /** onnxruntime-web's wasm threads (1 without cross-origin isolation): chosen from this machine's cores (threads.ts). */
   readonly wasmThreads: number;
+  /** The weight format each ONNX session was loaded in (`{ decoder_model_merged: 'q8', … }`). */
+  readonly weights: Readonly<Record<string, string>>;
   readonly crossOriginIsolated: boolean;
   /** Time the load took in the worker, ms (0 when the model was already loaded). */
   readonly loadMs: number;
@@ -72,12 +88,17 @@ function modelKey(input: TransformersLoadInput): string {
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sort(x)]))
       : v;
-  return JSON.stringify(sort({ source: input.source, device: input.device, dtype: input.dtype ?? null, task: taskOf(input) }));
+  return JSON.stringify(
+    sort({ source: input.source, device: input.device, dtype: input.dtype ?? null, task: taskOf(input), processor: input.processor ?? null, cached: input.cachedDecoding ?? true, batch: input.batch ?? null }),
+  );
 }
 
-function runtime(): Promise<TransformersRuntime> {
+function runtime(threads: TransformersLoadInput['wasmThreads']): Promise<TransformersRuntime> {
+  // Every core of the machine (threads.ts), not onnxruntime-web's default of half of them, at most 4.
+  const numThreads = threads === 'runtime-default' ? undefined : (threads ?? wasmThreadsFor(self.navigator?.hardwareConcurrency, self.crossOriginIsolated === true));
   return loadTransformers({
     wasmPaths: { mjs: new URL(ortMjsUrl, self.location.href).href, wasm: new URL(ortWasmUrl, self.location.href).href },
+    ...(numThreads === undefined ? {} : { numThreads }),
   });
 }
 
@@ -95,8 +116,19 @@ async function dispose(slot: Slot): Promise<void> {
   await loaded?.model.dispose();
 }
 
+/**
+ * For the browser tests only (the worker's `neuroevalDiagnostics.decoding`):
+ * how every later load decodes, whatever its input says. Part of the model's
+ * identity, so a change reloads the model.
+ */
+let decodingOverride: Pick<TransformersLoadInput, 'cachedDecoding' | 'batch'> = {};
+export function overrideDecoding(o: Pick<TransformersLoadInput, 'cachedDecoding' | 'batch'>): void {
+  decodingOverride = { ...o };
+}
+
 /** Loads `input` into its slot (replacing what was there) unless it is already loaded. */
-async function ensure(input: TransformersLoadInput, ctx: CallContext): Promise<TransformersInfo> {
+async function ensure(given: TransformersLoadInput, ctx: CallContext): Promise<TransformersInfo> {
+  const input = slotOf(given) === 'generator' ? { ...given, ...decodingOverride } : given;
   const slot = slotOf(input);
   const key = modelKey(input);
   const current = held[slot];
@@ -107,11 +139,14 @@ async function ensure(input: TransformersLoadInput, ctx: CallContext): Promise<T
   const adapter = input.device === 'webgpu' ? await webgpuAdapter() : undefined;
   throwIfAborted(ctx.signal);
   ctx.progress({ phase: 'runtime', done: 0, message: 'Starting onnxruntime-web' });
-  const rt = await runtime();
+  const rt = await runtime(input.wasmThreads);
   const options = {
     source: input.source,
     device: input.device,
     ...(input.dtype === undefined ? {} : { dtype: input.dtype }),
+    ...(input.processor ? { processor: input.processor } : {}),
+    ...(input.cachedDecoding === undefined ? {} : { cachedDecoding: input.cachedDecoding }),
+    ...(input.batch === undefined ? {} : { batch: input.batch }),
     signal: ctx.signal,
     onProgress: (p: Parameters<CallContext['progress']>[0]) => ctx.progress(p),
   };
@@ -131,7 +166,9 @@ async function ensure(input: TransformersLoadInput, ctx: CallContext): Promise<T
     device: model.info.device,
     architecture: model.info.architecture,
     ...(adapter === undefined ? {} : { adapter }),
-    wasmThreads: wasm?.numThreads ?? 1,
+    // Left unset, onnxruntime-web takes min(4, ⌈cores / 2⌉) when isolated (see docs/engines.md).
+    wasmThreads: wasm?.numThreads ?? (self.crossOriginIsolated === true ? Math.min(4, Math.ceil((self.navigator?.hardwareConcurrency || 1) / 2)) : 1),
+    weights: model.info.weights,
     crossOriginIsolated: self.crossOriginIsolated === true,
     loadMs: performance.now() - t0,
     ...(model instanceof TransformersEmbedder ? { dimensions: model.info.dimensions, maxTokens: model.info.maxTokens } : {}),
@@ -171,7 +208,8 @@ export const models = {
       return;
     }
     const slot = slotOf(input);
-    if (held[slot]?.key === modelKey(input)) await dispose(slot);
+    const effective = slot === 'generator' ? { ...input, ...decodingOverride } : input;
+    if (held[slot]?.key === modelKey(effective)) await dispose(slot);
   },
 
   info(slot: Slot): TransformersInfo | null {

@@ -32,7 +32,7 @@ import { setDiagnosticImageTransform, type DiagnosticImageTransform } from '../s
 import type { CallContext, TokenProgress } from '../src/core/rpc/protocol.ts';
 import { exposeApi } from './runtime/expose.ts';
 import { gpuMemory, installGpuMeter, type GpuMemoryInput, type GpuMemoryReport } from './runtime/gpu-meter.ts';
-import { models, type TransformersInfo, type TransformersLoadInput } from './transformers-models.ts';
+import { models, overrideDecoding, type TransformersInfo, type TransformersLoadInput } from './transformers-models.ts';
 
 export type { TransformersInfo, TransformersLoadInput, TransformersTask } from './transformers-models.ts';
 
@@ -102,6 +102,7 @@ installGpuMeter();
 
 let queue: Promise<unknown> = Promise.resolve();
 let transform: DiagnosticImageTransform = null;
+let decoding: { cachedDecoding?: boolean; batch?: number } = {};
 
 /** How many recent prompts the diagnostics keep. */
 const RECENT_PROMPTS = 64;
@@ -112,7 +113,12 @@ const RECENT_PROMPTS = 64;
  * where each image stands), readable from the worker's console as
  * `neuroevalDiagnostics`. Nothing leaves the worker.
  */
-const diagnostics: { prompts: string[]; readonly models: () => (string | null)[]; imageTransform: DiagnosticImageTransform } = {
+const diagnostics: {
+  prompts: string[];
+  readonly models: () => (string | null)[];
+  imageTransform: DiagnosticImageTransform;
+  decoding: { cachedDecoding?: boolean; batch?: number };
+} = {
   prompts: [],
   models: () => [models.info('generator')?.modelId ?? null, models.info('encoder')?.modelId ?? null],
   // The known-answer check's deliberately wrong image path (tests only); see setDiagnosticImageTransform.
@@ -122,6 +128,14 @@ const diagnostics: { prompts: string[]; readonly models: () => (string | null)[]
   set imageTransform(t: DiagnosticImageTransform) {
     transform = t;
     setDiagnosticImageTransform(t);
+  },
+  // The browser tests' switch between the cached decoder and transformers.js' generate, and a fixed batch size.
+  get decoding() {
+    return decoding;
+  },
+  set decoding(d: { cachedDecoding?: boolean; batch?: number }) {
+    decoding = { ...d };
+    overrideDecoding(decoding);
   },
 };
 (globalThis as { neuroevalDiagnostics?: typeof diagnostics }).neuroevalDiagnostics = diagnostics;
@@ -156,6 +170,38 @@ export const transformersApi = {
         const prompt = model.lastPrompt?.();
         if (prompt) diagnostics.prompts = [...diagnostics.prompts.slice(-(RECENT_PROMPTS - 1)), prompt];
       }
+    });
+  },
+
+  /**
+   * Several requests at once, greedy ones decoded together (batch-size.ts
+   * decides how many per step): each answer is reported as soon as it is
+   * finished (typed `results` progress), then all come back in order.
+   */
+  async generateBatch(input: { readonly requests: readonly GenerateRequest[]; readonly model?: TransformersLoadInput }, ctx: CallContext): Promise<GenerateResult[]> {
+    return serial(async () => {
+      const model = await models.generator(input.model, ctx);
+      const total = input.requests.length;
+      let done = 0;
+      try {
+        return await model.generateBatch(
+          input.requests,
+          input.requests.map((r) => ({ ...r.sampling, signal: ctx.signal })),
+          (index, result) => ctx.progress({ phase: 'result', done: ++done, total, detail: { kind: 'results', results: [{ index, result }] } }),
+        );
+      } finally {
+        const prompt = model.lastPrompt?.();
+        if (prompt) diagnostics.prompts = [...diagnostics.prompts.slice(-(RECENT_PROMPTS - 1)), prompt];
+      }
+    });
+  },
+
+  /** How many requests like this one the loaded model decodes together (measured once per load; 1 for sampled requests). */
+  async batchLimit(input: { readonly request: GenerateRequest; readonly model?: TransformersLoadInput }, ctx: CallContext): Promise<number> {
+    return serial(async () => {
+      const model = await models.generator(input.model, ctx);
+      if (!model.drivesCache || input.request.sampling.temperature !== 0) return 1;
+      return (await model.batchChoice()).size;
     });
   },
 

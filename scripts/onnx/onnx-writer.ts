@@ -6,16 +6,16 @@
  */
 import { ProtoWriter } from './protobuf.ts';
 
-type ElemType = 'float32' | 'int64' | 'bool' | 'uint8';
+type ElemType = 'float32' | 'int64' | 'bool' | 'uint8' | 'int8';
 /** A dimension: a fixed size, or a symbolic name such as `batch_size`. */
 type Dim = number | string;
 
-const ELEM_TYPE_CODE: Record<ElemType, number> = { float32: 1, int64: 7, bool: 9, uint8: 2 };
+const ELEM_TYPE_CODE: Record<ElemType, number> = { float32: 1, int64: 7, bool: 9, uint8: 2, int8: 3 };
 
 export interface TensorData {
   readonly type: ElemType;
   readonly dims: readonly number[];
-  readonly data: Float32Array | BigInt64Array | Uint8Array;
+  readonly data: Float32Array | BigInt64Array | Uint8Array | Int8Array;
 }
 
 /**
@@ -164,6 +164,13 @@ export class GraphBuilder {
     const output = out === undefined ? this.fresh(opType.toLowerCase()) : this.claim(out);
     this.nodes.push({ opType, name: `${opType}_node_${this.nodes.length}`, inputs, outputs: [output], attributes });
     return output;
+  }
+
+  /** Adds a node with several outputs (e.g. `DynamicQuantizeLinear`); returns their names in order. */
+  opMulti(opType: string, inputs: readonly string[], outputs: number, attributes: Record<string, Attribute> = {}): string[] {
+    const names = Array.from({ length: outputs }, () => this.fresh(opType.toLowerCase()));
+    this.nodes.push({ opType, name: `${opType}_node_${this.nodes.length}`, inputs, outputs: names, attributes });
+    return names;
   }
 
   /** A node of another operator set (e.g. `com.microsoft` `MatMulNBits`); list the domain in `toModel`'s `domains`. */

@@ -1,7 +1,9 @@
 /**
  * Writes a real-size random-weight model folder in the transformers.js
  * layout the app's loader reads (config.json, processor and tokenizer files,
- * onnx/<part>[_q4].onnx, and `.onnx_data` files for large models). Weights go
+ * SmolVLM's chat_template.json, special_tokens_map.json and added_tokens.json,
+ * onnx/<part>[_q4|_quantized].onnx for each device's dtype, and `.onnx_data`
+ * files for large models). Weights go
  * to disk tensor by tensor, so a 2 B model never sits in memory whole; a
  * stamp file written last marks a complete folder, so the bench reuses it.
  */
@@ -10,12 +12,12 @@ import { join } from 'node:path';
 import type { ExternalTensor, GraphBuilder } from '../onnx/onnx-writer.ts';
 import type { ProtoWriter } from '../onnx/protobuf.ts';
 import { idefics3JsonFiles, idefics3PreprocessorConfig, json } from '../self-test-model/build.ts';
-import { buildVocabulary, tokenId, tokenizerJson, type Vocabulary } from '../self-test-model/tokenizer.ts';
-import { imageTokens, partFile, type RealSizeDims } from './dims.ts';
+import { buildVocabulary, smolvlmSideFiles, tokenId, tokenizerJson, type Vocabulary } from '../self-test-model/tokenizer.ts';
+import { imageTokens, partFiles, type PartDtype, type RealSizeDims } from './dims.ts';
 import { MS_DOMAIN, OPSET, PRODUCER, decoderModelMerged, embedTokens, inlineSink, visionEncoder, type WeightSink } from './graphs.ts';
 
 /** Bump when the generated files change, so cached folders are rebuilt. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 const STAMP = 'real-size.json';
 /** Tensors smaller than this stay inside the graph even with external data (norm gains, biases). */
 const EXTERNAL_MIN_BYTES = 1024;
@@ -25,8 +27,11 @@ export interface RealSizeStamp {
   readonly dims: RealSizeDims;
   /** Every file with its size, the stamp excluded. */
   readonly files: readonly { readonly path: string; readonly bytes: number }[];
-  /** Bytes of decoder weights read per generated token (every decoder weight once; the embedding row is negligible). */
-  readonly decoderWeightBytes: number;
+  /**
+   * Bytes of decoder weights read per generated token, per device's decoder
+   * file (every decoder weight once; the embedding row is negligible).
+   */
+  readonly decoderWeightBytes: { readonly webgpu: number; readonly wasm: number };
 }
 
 /**
@@ -56,7 +61,7 @@ class ExternalSink implements WeightSink {
     this.#location = location;
   }
 
-  put(type: 'float32' | 'uint8', dims: readonly number[], data: Float32Array | Uint8Array) {
+  put(type: 'float32' | 'uint8' | 'int8', dims: readonly number[], data: Float32Array | Uint8Array | Int8Array) {
     if (data.byteLength < EXTERNAL_MIN_BYTES) return inlineSink.put(type, dims, data);
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     writeSync(this.#fd, bytes);
@@ -102,19 +107,23 @@ function writePart(onnxDir: string, file: string, external: boolean, build: (sin
   }
 }
 
-/** q4 bytes of every decoder matrix (packed nibbles + fp32 scales): what one decoded token reads. */
-export function decoderWeightBytes(d: RealSizeDims): number {
+/**
+ * Bytes of every decoder matrix in a format (q4: packed nibbles + fp32 block
+ * scales; q8: one byte per weight + fp32 column scales; fp32: four bytes per
+ * weight): what one decoded token reads.
+ */
+export function decoderWeightBytes(d: RealSizeDims, format: PartDtype = 'q4'): number {
   const t = d.text;
-  const q4 = (k: number, n: number) => n * Math.ceil(k / 32) * (16 + 4);
-  const attn = 2 * q4(t.hidden, t.heads * t.headDim) + 2 * q4(t.hidden, t.kvHeads * t.headDim);
-  const mlp = 2 * q4(t.hidden, t.intermediate) + q4(t.intermediate, t.hidden);
-  return t.layers * (attn + mlp) + q4(t.hidden, t.vocabSize);
+  const size = (k: number, n: number) => (format === 'q4' ? n * Math.ceil(k / 32) * (16 + 4) : format === 'q8' ? k * n + 4 * n : 4 * k * n);
+  const attn = 2 * size(t.hidden, t.heads * t.headDim) + 2 * size(t.hidden, t.kvHeads * t.headDim);
+  const mlp = 2 * size(t.hidden, t.intermediate) + size(t.intermediate, t.hidden);
+  return t.layers * (attn + mlp) + size(t.hidden, t.vocabSize);
 }
 
 function configJson(d: RealSizeDims, vocab: Vocabulary, tokens: { bos: number; eos: number; pad: number }): unknown {
   const t = d.text;
   const v = d.vision;
-  const files = (['vision_encoder', 'embed_tokens', 'decoder_model_merged'] as const).map((p) => partFile(p, d.dtypes[p]));
+  const files = partFiles(d).map((f) => f.file);
   return {
     architectures: ['Idefics3ForConditionalGeneration'],
     model_type: 'idefics3',
@@ -152,8 +161,10 @@ function configJson(d: RealSizeDims, vocab: Vocabulary, tokens: { bos: number; e
       num_attention_heads: v.heads,
       hidden_act: 'gelu_pytorch_tanh',
     },
+    // transformers.js reads `device_config.<device>` over the top level, so each device loads its own files.
     'transformers.js_config': {
-      dtype: d.dtypes,
+      dtype: d.dtypes.webgpu,
+      device_config: { wasm: { dtype: d.dtypes.wasm } },
       ...(d.externalData ? { use_external_data_format: Object.fromEntries(files.map((f) => [f, 1])) } : {}),
     },
     neuroeval: {
@@ -185,16 +196,19 @@ export function writeRealSizeModel(dir: string, d: RealSizeDims): RealSizeStamp 
   const vocab = realSizeVocabulary(d.text.vocabSize);
   const tokens = { bos: tokenId(vocab, '<|im_start|>'), eos: tokenId(vocab, '<end_of_utterance>'), pad: tokenId(vocab, '<|im_end|>') };
   const preprocessor = idefics3PreprocessorConfig({ longestEdge: d.vision.imageSize, frame: d.vision.imageSize, split: false });
+  const names: string[] = [];
   for (const f of idefics3JsonFiles({ config: configJson(d, vocab, tokens), tokens, preprocessor, imageSeqLen: imageTokens(d), tokenizer: tokenizerJson(vocab) })) {
     writeFileSync(join(dir, f.path), f.bytes);
+    names.push(f.path);
   }
-  writePart(onnxDir, partFile('vision_encoder', d.dtypes.vision_encoder), d.externalData, (sink) => visionEncoder(d, sink));
-  writePart(onnxDir, partFile('embed_tokens', d.dtypes.embed_tokens), d.externalData, (sink) => embedTokens(d, sink));
-  writePart(onnxDir, partFile('decoder_model_merged', d.dtypes.decoder_model_merged), d.externalData, (sink) => decoderModelMerged(d, sink));
-
-  const names = ['config.json', 'generation_config.json', 'preprocessor_config.json', 'processor_config.json', 'tokenizer.json', 'tokenizer_config.json'];
-  for (const p of ['vision_encoder', 'embed_tokens', 'decoder_model_merged'] as const) {
-    const file = partFile(p, d.dtypes[p]);
+  // The rest of a SmolVLM repository's top-level files, so `npm run smoke:real --from` takes the folder as it is.
+  for (const f of smolvlmSideFiles(vocab)) {
+    writeFileSync(join(dir, f.path), json(f.value));
+    names.push(f.path);
+  }
+  for (const { part, dtype, file } of partFiles(d)) {
+    const build = part === 'vision_encoder' ? (sink: WeightSink) => visionEncoder(d, sink, dtype) : part === 'embed_tokens' ? (sink: WeightSink) => embedTokens(d, sink) : (sink: WeightSink) => decoderModelMerged(d, sink, dtype);
+    writePart(onnxDir, file, d.externalData, build);
     names.push(`onnx/${file}`);
     if (d.externalData) names.push(`onnx/${file}_data`);
   }
@@ -202,7 +216,7 @@ export function writeRealSizeModel(dir: string, d: RealSizeDims): RealSizeStamp 
     generator: GENERATOR_VERSION,
     dims: d,
     files: names.map((path) => ({ path, bytes: statSync(join(dir, path)).size })),
-    decoderWeightBytes: decoderWeightBytes(d),
+    decoderWeightBytes: { webgpu: decoderWeightBytes(d, d.dtypes.webgpu.decoder_model_merged), wasm: decoderWeightBytes(d, d.dtypes.wasm.decoder_model_merged) },
   };
   writeFileSync(join(dir, STAMP), json(stamp));
   return stamp;

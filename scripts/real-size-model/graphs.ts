@@ -4,13 +4,15 @@
  * layers with biases and tanh-GELU, post-norm, pixel-shuffle connector),
  * `embed_tokens`, and `decoder_model_merged` (Llama: RMSNorm, rotary
  * positions, grouped-query attention with a KV cache, SwiGLU MLP, lm_head).
- * Same input/output names as the real export; weights are seeded random, q4
- * layers are `com.microsoft` `MatMulNBits` as in transformers.js' q4 files.
+ * Same input/output names as the real export; weights are seeded random, in
+ * the formats of transformers.js' files: q4 layers are `com.microsoft`
+ * `MatMulNBits`, q8 layers the dynamic-quantisation pattern (q8.ts).
  */
 import { GraphBuilder, floatTensor, type ExternalTensor, type TensorData } from '../onnx/onnx-writer.ts';
 import { causalBias, ints, scalar } from '../self-test-model/graphs.ts';
 import type { RealSizeDims } from './dims.ts';
 import { Q4_BLOCK, randomFloats, randomQ4 } from './q4.ts';
+import { randomQ8 } from './q8.ts';
 
 export const OPSET = 17;
 export const MS_DOMAIN = { domain: 'com.microsoft', version: 1 } as const;
@@ -19,8 +21,11 @@ const FLOAT = { int: 1 }; // TensorProto.DataType.FLOAT, for Cast
 
 /** Where weights go: kept in the graph, or appended to an external data file (see build.ts). */
 export interface WeightSink {
-  put(type: 'float32' | 'uint8', dims: readonly number[], data: Float32Array | Uint8Array): TensorData | ExternalTensor;
+  put(type: 'float32' | 'uint8' | 'int8', dims: readonly number[], data: Float32Array | Uint8Array | Int8Array): TensorData | ExternalTensor;
 }
+
+/** How a graph's MatMul weights are stored: fp32, 4-bit blocks (`MatMulNBits`) or dynamic 8-bit (`MatMulInteger`). */
+export type WeightFormat = 'fp32' | 'q4' | 'q8';
 
 /** Keeps every weight inside the ModelProto. */
 export const inlineSink: WeightSink = {
@@ -43,14 +48,23 @@ function gain(c: Ctx, name: string, n: number): string {
   return c.g.constant(c.sink.put('float32', [n], noise.map((v) => 1 + v)));
 }
 
-/** x [.., k] → [.., n]: q4 `MatMulNBits`, or an fp32 `MatMul`; plus a bias where the layer has one. */
-function linear(c: Ctx, x: string, name: string, k: number, n: number, q4: boolean, bias = false): string {
+/** x [.., k] → [.., n]: q4 `MatMulNBits`, q8 `DynamicQuantizeLinear` + `MatMulInteger`, or an fp32 `MatMul`; plus a bias where the layer has one. */
+function linear(c: Ctx, x: string, name: string, k: number, n: number, format: WeightFormat, bias = false): string {
   let y: string;
-  if (q4) {
+  if (format === 'q4') {
     const w = randomQ4(`${c.seed}/${name}`, k, n);
     const packed = c.g.constant(c.sink.put('uint8', [n, Math.ceil(k / Q4_BLOCK), Q4_BLOCK / 2], w.packed));
     const scales = c.g.constant(c.sink.put('float32', [w.scales.length], w.scales));
     y = c.g.domainOp(MS_DOMAIN.domain, 'MatMulNBits', [x, packed, scales], { K: { int: k }, N: { int: n }, bits: { int: 4 }, block_size: { int: Q4_BLOCK } });
+  } else if (format === 'q8') {
+    // The op pattern onnxruntime's dynamic quantisation writes, which its optimiser fuses into one quantised GEMM.
+    const w = randomQ8(`${c.seed}/${name}`, k, n);
+    const [xq, xScale, xZero] = c.g.opMulti('DynamicQuantizeLinear', [x], 3) as [string, string, string];
+    const weights = c.g.constant(c.sink.put('int8', [k, n], w.values));
+    const zero = c.g.constant({ type: 'int8', dims: [], data: new Int8Array(1) });
+    const product = c.g.op('MatMulInteger', [xq, weights, xZero, zero]);
+    const scale = c.g.op('Mul', [xScale, c.g.constant(c.sink.put('float32', [n], w.scales))]);
+    y = c.g.op('Mul', [c.g.op('Cast', [product], { to: FLOAT }), scale]);
   } else {
     y = c.g.op('MatMul', [x, weight(c, `${name}.weight`, [k, n], Math.sqrt(3 / k))]);
   }
@@ -79,11 +93,10 @@ const layerNorm = (c: Ctx, x: string, name: string, n: number): string =>
   c.g.op('LayerNormalization', [x, gain(c, `${name}.weight`, n), weight(c, `${name}.bias`, [n], 0.02)], { axis: { int: -1 }, epsilon: { float: 1e-6 } });
 
 /** pixel_values [batch, images, 3, H, W] + pixel_attention_mask → image_features [frames, tokens, text hidden]. */
-export function visionEncoder(d: RealSizeDims, sink: WeightSink): GraphBuilder {
+export function visionEncoder(d: RealSizeDims, sink: WeightSink, format: WeightFormat): GraphBuilder {
   const g = new GraphBuilder('vision_encoder');
   const c: Ctx = { g, sink, seed: `${d.id}/vision` };
   const v = d.vision;
-  const q4 = d.dtypes.vision_encoder === 'q4';
   const s = v.imageSize;
   const grid = Math.floor(s / v.patchSize); // the patch conv drops a remainder (384 px / 14 → 27)
   const headDim = v.hidden / v.heads;
@@ -102,13 +115,13 @@ export function visionEncoder(d: RealSizeDims, sink: WeightSink): GraphBuilder {
   for (let l = 0; l < v.layers; l++) {
     const p = `layers.${l}`;
     const xn = layerNorm(c, x, `${p}.layer_norm1`, v.hidden);
-    const q = heads(c, linear(c, xn, `${p}.q_proj`, v.hidden, v.hidden, q4, true), v.heads, headDim);
-    const k = heads(c, linear(c, xn, `${p}.k_proj`, v.hidden, v.hidden, q4, true), v.heads, headDim);
-    const val = heads(c, linear(c, xn, `${p}.v_proj`, v.hidden, v.hidden, q4, true), v.heads, headDim);
+    const q = heads(c, linear(c, xn, `${p}.q_proj`, v.hidden, v.hidden, format, true), v.heads, headDim);
+    const k = heads(c, linear(c, xn, `${p}.k_proj`, v.hidden, v.hidden, format, true), v.heads, headDim);
+    const val = heads(c, linear(c, xn, `${p}.v_proj`, v.hidden, v.hidden, format, true), v.heads, headDim);
     const scores = g.op('Mul', [g.op('MatMul', [q, g.op('Transpose', [k], { perm: { ints: [0, 1, 3, 2] } })]), g.constant(scalar(1 / Math.sqrt(headDim)))]);
     const context = merge(c, g.op('MatMul', [g.op('Softmax', [scores], { axis: { int: -1 } }), val]), v.hidden);
-    x = g.op('Add', [x, linear(c, context, `${p}.out_proj`, v.hidden, v.hidden, q4, true)]);
-    const mlp = linear(c, geluTanh(c, linear(c, layerNorm(c, x, `${p}.layer_norm2`, v.hidden), `${p}.fc1`, v.hidden, v.intermediate, q4, true)), `${p}.fc2`, v.intermediate, v.hidden, q4, true);
+    x = g.op('Add', [x, linear(c, context, `${p}.out_proj`, v.hidden, v.hidden, format, true)]);
+    const mlp = linear(c, geluTanh(c, linear(c, layerNorm(c, x, `${p}.layer_norm2`, v.hidden), `${p}.fc1`, v.hidden, v.intermediate, format, true)), `${p}.fc2`, v.intermediate, v.hidden, format, true);
     x = g.op('Add', [x, mlp]);
   }
   x = layerNorm(c, x, 'post_layernorm', v.hidden);
@@ -121,7 +134,7 @@ export function visionEncoder(d: RealSizeDims, sink: WeightSink): GraphBuilder {
   shuffled = g.op('Reshape', [shuffled, g.constant(ints([-1, small, small, v.hidden * sf * sf]))]);
   shuffled = g.op('Transpose', [shuffled], { perm: { ints: [0, 2, 1, 3] } });
   shuffled = g.op('Reshape', [shuffled, g.constant(ints([-1, small * small, v.hidden * sf * sf]))]);
-  const projected = linear(c, shuffled, 'connector.modality_projection', v.hidden * sf * sf, d.text.hidden, q4);
+  const projected = linear(c, shuffled, 'connector.modality_projection', v.hidden * sf * sf, d.text.hidden, format);
   g.op('Identity', [projected], {}, 'image_features');
   g.output('image_features', 'float32', ['num_frames', small * small, d.text.hidden]);
   return g;
@@ -172,11 +185,10 @@ function rotate(c: Ctx, x: string, t: { cos: string; sin: string }, headDim: num
  * inputs_embeds + attention_mask + position_ids + past_key_values.N.{key,value}
  * [batch, kvHeads, past, headDim] → logits + present.N.{key,value}.
  */
-export function decoderModelMerged(d: RealSizeDims, sink: WeightSink): GraphBuilder {
+export function decoderModelMerged(d: RealSizeDims, sink: WeightSink, format: WeightFormat): GraphBuilder {
   const g = new GraphBuilder('decoder_model_merged');
   const c: Ctx = { g, sink, seed: `${d.id}/text` };
   const t = d.text;
-  const q4 = d.dtypes.decoder_model_merged === 'q4';
 
   let x = g.input('inputs_embeds', 'float32', ['batch_size', 'sequence_length', t.hidden]);
   const attentionMask = g.input('attention_mask', 'int64', ['batch_size', 'total_sequence_length']);
@@ -192,9 +204,9 @@ export function decoderModelMerged(d: RealSizeDims, sink: WeightSink): GraphBuil
   for (let l = 0; l < t.layers; l++) {
     const p = `layers.${l}`;
     const xn = rmsNorm(c, x, `${p}.input_layernorm`, t.hidden, t.rmsNormEps);
-    const q = rotate(c, heads(c, linear(c, xn, `${p}.q_proj`, t.hidden, t.heads * t.headDim, q4), t.heads, t.headDim), rope, t.headDim);
-    const k = rotate(c, heads(c, linear(c, xn, `${p}.k_proj`, t.hidden, t.kvHeads * t.headDim, q4), t.kvHeads, t.headDim), rope, t.headDim);
-    const v = heads(c, linear(c, xn, `${p}.v_proj`, t.hidden, t.kvHeads * t.headDim, q4), t.kvHeads, t.headDim);
+    const q = rotate(c, heads(c, linear(c, xn, `${p}.q_proj`, t.hidden, t.heads * t.headDim, format), t.heads, t.headDim), rope, t.headDim);
+    const k = rotate(c, heads(c, linear(c, xn, `${p}.k_proj`, t.hidden, t.kvHeads * t.headDim, format), t.kvHeads, t.headDim), rope, t.headDim);
+    const v = heads(c, linear(c, xn, `${p}.v_proj`, t.hidden, t.kvHeads * t.headDim, format), t.kvHeads, t.headDim);
     const keys = g.op('Concat', [past[l]!.key, k], { axis: { int: 2 } }, `present.${l}.key`);
     const values = g.op('Concat', [past[l]!.value, v], { axis: { int: 2 } }, `present.${l}.value`);
 
@@ -206,15 +218,15 @@ export function decoderModelMerged(d: RealSizeDims, sink: WeightSink): GraphBuil
     const probs = g.op('Softmax', [g.op('Add', [perHead, bias])], { axis: { int: -1 } });
     const context = g.op('MatMul', [g.op('Reshape', [probs, g.constant(ints([0, t.kvHeads, -1, 0]))]), values]);
     const attended = merge(c, g.op('Reshape', [context, g.constant(ints([0, t.heads, -1, t.headDim]))]), t.heads * t.headDim);
-    x = g.op('Add', [x, linear(c, attended, `${p}.o_proj`, t.heads * t.headDim, t.hidden, q4)]);
+    x = g.op('Add', [x, linear(c, attended, `${p}.o_proj`, t.heads * t.headDim, t.hidden, format)]);
 
     const xm = rmsNorm(c, x, `${p}.post_attention_layernorm`, t.hidden, t.rmsNormEps);
-    const gate = linear(c, xm, `${p}.gate_proj`, t.hidden, t.intermediate, q4);
-    const up = linear(c, xm, `${p}.up_proj`, t.hidden, t.intermediate, q4);
+    const gate = linear(c, xm, `${p}.gate_proj`, t.hidden, t.intermediate, format);
+    const up = linear(c, xm, `${p}.up_proj`, t.hidden, t.intermediate, format);
     const swiglu = g.op('Mul', [g.op('Mul', [gate, g.op('Sigmoid', [gate])]), up]);
-    x = g.op('Add', [x, linear(c, swiglu, `${p}.down_proj`, t.intermediate, t.hidden, q4)]);
+    x = g.op('Add', [x, linear(c, swiglu, `${p}.down_proj`, t.intermediate, t.hidden, format)]);
   }
-  const logits = linear(c, rmsNorm(c, x, 'norm', t.hidden, t.rmsNormEps), 'lm_head', t.hidden, t.vocabSize, q4);
+  const logits = linear(c, rmsNorm(c, x, 'norm', t.hidden, t.rmsNormEps), 'lm_head', t.hidden, t.vocabSize, format);
   g.op('Identity', [logits], {}, 'logits');
   g.output('logits', 'float32', ['batch_size', 'sequence_length', t.vocabSize]);
   for (let l = 0; l < t.layers; l++) {

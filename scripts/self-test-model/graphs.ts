@@ -189,13 +189,22 @@ export function decoderInputs(g: GraphBuilder, d: Pick<DecoderDims, 'heads' | 'h
   return { attentionMask, positionIds, past, presentShape };
 }
 
-/** Additive attention bias [batch, 1, seq, total]: -1e4 for padded keys and for keys after the query's position (causal). */
+/**
+ * Additive attention bias [batch, 1, seq, total]: -1e4 for padded keys and for
+ * keys in later cache slots than the query's (causal). Causality is by slot
+ * (the query's slot is past length + its index), not by position id, as real
+ * exports build their mask: a batch whose rows are padded to one length keeps
+ * each row's own positions (cumsum of its mask) and still sees every earlier
+ * token of its own. Without padding, slot and position are the same.
+ */
 export function causalBias(g: GraphBuilder, attentionMask: string, positionIds: string): string {
   const padBias = paddingBias(g, attentionMask);
-  const total = g.op('Squeeze', [g.op('Shape', [attentionMask], { start: { int: 1 }, end: { int: 2 } }), g.constant(ints([0]))]);
-  const keyPos = g.op('Range', [g.constant(int64Tensor([], [0])), total, g.constant(int64Tensor([], [1]))]);
-  const queryPos = g.op('Unsqueeze', [positionIds, g.constant(ints([1, 3]))]);
-  const causal = g.op('Where', [g.op('LessOrEqual', [keyPos, queryPos]), g.constant(scalar(0)), g.constant(scalar(-1e4))]);
+  const dim1 = (t: string) => g.op('Squeeze', [g.op('Shape', [t], { start: { int: 1 }, end: { int: 2 } }), g.constant(ints([0]))]);
+  const total = dim1(attentionMask);
+  const past = g.op('Sub', [total, dim1(positionIds)]);
+  const keySlot = g.op('Range', [g.constant(int64Tensor([], [0])), total, g.constant(int64Tensor([], [1]))]);
+  const querySlot = g.op('Unsqueeze', [g.op('Range', [past, total, g.constant(int64Tensor([], [1]))]), g.constant(ints([0, 1, 3]))]);
+  const causal = g.op('Where', [g.op('LessOrEqual', [keySlot, querySlot]), g.constant(scalar(0)), g.constant(scalar(-1e4))]);
   return g.op('Add', [causal, padBias]);
 }
 

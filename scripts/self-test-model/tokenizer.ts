@@ -124,7 +124,7 @@ export function tokenizerJson(vocab: Vocabulary, trailing: readonly string[] = T
  * The chat template, in the shape SmolVLM's uses: "User:<image>question<end_of_utterance>\nAssistant:".
  * Message content may be a string or a list of `{type: 'text'|'image'}` parts.
  */
-const CHAT_TEMPLATE = [
+export const CHAT_TEMPLATE = [
   '<|im_start|>',
   '{% for message in messages %}',
   "{{ message['role'] | capitalize }}",
@@ -154,4 +154,28 @@ export function tokenizerConfigJson(): unknown {
     tokenizer_class: 'GPT2Tokenizer',
     chat_template: CHAT_TEMPLATE,
   };
+}
+
+/**
+ * The side files a SmolVLM repository holds beside tokenizer_config.json
+ * (chat_template.json, special_tokens_map.json, added_tokens.json), so a
+ * generated folder has every file the catalogue lists for SmolVLM.
+ */
+export function smolvlmSideFiles(vocab: Vocabulary, trailing: readonly string[] = TRAILING_SPECIAL_TOKENS): { path: string; value: unknown }[] {
+  const config = tokenizerConfigJson() as Record<string, unknown>;
+  const special = [...LEADING_SPECIAL_TOKENS, ...trailing];
+  return [
+    { path: 'chat_template.json', value: { chat_template: CHAT_TEMPLATE } },
+    {
+      path: 'special_tokens_map.json',
+      value: {
+        bos_token: config.bos_token,
+        eos_token: config.eos_token,
+        pad_token: config.pad_token,
+        unk_token: config.unk_token,
+        additional_special_tokens: config.additional_special_tokens,
+      },
+    },
+    { path: 'added_tokens.json', value: Object.fromEntries(special.map((t) => [t, tokenId(vocab, t)])) },
+  ];
 }

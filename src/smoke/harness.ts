@@ -100,7 +100,18 @@ const api: SmokeApi = {
     };
     try {
       const info = await modelHost.load(spec, SESSION, { onProgress });
-      return { ok: true, wallMs: performance.now() - t0, ...read, runtime: `${info.runtime} ${info.runtimeVersion}`, device: info.device, ...(await gpuAfter(m)) };
+      // A transformers.js model's worker also says which weights each session loaded and how many threads it runs.
+      const worker = info as Partial<{ weights: Record<string, string>; wasmThreads: number }>;
+      return {
+        ok: true,
+        wallMs: performance.now() - t0,
+        ...read,
+        runtime: `${info.runtime} ${info.runtimeVersion}`,
+        device: info.device,
+        ...(worker.weights ? { weights: worker.weights } : {}),
+        ...(worker.wasmThreads ? { wasmThreads: worker.wasmThreads } : {}),
+        ...(await gpuAfter(m)),
+      };
     } catch (e) {
       return { ok: false, error: plain(e), wallMs: performance.now() - t0, ...read, ...(await gpuAfter(m)) };
     }
@@ -150,6 +161,103 @@ const api: SmokeApi = {
       answers: responses.map((x) => ({ questionId: x.questionId, text: x.rawText, finishReason: x.finishReason, parseError: x.parseError, json: pick.expectsJson ? jsonValidity(x.rawText) : null, usage: x.usage, latencyMs: x.latencyMs })),
       wallMs: performance.now() - t0,
       ...(await gpuAfter(m)),
+    };
+  },
+
+  async demo() {
+    return loadDemo();
+  },
+
+  async idleLongTasks(ms) {
+    const found = { count: 0, longestMs: 0 };
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        found.count++;
+        found.longestMs = Math.max(found.longestMs, e.duration);
+      }
+    });
+    observer.observe({ type: 'longtask', buffered: false });
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    observer.disconnect();
+    return found;
+  },
+
+  async runBenchmark(spec, benchmarkId, { protocolId, maxTokens, cases }) {
+    const r = await repos();
+    const all = (await r.cases.listByBenchmark(benchmarkId)).map((c) => c.id);
+    const caseIds = cases === undefined ? undefined : all.slice(0, cases);
+    const runId = await runsManager.create({
+      name: `throughput · ${spec.label} · ${protocolId}`,
+      config: {
+        spec: {
+          benchmarkId,
+          ...(caseIds ? { filters: { caseIds } } : {}),
+          models: [{ id: spec.id, filesHash: '' }],
+          variants: ['none'],
+          samples: 1,
+          sampling: { temperature: 0, topP: 1, seed: 42, maxTokens },
+        },
+        protocolId,
+        fewShot: false,
+        force: true,
+        engines: [spec],
+      },
+      app: { version: __APP_VERSION__, commit: __APP_COMMIT__ },
+      environment: await environmentForProvenance(),
+    });
+    // Main-thread long tasks while the run runs: the page must stay responsive while the worker uses every core.
+    // Long animation frames say how much of a long task was script, and whose: a task that ran little script
+    // was the thread waiting for a core (the machine busy), not work of the app's.
+    const longTasks = { count: 0, longestMs: 0, scriptMs: 0, frames: 0, invokers: {} as Record<string, number> };
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        longTasks.count++;
+        longTasks.longestMs = Math.max(longTasks.longestMs, e.duration);
+      }
+    });
+    observer.observe({ type: 'longtask', buffered: false });
+    const frames = new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { scripts?: { duration: number; invoker?: string }[] })[]) {
+        longTasks.frames++;
+        for (const script of e.scripts ?? []) {
+          longTasks.scriptMs += script.duration;
+          const who = script.invoker || 'unknown';
+          longTasks.invokers[who] = (longTasks.invokers[who] ?? 0) + script.duration;
+        }
+      }
+    });
+    try {
+      frames.observe({ type: 'long-animation-frame', buffered: false });
+    } catch {
+      // Browsers without the Long Animation Frames API: the long-task count alone.
+    }
+    // What the worker loaded, read while the run holds the model (the runner unloads it at the end); `info` is not queued behind a generation.
+    let info: { weights?: Record<string, string>; wasmThreads?: number } | null = null;
+    const timer = setInterval(() => {
+      const live = runsManager.live(runId);
+      if (live) window.neuroevalSmokeProgress?.({ stage: 'run', phase: protocolId, done: live.done, total: live.total });
+      if (!info && spec.kind === 'transformers') void transformersWorker().api.info().then((i) => (info ??= i)).catch(() => {});
+    }, 1000);
+    const t0 = performance.now();
+    try {
+      await runsManager.start(runId);
+    } finally {
+      clearInterval(timer);
+      observer.disconnect();
+      frames.disconnect();
+    }
+    const wallMs = performance.now() - t0;
+    const run = await r.runs.get(runId);
+    const responses = await r.responses.listByRun(runId);
+    return {
+      runId,
+      error: runsManager.error(runId) ?? run?.error ?? null,
+      status: run?.status ?? 'unknown',
+      answers: responses.map((x) => ({ caseId: x.caseId, text: x.rawText, finishReason: x.finishReason, usage: x.usage, latencyMs: x.latencyMs, createdAt: x.createdAt })),
+      wallMs,
+      longTasks: { count: longTasks.count, longestMs: longTasks.longestMs, scriptMs: longTasks.scriptMs, frames: longTasks.frames, invokers: Object.fromEntries(Object.entries(longTasks.invokers).sort((a, b) => b[1] - a[1]).slice(0, 5)) },
+      weights: (info as { weights?: Record<string, string> } | null)?.weights ?? null,
+      wasmThreads: (info as { wasmThreads?: number } | null)?.wasmThreads ?? null,
     };
   },
 };

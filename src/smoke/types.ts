@@ -51,6 +51,9 @@ export interface SmokeLoad {
   readonly modelFiles: readonly string[];
   readonly runtime?: string;
   readonly device?: string;
+  /** transformers.js: the weight format each session was loaded in, and onnxruntime-web's WASM threads. */
+  readonly weights?: Readonly<Record<string, string>>;
+  readonly wasmThreads?: number;
   readonly gpuPeakBytes: number;
   readonly gpuErrors: SmokeGpuErrors;
 }
@@ -80,6 +83,30 @@ export interface SmokeRunResult {
   readonly gpuErrors: SmokeGpuErrors;
 }
 
+/** One answer of a whole-benchmark run, as stored, with when it was stored. */
+export interface SmokeBenchAnswer extends Pick<ResponseRecord, 'caseId' | 'finishReason' | 'usage' | 'latencyMs' | 'createdAt'> {
+  readonly text: string;
+}
+
+/** A whole-benchmark run through the app's runner (the throughput bench). */
+export interface SmokeBenchRun {
+  readonly runId: string;
+  readonly error: string | null;
+  readonly status: string;
+  readonly answers: readonly SmokeBenchAnswer[];
+  /** From the start call to the run's end, in the page. */
+  readonly wallMs: number;
+  /**
+   * The page's main-thread long tasks (over 50 ms) while the run ran: how
+   * many, the longest (ms); and of its long animation frames, how many, the
+   * script time in them (ms) and the script invokers that took most of it.
+   */
+  readonly longTasks: { readonly count: number; readonly longestMs: number; readonly frames: number; readonly scriptMs: number; readonly invokers: Readonly<Record<string, number>> };
+  /** The model as its worker loaded it (transformers.js): weights per session and WASM threads. */
+  readonly weights: Readonly<Record<string, string>> | null;
+  readonly wasmThreads: number | null;
+}
+
 export interface SmokeApi {
   gpu(): Promise<SmokeGpu>;
   prepare(protocols: readonly string[] | null): Promise<SmokePrepared>;
@@ -87,6 +114,12 @@ export interface SmokeApi {
   load(spec: EngineSpec, gpuLimitBytes: number | null): Promise<SmokeLoad>;
   /** One question of `pick`'s protocol as a one-case run; `text-only` for a text model (a judge). */
   run(spec: EngineSpec, benchmarkId: string, pick: SmokePick, options: { readonly maxTokens: number | null; readonly variant: 'none' | 'text-only' }): Promise<SmokeRunResult>;
+  /** The demo benchmark's id, loaded as the app loads it on first start. */
+  demo(): Promise<string>;
+  /** Main-thread long tasks in `ms` of this page doing nothing: what the machine's other load alone causes. */
+  idleLongTasks(ms: number): Promise<{ readonly count: number; readonly longestMs: number }>;
+  /** A run of `protocolId` over the benchmark's cases (the first `cases` of them, or all), greedy with `maxTokens`, as the Runs page starts one. */
+  runBenchmark(spec: EngineSpec, benchmarkId: string, options: { readonly protocolId: string; readonly maxTokens: number; readonly cases?: number }): Promise<SmokeBenchRun>;
 }
 
 declare global {

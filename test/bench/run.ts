@@ -31,12 +31,13 @@ import { idbWriteSuite } from './suites/idb-write.ts';
 import { importThroughputSuite } from './suites/import-throughput.ts';
 import { navigationSuite } from './suites/navigation.ts';
 import { realSizeSuite } from './suites/real-size.ts';
+import { realSizeRunSuite } from './suites/real-size-run.ts';
 import { runnerSuite } from './suites/runner.ts';
 import { resultsPageSuite } from './suites/results-page.ts';
 import { scoringSuite } from './suites/scoring.ts';
 
 /** Report order. Add new suites here. */
-const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, realSizeSuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, estimatesSuite, cliStartupSuite, cliOverheadSuite];
+const SUITES: readonly BenchSuite[] = [firstPaintSuite, navigationSuite, idbWriteSuite, importThroughputSuite, engineBoundarySuite, realSizeSuite, realSizeRunSuite, runnerSuite, scoringSuite, resultsPageSuite, demoTrainedSuite, estimatesSuite, cliStartupSuite, cliOverheadSuite];
 
 const COMMAND = 'npm run bench';
 
@@ -186,7 +187,9 @@ async function main(): Promise<number> {
   const update = partial && process.argv.includes('--update');
   if (update) {
     const previous = JSON.parse(readFileSync(join(DOCS_DIR, 'benchmarks.json'), 'utf8')) as BenchReport;
-    const fresh = new Map(reports.map((r) => [r.id, { ...r, measured: { date, command: `npx tsx test/bench/run.ts ${process.argv.slice(2).join(' ')}` } }]));
+    // The suites' NEUROEVAL_* settings (case counts, answer lengths) are part of the command: the figures depend on them.
+    const settings = Object.entries(process.env).filter(([k]) => k.startsWith('NEUROEVAL_')).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v} `).join('');
+    const fresh = new Map(reports.map((r) => [r.id, { ...r, measured: { date, command: `${settings}npx tsx test/bench/run.ts ${process.argv.slice(2).join(' ')}` } }]));
     // The stored order, then suites new since (in SUITES order).
     const ids = [...previous.suites.map((s) => s.id), ...SUITES.map((s) => s.id).filter((id) => fresh.has(id) && !previous.suites.some((s) => s.id === id))];
     const merged: BenchReport = { ...previous, suites: ids.map((id) => fresh.get(id) ?? previous.suites.find((s) => s.id === id)!).filter(Boolean) };

@@ -19,7 +19,7 @@ const SELF_TEST = new URL('../../public/models/self-test/', import.meta.url).pat
 const ENTRY = CATALOGUE.models.find((m) => m.id === 'smolvlm-256m')!;
 const SOURCE = ENTRY.source!;
 
-/** The self-test file served for each listed path (the q4 decoder name gets the self-test decoder). */
+/** The self-test file served for each listed path (the q4 and q8 decoder names get the self-test decoder). */
 function bodyFor(path: string): Buffer | null {
   const tokenizerConfig = JSON.parse(readFileSync(join(SELF_TEST, 'tokenizer_config.json'), 'utf8')) as { chat_template?: string };
   const stand: Record<string, () => Buffer> = {
@@ -27,6 +27,7 @@ function bodyFor(path: string): Buffer | null {
     'special_tokens_map.json': () => Buffer.from('{}'),
     'added_tokens.json': () => Buffer.from('{}'),
     'onnx/decoder_model_merged_q4.onnx': () => readFileSync(join(SELF_TEST, 'onnx/decoder_model_merged.onnx')),
+    'onnx/decoder_model_merged_quantized.onnx': () => readFileSync(join(SELF_TEST, 'onnx/decoder_model_merged.onnx')),
   };
   if (stand[path]) return stand[path]();
   try {

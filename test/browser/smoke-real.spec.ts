@@ -53,13 +53,17 @@ test('answers one demo question per protocol through the app engine and reports 
   expect(r.code, r.out).toBe(0);
   expect(r.out).toContain('smoke:real OK');
   expect(r.out).toMatch(/time to first token \d+ ms · decode [\d.]+ tok\/s/);
+  // WASM takes the catalogue's 8-bit decoder, says so, and names its threads and each prompt's tokens.
+  expect(r.out).toContain("Weights:   fp32 vision encoder and embeddings; q8 decoder (the catalogue's choice for wasm)");
+  expect(r.out).toMatch(/Loaded: {4}.*q8 decoder · \d+ WASM threads?/);
+  expect(r.out).toMatch(/prompt [\d,]+ tokens: [\d,]+ text, [\d,]+ image \(1 image, \d+ tiles?\)/);
 
   const written = JSON.parse(readFileSync(json, 'utf8')) as { device: string; load: SmokeLoad; results: SmokeRunResult[] };
   expect(written.device).toBe('wasm');
   // The load's download progress counted every byte of the graphs and the tokenizer it read (and no more than the folder
   // holds), naming files as the folder does. Progress crosses the worker at most every 50 ms, so quick files may go unnamed.
   const sizeOf = (f: string) => statSync(join(dir, f)).size;
-  const needed = ['onnx/vision_encoder.onnx', 'onnx/embed_tokens.onnx', 'onnx/decoder_model_merged_q4.onnx', 'config.json', 'tokenizer.json'];
+  const needed = ['onnx/vision_encoder.onnx', 'onnx/embed_tokens.onnx', 'onnx/decoder_model_merged_quantized.onnx', 'config.json', 'tokenizer.json'];
   const folderBytes = [...readdirSync(dir), ...readdirSync(join(dir, 'onnx')).map((f) => `onnx/${f}`)].filter((f) => f !== 'onnx').reduce((sum, f) => sum + sizeOf(f), 0);
   expect(written.load.modelBytes).toBeGreaterThanOrEqual(needed.reduce((sum, f) => sum + sizeOf(f), 0));
   expect(written.load.modelBytes).toBeLessThanOrEqual(folderBytes);

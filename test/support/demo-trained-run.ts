@@ -25,6 +25,20 @@ export function heldOutZip(count: number, seed = HELD_OUT_SEED, task: DrawnTask 
   return file;
 }
 
+/**
+ * A drawn bundle whose first `exemplars` cases are its NeuroVLM-Bench few-shot
+ * exemplars (the run form then offers few-shot), written like {@link heldOutZip}.
+ */
+export function fewShotZip(count: number, exemplars: number, seed = HELD_OUT_SEED): string {
+  const draft = buildDrawnDraft(seed, count);
+  const manifest = { ...draft.manifest, id: `${draft.manifest.id}-few-shot`, name: `${draft.manifest.name} with few-shot exemplars`, protocolDefaults: { protocol: 'neurovlm-structured', fewShotCaseIds: draft.cases.slice(0, exemplars).map((c) => c.id) } };
+  const { bundle } = finalizeBundle({ ...draft, manifest }, { inputName: 'few-shot' });
+  if (!bundle) throw new Error('the drawn bundle did not finalize');
+  const file = join(makeTempDir('few-shot'), `neuroeval-demo-few-shot-s${seed}.zip`);
+  writeFileSync(file, writeBundleZip(bundle));
+  return file;
+}
+
 /** Imports a bundle ZIP on the Benchmarks page (already open) and waits for the import to finish. */
 export async function importBundle(page: Page, file: string, count: number): Promise<void> {
   await page.getByTestId('import-files').setInputFiles(file);

@@ -29,6 +29,8 @@ export function hostEngine(host: HostClient, spec: EngineSpec, session: string):
   return new RemoteEngine<HostLoadInput, EngineInfo>(ref, {
     load: (input, options) => host.api.load(input, options),
     generate: (input, options) => host.api.generate({ ...ref, request: input.request }, options),
+    generateBatch: (input, options) => host.api.generateBatch({ ...ref, requests: input.requests }, options),
+    batchLimit: (input, options) => host.api.batchLimit({ ...ref, request: input.request }, options),
     unload: (input) => host.api.unload(input),
   });
 }

@@ -11,6 +11,7 @@
 import type { CriteriaDeviation } from '../criteria/criteria.ts';
 import type { CachedValue } from '../scoring/run/scoring-cache.ts';
 import type { BenchCase, BundleManifest } from '../bundle/types.ts';
+import type { PromptSize } from '../engines/engine.ts';
 import type { RunConfig } from '../runner/config.ts';
 import type { Provenance } from '../runner/provenance.ts';
 import type { ItemScore, RunScoreSummary, ScoringConfig } from '../scoring/run/types.ts';
@@ -150,6 +151,10 @@ export interface ResponseUsage {
   ttftMs: number | null;
   prefillTps: number | null;
   decodeTps: number | null;
+  /** What the prompt was made of (text and image tokens, tiles per image, tokens reused from a shared prefix), where the engine said. */
+  prompt?: PromptSize;
+  /** Answers decoded together with this one, when more than one. */
+  batch?: number;
 }
 
 /** Why generation stopped; the named values are the ones the runtimes report. */

@@ -3,6 +3,9 @@
  * "will it fit" check against this machine's GPU and free storage.
  */
 import raw from './catalogue.json' with { type: 'json' };
+import { describeDtypes } from './dtype-words.ts';
+
+export { describeDtypes, partWord } from './dtype-words.ts';
 
 type Runtime = 'transformers' | 'webllm' | 'openai-compatible';
 type ModelTask = 'image-text-to-text' | 'text-generation' | 'feature-extraction';
@@ -54,15 +57,77 @@ export function f32Alternative(entry: CatalogueEntry, catalogue: Pick<Catalogue,
   return catalogue.models.find((m) => m.id !== entry.id && m.runtime === entry.runtime && !m.needsShaderF16 && sameModel(m)) ?? null;
 }
 
+/** Where transformers.js runs a model: the CPU (onnxruntime-web's WASM backend) or the GPU. */
+export type WeightsDevice = 'wasm' | 'webgpu';
+
 /**
- * The dtype of each ONNX session a transformers.js catalogue entry loads
- * (`{ vision_encoder: 'fp32', decoder_model_merged: 'q4' }`), from its file
- * list; undefined when it lists none.
+ * When a folder holds several files of one part, which weight format a
+ * device loads first: on WASM the 8-bit files (onnxruntime's WASM build has a
+ * quantised GEMM for them, while it dequantises a whole 4-bit matrix to fp32
+ * on every call), then full precision; on WebGPU the 4-bit files (real WebGPU
+ * kernels). Only formats the entry lists are considered.
  */
-export function sessionDtypes(entry: CatalogueEntry): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
-  for (const f of entry.source?.files ?? []) if (f.dtype && f.part !== 'config') out[f.part] = f.dtype;
-  return Object.keys(out).length ? out : undefined;
+const PREFERENCE: Record<WeightsDevice, readonly string[]> = {
+  wasm: ['q8', 'int8', 'uint8', 'fp32', 'fp16', 'q4', 'q4f16', 'bnb4'],
+  webgpu: ['q4', 'q4f16', 'fp16', 'fp32', 'q8', 'int8', 'uint8', 'bnb4'],
+};
+
+/** The weights a device loads of a catalogue entry ({@link weightsFor}). */
+export interface DeviceWeights {
+  /** The dtype of each ONNX session (`{ vision_encoder: 'fp32', decoder_model_merged: 'q8' }`). */
+  readonly dtype: Readonly<Record<string, string>>;
+  /** The ONNX files (and their data files) loaded, by path. */
+  readonly files: readonly string[];
+  /** Parts loaded in another device's format because the folder lacks this device's file. */
+  readonly substituted: readonly { readonly part: string; readonly dtype: string; readonly wanted: string }[];
+  /** Parts of which the folder holds no file at all: the device's own is named, so the runtime's error names what is missing. */
+  readonly missing: readonly string[];
+  /** In words, e.g. "q8 decoder; fp32 vision encoder and embeddings". */
+  readonly summary: string;
+}
+
+/**
+ * What a transformers.js catalogue entry loads on `device`: per part, the
+ * file the entry lists for that device; when `present` (a folder's paths) is
+ * given, the best format of that part the folder holds (the device's own,
+ * else by {@link PREFERENCE}, named in `substituted`); a part the folder
+ * holds no file of keeps the device's own (named in `missing`). Null when
+ * the entry lists no ONNX files.
+ */
+export function weightsFor(entry: CatalogueEntry, device: WeightsDevice, present?: Iterable<string>): DeviceWeights | null {
+  const files = (entry.source?.files ?? []).filter((f) => f.part !== 'config' && f.dtype);
+  if (files.length === 0) return null;
+  const have = present ? new Set(present) : null;
+  const parts = [...new Set(files.map((f) => f.part))];
+  const dtype: Record<string, string> = {};
+  const loaded: string[] = [];
+  const substituted: { part: string; dtype: string; wanted: string }[] = [];
+  const missing: string[] = [];
+  for (const part of parts) {
+    const ofPart = files.filter((f) => f.part === part);
+    const formats = [...new Set(ofPart.map((f) => f.dtype!))];
+    const forDevice = ofPart.filter((f) => !f.devices || f.devices.includes(device)).map((f) => f.dtype!);
+    // A format is there when every file of it (graph and data files) is; files the catalogue could not verify may be absent.
+    const complete = (format: string) => !have || ofPart.filter((f) => f.dtype === format && !f.unverified).every((f) => have.has(f.path)) && ofPart.some((f) => f.dtype === format && have.has(f.path));
+    const rank = (format: string) => (forDevice.includes(format) ? -1 : PREFERENCE[device].indexOf(format) >>> 0);
+    const present = formats.filter(complete).sort((a, b) => rank(a) - rank(b))[0];
+    if (present === undefined) missing.push(part);
+    const chosen = present ?? [...formats].sort((a, b) => rank(a) - rank(b))[0]!;
+    dtype[part] = chosen;
+    loaded.push(...ofPart.filter((f) => f.dtype === chosen && (!have || have.has(f.path))).map((f) => f.path));
+    if (present !== undefined && forDevice.length > 0 && !forDevice.includes(chosen)) substituted.push({ part, dtype: chosen, wanted: forDevice[0]! });
+  }
+  return { dtype, files: loaded, substituted, missing, summary: describeDtypes(dtype) };
+}
+
+/**
+ * The dtype of each ONNX session a transformers.js catalogue entry loads on
+ * `device` (`{ vision_encoder: 'fp32', decoder_model_merged: 'q8' }`), from
+ * its file list; undefined when it lists none.
+ */
+export function sessionDtypes(entry: CatalogueEntry, device: WeightsDevice): Record<string, string> | undefined {
+  const w = weightsFor(entry, device);
+  return w ? { ...w.dtype } : undefined;
 }
 
 /** One file the app loads for a model, as the public host lays it out. */
@@ -79,6 +144,8 @@ export interface ModelSourceFile {
   readonly sha256?: string;
   /** Named as the repository names such files, but not seen on its page when the catalogue was written. */
   readonly unverified?: boolean;
+  /** The devices that load this file; absent: both. A part may list one file per device (an 8-bit decoder for WASM, a 4-bit one for WebGPU). */
+  readonly devices?: readonly WeightsDevice[];
 }
 
 export interface ModelSourceFiles {

@@ -3,6 +3,7 @@
  * WebLLM in workers, and an on-prem OpenAI-compatible server. The runner,
  * the judge and the UI only ever see this, never which engine runs.
  */
+import type { PromptPrefix } from '../chat/prefix.ts';
 import type { Turn } from '../chat/turn.ts';
 import type { Progress } from '../rpc/protocol.ts';
 
@@ -33,6 +34,25 @@ export interface GenerateRequest {
   readonly sampling: SamplingParams;
   /** A JSON Schema the answer must follow, where the engine can enforce one. */
   readonly jsonSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * The leading parts this request shares with others of its run (system
+   * prompt, few-shot exemplars): an engine that can keeps their computed
+   * state and starts later requests from it. Answers are the same with or
+   * without it.
+   */
+  readonly prefix?: PromptPrefix;
+}
+
+/** What a prompt was made of, where the engine can tell. */
+export interface PromptSize {
+  /** Tokens of text (the chat template's markup and special tokens included). */
+  readonly textTokens: number;
+  /** Tokens standing for images, all images together. */
+  readonly imageTokens: number;
+  /** Per image, in order: the tiles the processor cut it into (null where it does not say) and its tokens. */
+  readonly images: readonly { readonly tiles: number | null; readonly tokens: number }[];
+  /** Leading tokens taken from a kept shared prefix instead of computed for this request. */
+  readonly reusedTokens: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'abort' | 'error';
@@ -45,6 +65,10 @@ export interface EngineUsage {
   readonly prefillTokensPerS: number | null;
   readonly decodeTokensPerS: number | null;
   readonly totalMs: number;
+  /** The prompt's text and image tokens, where the engine can tell. */
+  readonly prompt?: PromptSize;
+  /** Requests decoded together with this one (1 or absent: alone). */
+  readonly batch?: number;
 }
 
 export interface GenerateResult {
@@ -109,8 +133,27 @@ export interface EngineInfo {
   readonly device: string;
 }
 
+export interface BatchOptions {
+  readonly signal?: AbortSignal;
+  /** Called with each request's result as soon as it is ready (in any order). */
+  readonly onResult?: (index: number, result: GenerateResult) => void;
+}
+
 export interface Engine {
   load(options?: LoadOptions): Promise<EngineInfo>;
   generate(request: GenerateRequest, options?: GenerateOptions): Promise<GenerateResult>;
   unload(): Promise<void>;
+  /**
+   * How many requests like this one the engine would decode together (1: it
+   * does not batch them). Absent: the engine never batches.
+   */
+  batchLimit?(request: GenerateRequest): Promise<number>;
+  /**
+   * Answers several requests, decoding together those it can (padded
+   * batches), with the same greedy answers as one by one. Results come back
+   * in request order; each is also passed to `onResult` as soon as it is
+   * ready. An abort returns what each request had so far with
+   * `finishReason: 'abort'`.
+   */
+  generateBatch?(requests: readonly GenerateRequest[], options?: BatchOptions): Promise<GenerateResult[]>;
 }

@@ -13,16 +13,31 @@
  *   returns the text received so far with `finishReason: 'abort'` (it never
  *   throws for an abort); its usage then has the page's own timings.
  * - `unload` frees the model if it is still the one loaded in the worker.
+ * - `generateBatch` passes each finished answer to `onResult` as the remote
+ *   side reports it (typed `results` progress); an abort returns the answers
+ *   received and `finishReason: 'abort'` for the others. A remote side
+ *   without batch calls answers the requests one by one.
  */
 import { EngineError, isAbortLike } from '../errors.ts';
 import type { CallOptions, Progress } from '../rpc/protocol.ts';
-import type { Engine, EngineInfo, EngineUsage, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from './engine.ts';
+import type { BatchOptions, Engine, EngineInfo, EngineUsage, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from './engine.ts';
 
 /** The calls the remote side offers, as its client exposes them. */
 export interface RemoteCalls<L, I extends EngineInfo> {
   load(input: L, options?: CallOptions): Promise<I>;
   generate(input: { readonly request: GenerateRequest; readonly model?: L }, options?: CallOptions): Promise<GenerateResult>;
   unload(input: L): Promise<void>;
+  generateBatch?(input: { readonly requests: readonly GenerateRequest[]; readonly model?: L }, options?: CallOptions): Promise<GenerateResult[]>;
+  batchLimit?(input: { readonly request: GenerateRequest; readonly model?: L }, options?: CallOptions): Promise<number>;
+}
+
+/** What an aborted request had: nothing the caller received (a batch reports only finished answers). */
+function abortedResult(startedMs: number): GenerateResult {
+  return {
+    text: '',
+    finishReason: 'abort',
+    usage: { promptTokens: null, completionTokens: 0, ttftMs: null, prefillTokensPerS: null, decodeTokensPerS: null, totalMs: performance.now() - startedMs },
+  };
 }
 
 function callOptions(signal: AbortSignal | undefined, onProgress: ((p: Progress) => void) | undefined): CallOptions {
@@ -75,6 +90,48 @@ export class RemoteEngine<L, I extends EngineInfo = EngineInfo> implements Engin
         totalMs: performance.now() - started,
       };
       return { text, finishReason: 'abort', usage };
+    }
+  }
+
+  async batchLimit(request: GenerateRequest): Promise<number> {
+    if (!this.#info || !this.#calls.batchLimit) return 1;
+    return this.#calls.batchLimit({ request, model: this.model });
+  }
+
+  async generateBatch(requests: readonly GenerateRequest[], options: BatchOptions = {}): Promise<GenerateResult[]> {
+    if (!this.#info) throw new EngineError('ENGINE_NOT_LOADED', 'Load the model before generating.');
+    const calls = this.#calls;
+    if (!calls.generateBatch) {
+      const out: GenerateResult[] = [];
+      for (const [i, request] of requests.entries()) {
+        out.push(await this.generate(request, options.signal ? { signal: options.signal } : {}));
+        options.onResult?.(i, out[i]!);
+      }
+      return out;
+    }
+    const started = performance.now();
+    const received = new Map<number, GenerateResult>();
+    const onProgress = (p: Progress) => {
+      if (p.detail?.kind !== 'results') return;
+      for (const { index, result } of p.detail.results) {
+        if (received.has(index)) continue;
+        received.set(index, result);
+        options.onResult?.(index, result);
+      }
+    };
+    try {
+      const results = await calls.generateBatch({ requests, model: this.model }, callOptions(options.signal, onProgress));
+      // Any answer whose report was still on its way when the call returned.
+      results.forEach((r, i) => {
+        if (!received.has(i)) {
+          received.set(i, r);
+          options.onResult?.(i, r);
+        }
+      });
+      return results;
+    } catch (error) {
+      if (!(options.signal?.aborted && isAbortLike(error))) throw error;
+      return requests.map((_, i) => received.get(i) ?? abortedResult(started));
     }
   }
 

@@ -33,6 +33,19 @@ export interface TransformersSpec extends SpecBase {
   readonly dtype?: string | Readonly<Record<string, string>>;
   /** The files loaded, with their hashes (the identity of the weights). */
   readonly files: readonly ModelFileRef[];
+  /**
+   * VLMs: what the user changed of the processor's own settings (e.g. no
+   * image splitting); absent: the model's preprocessor_config.json as it is.
+   */
+  readonly processor?: { readonly imageSplitting?: boolean };
+  /**
+   * How the engine runs, to compare with the engine as it was (the
+   * throughput bench's baseline): runs made in the app never set it.
+   * `cachedDecoding: false` sends every request through transformers.js'
+   * `generate`; `wasmThreads: 'runtime-default'` leaves onnxruntime-web its own
+   * thread count; `batch` fixes the requests decoded together.
+   */
+  readonly engine?: { readonly cachedDecoding?: boolean; readonly wasmThreads?: number | 'runtime-default'; readonly batch?: number };
 }
 
 export interface WebLlmSpec extends SpecBase {
@@ -77,7 +90,7 @@ export function specFiles(spec: EngineSpec): readonly ModelFileRef[] {
 export function residencyKey(spec: EngineSpec): string {
   switch (spec.kind) {
     case 'transformers':
-      return JSON.stringify(['transformers', spec.location, spec.device, spec.task ?? 'image-text-to-text', spec.dtype ?? null]);
+      return JSON.stringify(['transformers', spec.location, spec.device, spec.task ?? 'image-text-to-text', spec.dtype ?? null, spec.processor ?? null, spec.engine ?? null]);
     case 'webllm':
       return JSON.stringify(['webllm', spec.entryId, spec.weightsBaseUrl ?? null, spec.modelLibUrl ?? null, spec.contextWindow ?? null]);
     case 'openai':

@@ -5,7 +5,7 @@
  * before anything is copied or loaded: a user learns "onnx/x.onnx is
  * missing" at once, not as an opaque runtime error minutes later.
  */
-import type { CatalogueEntry } from '../engines/catalogue.ts';
+import type { CatalogueEntry, ModelSourceFile } from '../engines/catalogue.ts';
 
 /** The top file of a WebLLM (MLC) model folder. */
 export const MLC_CONFIG = 'mlc-chat-config.json';
@@ -71,17 +71,32 @@ export function checkModelFolder(entry: CatalogueEntry, paths: Iterable<string>,
     if (nested) return [{ kind: 'nested', file: `${nested}/config.json`, message: `config.json is one level down, in "${nested}/": choose that folder.` }];
   }
   // A file the catalogue marks unverified follows the repository's naming but was not seen on its page: its absence is no proof of a bad folder.
-  const wanted = [...new Set(['config.json', ...(entry.source?.files.filter((f) => !f.unverified).map((f) => f.path) ?? [])])];
+  const listed = entry.source?.files.filter((f) => !f.unverified) ?? [];
   const problems: FolderProblem[] = [];
-  for (const file of wanted) {
-    if (have.has(file)) continue;
+  const missing = (file: string, alternatives: readonly string[] = []): FolderProblem => {
     const base = file.split('/').pop()!;
     const elsewhere = [...have].find((p) => p !== file && p.split('/').pop() === base);
-    problems.push(
-      elsewhere
-        ? { kind: 'misplaced', file, message: `${file} is missing; a file of that name is at ${elsewhere}. transformers.js reads it from ${file}: keep the repository's layout.` }
-        : { kind: 'missing-file', file, message: `${file} is missing: ${entry.label} loads it${entry.source ? ` (listed in the catalogue for ${entry.source.repo}@${entry.source.revision.slice(0, 12)})` : ''}.` },
-    );
+    const or = alternatives.length ? ` (or ${alternatives.join(', or ')})` : '';
+    return elsewhere
+      ? { kind: 'misplaced', file, message: `${file} is missing; a file of that name is at ${elsewhere}. transformers.js reads it from ${file}: keep the repository's layout.` }
+      : { kind: 'missing-file', file, message: `${file}${or} is missing: ${entry.label} loads ${alternatives.length ? 'one of them' : 'it'}${entry.source ? ` (listed in the catalogue for ${entry.source.repo}@${entry.source.revision.slice(0, 12)})` : ''}.` };
+  };
+  for (const file of [...new Set(['config.json', ...listed.filter((f) => f.part === 'config' || !f.dtype).map((f) => f.path)])]) {
+    if (!have.has(file)) problems.push(missing(file));
+  }
+  // Weights: each part needs one whole format (WASM's or WebGPU's file); the other device's is optional.
+  const byPart = new Map<string, ModelSourceFile[]>();
+  for (const f of entry.source?.files ?? []) if (f.part !== 'config' && f.dtype) byPart.set(f.part, [...(byPart.get(f.part) ?? []), f]);
+  for (const files of byPart.values()) {
+    const formats = [...new Set(files.map((f) => f.dtype!))];
+    const whole = (format: string) => files.filter((f) => f.dtype === format).every((f) => f.unverified || have.has(f.path)) && files.some((f) => f.dtype === format && have.has(f.path));
+    if (formats.some(whole)) continue;
+    if (formats.length === 1) {
+      for (const f of files) if (!f.unverified && !have.has(f.path)) problems.push(missing(f.path));
+      continue;
+    }
+    const graphs = formats.map((format) => files.find((f) => f.dtype === format && f.path.endsWith('.onnx'))!.path);
+    problems.push(missing(graphs[0]!, graphs.slice(1)));
   }
   return problems;
 }

@@ -8,6 +8,7 @@
  * {@link Envelope}, because Comlink's own error transfer drops `code`.
  */
 import type { ItemIdentity } from '../db/types.ts';
+import type { GenerateResult } from '../engines/engine.ts';
 import type { RunResponse } from '../runner/types.ts';
 import type { SerializedError } from '../errors.ts';
 
@@ -31,7 +32,9 @@ export interface Progress {
  */
 export type ProgressDetail =
   | { readonly kind: 'tokens'; readonly piece: string }
-  | { readonly kind: 'run'; readonly run: RunProgressDetail };
+  | { readonly kind: 'run'; readonly run: RunProgressDetail }
+  /** Answers of a batched generation that are finished, by request index (each reported once). */
+  | { readonly kind: 'results'; readonly results: readonly { readonly index: number; readonly result: GenerateResult }[] };
 
 /** A generating call's progress: one report per token (batched by the throttle), with the new text only. */
 export interface TokenProgress extends Progress {
@@ -66,15 +69,19 @@ export interface RunProgressDetail {
 
 /**
  * Folds a held-back report into the next one: counts and message are the
- * newer report's, token pieces are concatenated in order, other details are
- * the newer one's (a newer state replaces an older one).
+ * newer report's, token pieces and finished results are concatenated in
+ * order, other details are the newer one's (a newer state replaces an older
+ * one). A batched generation reports results and no token pieces, so neither
+ * is ever dropped for the other.
  */
 export function mergeProgress(older: Progress | null, newer: Progress): Progress {
   if (!older) return newer;
   const a = older.detail;
   const b = newer.detail;
   if (a?.kind === 'tokens' && b?.kind === 'tokens') return { ...newer, detail: { kind: 'tokens', piece: a.piece + b.piece } };
-  if (a?.kind === 'tokens' && !b) return { ...newer, detail: a };
+  if (a?.kind === 'results' && b?.kind === 'results') return { ...newer, detail: { kind: 'results', results: [...a.results, ...b.results] } };
+  if ((a?.kind === 'tokens' || a?.kind === 'results') && !b) return { ...newer, detail: a };
+  if (a?.kind === 'results') return { ...newer, detail: a };
   return newer;
 }
 

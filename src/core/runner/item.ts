@@ -9,9 +9,10 @@
  * ends in `error` or `abort` ends the conversation there.
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
+import type { PromptPrefix } from '../chat/prefix.ts';
 import type { ResponseUsage } from '../db/types.ts';
 import { mapTurnImages, textTurn, withoutImages } from '../chat/turn.ts';
-import { capAnswer, type ChatTurn, type Engine, type EngineImage, type EngineUsage } from '../engines/engine.ts';
+import { capAnswer, type ChatTurn, type Engine, type EngineImage, type EngineUsage, type GenerateRequest, type GenerateResult } from '../engines/engine.ts';
 import { InvalidInputError } from '../errors.ts';
 import { redactSecrets } from '../security/redact.ts';
 import type { ImageRef } from '../protocols/types.ts';
@@ -29,7 +30,7 @@ import type {
   TurnRecord,
 } from './types.ts';
 
-interface PreparedItem {
+export interface PreparedItem {
   readonly opening: readonly ChatTurn[];
   readonly followUps: readonly { readonly id: string; readonly turn: ChatTurn; readonly parse: (raw: string) => ParseResult }[];
   /** Post-transform hashes of every image sent, in order (opening turns, then follow-ups). */
@@ -114,15 +115,50 @@ export function itemCacheKey(
 }
 
 /** What generating an item produced, before it becomes a row. */
-interface ItemAnswer {
+export interface ItemAnswer {
   readonly turns: readonly TurnRecord[];
   /** The item has follow-ups: the row keeps every turn. */
   readonly multiTurn: boolean;
 }
 
+/** The request of an item's first turn (a batch asks single-turn items with it). */
+export function openingRequest(item: PlannedItem, prepared: PreparedItem, prefix?: PromptPrefix): GenerateRequest {
+  return { messages: [...prepared.opening], sampling: item.sampling, ...(prepared.jsonSchema ? { jsonSchema: prepared.jsonSchema } : {}), ...(prefix ? { prefix } : {}) };
+}
+
+/**
+ * One turn's record from the engine's result. Whatever the engine: no answer
+ * is kept past its budget's bytes (`maxTokens`), and no bearer token is kept at all.
+ */
+function turnRecord(id: string, parse: (raw: string) => ParseResult, result: GenerateResult, latencyMs: number, maxTokens: number): TurnRecord {
+  const capped = capAnswer(result.text, maxTokens);
+  const truncated = capped.truncated || result.truncated === true;
+  const text = redactSecrets(capped.text);
+  const finishReason = truncated && result.finishReason !== 'error' && result.finishReason !== 'abort' ? 'length' : result.finishReason;
+  const parsed = finishReason === 'error' || finishReason === 'abort' ? null : safeParse(parse, text);
+  return {
+    id,
+    rawText: text,
+    parsed: parsed?.ok ? parsed.value : null,
+    parseError: parsed && !parsed.ok ? parsed.error : null,
+    finishReason,
+    usage: toUsage(result.usage),
+    latencyMs,
+    ...(truncated ? { truncated: true as const } : {}),
+  };
+}
+
+/** The answer of a single-turn item from its one result (answered in a batch: its latency is its own time in the engine). */
+export function singleTurnAnswer(item: PlannedItem, prepared: PreparedItem, result: GenerateResult): ItemAnswer {
+  const latencyMs = Math.max(0, result.usage.totalMs);
+  return { turns: [turnRecord('initial', prepared.parse, result, latencyMs, item.sampling.maxTokens)], multiTurn: false };
+}
+
 /**
  * Generates every turn of an item. Engine failures propagate (the runner
- * decides whether they are per-item or stop the run).
+ * decides whether they are per-item or stop the run). `prefix` names the
+ * opening parts the item shares with others of its run; every turn's
+ * request starts with them.
  */
 export async function generateItem(
   engine: Engine,
@@ -131,6 +167,7 @@ export async function generateItem(
   protocol: RunProtocol,
   signal: AbortSignal,
   now: () => number,
+  prefix?: PromptPrefix,
 ): Promise<ItemAnswer> {
   const messages: ChatTurn[] = [...prepared.opening];
   const steps = [{ id: 'initial', turn: null as ChatTurn | null, parse: prepared.parse }, ...prepared.followUps];
@@ -139,28 +176,14 @@ export async function generateItem(
     if (step.turn) messages.push(step.turn);
     const started = now();
     const result = await engine.generate(
-      { messages: [...messages], sampling: item.sampling, ...(prepared.jsonSchema ? { jsonSchema: prepared.jsonSchema } : {}) },
+      { messages: [...messages], sampling: item.sampling, ...(prepared.jsonSchema ? { jsonSchema: prepared.jsonSchema } : {}), ...(prefix ? { prefix } : {}) },
       { signal },
     );
     const latencyMs = Math.max(0, now() - started);
-    // Whatever the engine: no answer is kept past its budget's bytes, and no bearer token is kept at all.
-    const capped = capAnswer(result.text, item.sampling.maxTokens);
-    const truncated = capped.truncated || result.truncated === true;
-    const text = redactSecrets(capped.text);
-    const finishReason = truncated && result.finishReason !== 'error' && result.finishReason !== 'abort' ? 'length' : result.finishReason;
-    const parsed = finishReason === 'error' || finishReason === 'abort' ? null : safeParse(step.parse, text);
-    turns.push({
-      id: step.id,
-      rawText: text,
-      parsed: parsed?.ok ? parsed.value : null,
-      parseError: parsed && !parsed.ok ? parsed.error : null,
-      finishReason,
-      usage: toUsage(result.usage),
-      latencyMs,
-      ...(truncated ? { truncated: true as const } : {}),
-    });
-    if (finishReason === 'error' || finishReason === 'abort') break;
-    messages.push(textTurn('assistant', text));
+    const turn = turnRecord(step.id, step.parse, result, latencyMs, item.sampling.maxTokens);
+    turns.push(turn);
+    if (turn.finishReason === 'error' || turn.finishReason === 'abort') break;
+    messages.push(textTurn('assistant', turn.rawText));
   }
   return { turns, multiTurn: prepared.followUps.length > 0 };
 }
@@ -251,6 +274,8 @@ function toUsage(u: EngineUsage): ResponseUsage {
     ttftMs: u.ttftMs,
     prefillTps: u.prefillTokensPerS,
     decodeTps: u.decodeTokensPerS,
+    ...(u.prompt ? { prompt: u.prompt } : {}),
+    ...(u.batch && u.batch > 1 ? { batch: u.batch } : {}),
   };
 }
 

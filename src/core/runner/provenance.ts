@@ -32,6 +32,8 @@ export interface ProvenanceModel {
   readonly quantization: string | null;
   readonly files: readonly { readonly name: string; readonly sha256: string }[];
   readonly filesHash: string;
+  /** What the user changed of the model's own processor settings (absent: none). */
+  readonly processor?: { readonly imageSplitting?: boolean };
 }
 
 export interface Provenance {
@@ -131,6 +133,7 @@ export interface ProvenanceModelInput {
   readonly runtime: string;
   readonly quantization?: string | null;
   readonly files: readonly { readonly name: string; readonly sha256: string }[];
+  readonly processor?: { readonly imageSplitting?: boolean };
 }
 
 export interface ProvenanceInputs {
@@ -176,6 +179,7 @@ export function buildProvenance(inputs: ProvenanceInputs): Provenance {
       quantization: m.quantization ?? null,
       files: m.files.map((f) => ({ name: f.name, sha256: f.sha256 })),
       filesHash: m.files.length > 0 ? modelFilesHash(m.files) : '',
+      ...(m.processor && Object.keys(m.processor).length > 0 ? { processor: { ...m.processor } } : {}),
     })),
     engines: {},
     protocol: { id: inputs.protocol.id, version: inputs.protocol.version, templateHashes: { ...inputs.protocol.templateHashes } },
@@ -265,6 +269,9 @@ export function describeProvenance(p: Provenance, options: DescribeOptions = {})
   for (const m of p.models) {
     const parts = [m.runtime, m.quantization ?? 'quantisation unknown', `weights ${short(m.filesHash)}`];
     rows.push({ label: `Model ${m.label ?? m.id}`, value: parts.join(' · ') });
+    if (m.processor?.imageSplitting !== undefined) {
+      rows.push({ label: `Processor ${m.label ?? m.id}`, value: `image splitting ${m.processor.imageSplitting ? 'on' : 'off'} (changed from the model's own setting)` });
+    }
     for (const e of p.engines[m.id] ?? []) {
       rows.push({ label: `Engine ${m.label ?? m.id}`, value: `${e.runtime} ${e.runtimeVersion} on ${e.device} (${e.modelId})` });
     }

@@ -29,15 +29,26 @@
  *   cancel, errors) starts no new item; the items already asked are stored
  *   when they answer, or dropped when cancelled, so resume asks each
  *   missing item once. With 1 (the app's default) it is the loop above.
+ * - Shared prompts (prefix-groups.ts): each request names the opening parts
+ *   it shares with the other items of its model (system prompt, few-shot
+ *   exemplars), so an engine that keeps them computes them once.
+ * - Batches (with concurrency 1): where the model's engine decodes several
+ *   greedy single-turn requests together (`Engine.batchLimit`), that many
+ *   consecutive items of the model are asked in one `generateBatch`, and
+ *   each answer is stored as soon as the engine reports it, before the
+ *   others finish. A stop ends after the batch in flight (a cancel drops
+ *   its unfinished answers); resume asks exactly the items not stored.
  */
 import type { BenchCase } from '../bundle/types.ts';
-import type { EngineInfo } from '../engines/engine.ts';
+import type { PromptPrefix } from '../chat/prefix.ts';
+import type { EngineInfo, GenerateResult } from '../engines/engine.ts';
 import { isAbortLike } from '../errors.ts';
 import { redactSecrets } from '../security/redact.ts';
 import { isStorageFailure, storageStopMessage } from './storage-stop.ts';
 import { isReusable } from './cache-key.ts';
 import { EnginePool, type EngineFactory, type LoadedEngine } from './engine-pool.ts';
-import { answerRow, errorRow, generateItem, itemCacheKey, prepareItem, reusedRow } from './item.ts';
+import { answerRow, errorRow, generateItem, itemCacheKey, openingRequest, prepareItem, reusedRow, singleTurnAnswer, type ItemAnswer, type PreparedItem } from './item.ts';
+import { prefixGroups } from './prefix-groups.ts';
 import { addTally, decodeSpeed, decodeTally, NO_DECODE, type DecodeTally } from './decode-speed.ts';
 import type {
   ImageLoader, PlannedItem, RunControl, RunEndStatus, RunLock, RunModel, RunOutcome,
@@ -79,6 +90,19 @@ export async function runRun(options: RunOptions): Promise<RunOutcome> {
 
 type Stop = { readonly status: RunEndStatus; readonly error: string | null };
 
+/** An item made ready to generate: its request, cache key and loaded engine. */
+interface ToGenerate {
+  readonly kind: 'generate';
+  readonly item: PlannedItem;
+  readonly model: RunModel;
+  readonly prepared: PreparedItem;
+  readonly key: string;
+  readonly loaded: LoadedEngine;
+}
+
+/** What starting an item came to: a stop, an item already settled (reused or failed and stored), or one to generate. */
+type Begun = { readonly kind: 'stop'; readonly stop: Stop } | { readonly kind: 'settled' } | ToGenerate;
+
 const PAUSING_ENGINE_CODES = new Set(['ENGINE_DEVICE_LOST', 'ENGINE_NOT_LOADED', 'ENGINE_UNREACHABLE']);
 const PAUSING_CODES = new Set(['WORKER_CRASHED', 'WORKER_TERMINATED', 'WEBGPU_UNAVAILABLE']);
 
@@ -91,6 +115,9 @@ export function isPausingEngineError(err: unknown): boolean {
 
 /** An error's message as stored (the run's status, a failed answer): without any bearer token an engine's server may have echoed. */
 const messageOf = (err: unknown) => redactSecrets(err instanceof Error ? err.message || err.name : String(err));
+
+/** Items a batch can take: one turn, greedy (a sampled request's draws would depend on its batch). */
+const batchable = (g: ToGenerate) => g.prepared.followUps.length === 0 && g.item.sampling.temperature === 0;
 
 class RunSession {
   private readonly o: RunOptions;
@@ -111,6 +138,10 @@ class RunSession {
   private consecutiveErrors = 0;
   /** Loads under way, so items asked at once share one load of their model. */
   private readonly loading = new Map<string, Promise<LoadedEngine | Stop>>();
+  /** The shared opening of each pending item's request, by item key. */
+  private prefixes = new Map<string, PromptPrefix>();
+  /** Requests each model's engine decodes together. */
+  private readonly batchLimits = new Map<string, number>();
 
   constructor(options: RunOptions) {
     this.o = options;
@@ -131,7 +162,9 @@ class RunSession {
       await store.updateRun(runId, { status: 'running', error: null, progress: this.overall() });
       await store.recordProvenance?.(runId, { startedAt: this.now() });
       this.emit('running', null);
-      stop = await this.drive(plan.items.filter((item) => !completed.has(item.itemKey)));
+      const pending = plan.items.filter((item) => !completed.has(item.itemKey));
+      this.prefixes = prefixGroups(pending, this.cases, this.o.protocol);
+      stop = await this.drive(pending);
     } catch (err) {
       if (this.signal.aborted && isAbortLike(err)) stop = { status: 'cancelled', error: null };
       else if (isStorageFailure(err)) stop = { status: 'paused', error: storageStopMessage(err, this.overall()) };
@@ -149,6 +182,7 @@ class RunSession {
    */
   private async drive(items: readonly PlannedItem[]): Promise<Stop> {
     const slots = Math.max(1, Math.floor(this.o.concurrency ?? 1));
+    if (slots === 1) return this.driveInOrder(items);
     let next = 0;
     let active = 0;
     let activeModel: string | null = null;
@@ -189,20 +223,69 @@ class RunSession {
     return end.stop ?? { status: 'done', error: null };
   }
 
+  /**
+   * Asks the items in order, one request at a time, or in batches of
+   * consecutive items of one model where its engine decodes several together
+   * (each answer stored as it comes). Returns the first stop, or done.
+   */
+  private async driveInOrder(items: readonly PlannedItem[]): Promise<Stop> {
+    let next = 0;
+    while (next < items.length) {
+      if (this.signal.aborted) return { status: 'cancelled', error: null };
+      if (this.o.control?.pauseRequested) return { status: 'paused', error: null };
+      const begun = await this.begin(items[next++]!);
+      if (begun.kind === 'stop') return begun.stop;
+      if (begun.kind === 'settled') continue;
+      const limit = await this.batchLimit(begun);
+      const batch: ToGenerate[] = [begun];
+      let after: Begun | null = null;
+      while (batch.length < limit && next < items.length && items[next]!.modelId === begun.item.modelId && !this.signal.aborted && !this.o.control?.pauseRequested) {
+        const more = await this.begin(items[next++]!);
+        if (more.kind === 'settled') continue;
+        if (more.kind === 'stop' || !batchable(more)) {
+          after = more;
+          break;
+        }
+        batch.push(more);
+      }
+      const stop = batch.length === 1 ? await this.generateOne(batch[0]!) : await this.generateBatch(batch);
+      if (stop) return stop;
+      if (after?.kind === 'stop') return after.stop;
+      if (after?.kind === 'generate') {
+        const s = await this.generateOne(after);
+        if (s) return s;
+      }
+    }
+    return { status: 'done', error: null };
+  }
+
   /** Answers one item; returns how the run must stop, or nothing to go on. Store failures throw. */
   private async runItem(item: PlannedItem): Promise<Stop | null> {
+    const begun = await this.begin(item);
+    if (begun.kind === 'stop') return begun.stop;
+    if (begun.kind === 'settled') return null;
+    return this.generateOne(begun);
+  }
+
+  /**
+   * Makes an item ready to generate: its request (images loaded), its cache
+   * key, its model's engine loaded. An item that cannot be built is stored
+   * as an error and a cached identical answer is copied (both `settled`).
+   */
+  private async begin(item: PlannedItem): Promise<Begun> {
     const { protocol, runId } = this.o;
     const model = this.models.get(item.modelId);
     const kase = this.cases.get(item.caseId);
     const question = kase?.questions.find((q) => q.id === item.questionId);
-    if (!model || !kase || !question) return this.saveError(item, '', 'The plan refers to a case, question or model it does not contain.', false);
+    const settle = (stop: Stop | null): Begun => (stop ? { kind: 'stop', stop } : { kind: 'settled' });
+    if (!model || !kase || !question) return settle(await this.saveError(item, '', 'The plan refers to a case, question or model it does not contain.', false));
 
     let prepared;
     try {
       prepared = await prepareItem(item, kase, question, protocol, this.o.images);
     } catch (err) {
-      if (this.signal.aborted) return { status: 'cancelled', error: null };
-      return this.saveError(item, '', `Could not build the request: ${messageOf(err)}`, false);
+      if (this.signal.aborted) return settle({ status: 'cancelled', error: null });
+      return settle(await this.saveError(item, '', `Could not build the request: ${messageOf(err)}`, false));
     }
 
     let loaded: LoadedEngine | Stop | null = null;
@@ -210,7 +293,7 @@ class RunSession {
       model.runtime !== undefined && model.runtimeVersion !== undefined ? { runtime: model.runtime, runtimeVersion: model.runtimeVersion } : null;
     if (!runtime) {
       loaded = await this.load(model);
-      if ('status' in loaded) return loaded;
+      if ('status' in loaded) return settle(loaded);
       runtime = loaded.info;
     }
     const key = itemCacheKey(item, prepared, model, runtime, protocol);
@@ -220,27 +303,90 @@ class RunSession {
       if (cached && isReusable(cached)) {
         await this.save(reusedRow(runId, item, key, cached as RunResponse, this.now()));
         this.reused++;
-        return null;
+        return { kind: 'settled' };
       }
     }
 
     loaded ??= await this.load(model);
-    if ('status' in loaded) return loaded;
+    if ('status' in loaded) return settle(loaded);
+    return { kind: 'generate', item, model, prepared, key, loaded };
+  }
+
+  /** Generates one item's every turn and stores its answer. */
+  private async generateOne(g: ToGenerate): Promise<Stop | null> {
     let answer;
     try {
-      answer = await generateItem(loaded.engine, item, prepared, protocol, this.signal, this.now);
+      answer = await generateItem(g.loaded.engine, g.item, g.prepared, this.o.protocol, this.signal, this.now, this.prefixes.get(g.item.itemKey));
     } catch (err) {
-      if (this.signal.aborted) return { status: 'cancelled', error: null };
-      if (isPausingEngineError(err)) {
-        await this.pool.drop(model.id);
-        return { status: 'paused', error: `Paused: ${model.id} stopped working (${messageOf(err)}). Resume once it has recovered.` };
-      }
-      return this.saveError(item, key, messageOf(err), true);
+      return this.engineFailure([g], err);
     }
     if (answer.turns.at(-1)?.finishReason === 'abort' && this.signal.aborted) return { status: 'cancelled', error: null };
+    return this.storeAnswer(g, answer);
+  }
 
-    this.speed.set(model.id, addTally(this.speed.get(model.id) ?? NO_DECODE, decodeTally(answer.turns.map((t) => t.usage))));
-    const row = answerRow(runId, item, key, answer, this.now());
+  /**
+   * Asks several single-turn items of one model in one batch; each answer
+   * is stored as soon as the engine reports it. A cancel drops the answers
+   * not finished; an engine failure is handled as for one item, for every
+   * item of the batch not yet stored.
+   */
+  private async generateBatch(batch: readonly ToGenerate[]): Promise<Stop | null> {
+    const engine = batch[0]!.loaded.engine;
+    const requests = batch.map((g) => openingRequest(g.item, g.prepared, this.prefixes.get(g.item.itemKey)));
+    // The batch stops with the run, or when an answer cannot be stored (the store failure then ends the run).
+    const local = new AbortController();
+    const stopBatch = () => local.abort();
+    this.signal.addEventListener('abort', stopBatch, { once: true });
+    const stored = new Set<number>();
+    let saving: Promise<void> = Promise.resolve();
+    let failure: { error: unknown } | null = null;
+    let stop: Stop | null = null;
+    const onResult = (i: number, result: GenerateResult) => {
+      if (stored.has(i) || (result.finishReason === 'abort' && local.signal.aborted)) return;
+      stored.add(i);
+      saving = saving
+        .then(async () => {
+          if (failure) return;
+          const s = await this.storeAnswer(batch[i]!, singleTurnAnswer(batch[i]!.item, batch[i]!.prepared, result));
+          stop ??= s;
+        })
+        .catch((error: unknown) => {
+          failure ??= { error };
+          local.abort();
+        });
+    };
+    try {
+      await engine.generateBatch!(requests, { signal: local.signal, onResult });
+    } catch (err) {
+      await saving;
+      if (failure) throw (failure as { error: unknown }).error;
+      return this.engineFailure(batch.filter((_, i) => !stored.has(i)), err);
+    } finally {
+      this.signal.removeEventListener('abort', stopBatch);
+    }
+    await saving;
+    if (failure) throw (failure as { error: unknown }).error;
+    if (this.signal.aborted) return { status: 'cancelled', error: null };
+    return stop;
+  }
+
+  /** How the run goes on after the engine failed on these items: cancelled, paused (device lost, …), or each stored as an error. */
+  private async engineFailure(items: readonly ToGenerate[], err: unknown): Promise<Stop | null> {
+    if (this.signal.aborted) return { status: 'cancelled', error: null };
+    const model = items[0]?.model;
+    if (model && isPausingEngineError(err)) {
+      await this.pool.drop(model.id);
+      return { status: 'paused', error: `Paused: ${model.id} stopped working (${messageOf(err)}). Resume once it has recovered.` };
+    }
+    let stop: Stop | null = null;
+    for (const g of items) stop ??= await this.saveError(g.item, g.key, messageOf(err), true);
+    return stop;
+  }
+
+  /** Stores a generated answer and counts it; returns a stop after too many failures in a row. */
+  private async storeAnswer(g: ToGenerate, answer: ItemAnswer): Promise<Stop | null> {
+    this.speed.set(g.model.id, addTally(this.speed.get(g.model.id) ?? NO_DECODE, decodeTally(answer.turns.map((t) => t.usage))));
+    const row = answerRow(this.o.runId, g.item, g.key, answer, this.now());
     await this.save(row);
     this.generated++;
     if (row.finishReason !== 'error' && row.finishReason !== 'abort') {
@@ -248,6 +394,22 @@ class RunSession {
       return null;
     }
     return this.countError(row.error ?? 'The engine reported an error.');
+  }
+
+  /** Requests the model's engine decodes together (asked once per model; 1 when it cannot batch this item). */
+  private async batchLimit(g: ToGenerate): Promise<number> {
+    const engine = g.loaded.engine;
+    if (!batchable(g) || !engine.batchLimit || !engine.generateBatch) return 1;
+    let limit = this.batchLimits.get(g.model.id);
+    if (limit === undefined) {
+      try {
+        limit = Math.max(1, Math.floor(await engine.batchLimit(openingRequest(g.item, g.prepared))));
+      } catch {
+        limit = 1;
+      }
+      this.batchLimits.set(g.model.id, limit);
+    }
+    return limit;
   }
 
   /** Loads (or returns the loaded) engine of a model, or says how the run stops; items asked at once share the load. */

@@ -3,6 +3,7 @@
  * a verdict and, where something is wrong, what a hospital IT person can do.
  * Pure so every verdict can be unit-tested without a browser.
  */
+import { wasmThreadsFor } from '../../core/engines/transformers/threads.ts';
 import type { GpuFacts } from '../../core/env/gpu.ts';
 import { formatBytes } from '../../lib/format/units.ts';
 
@@ -35,10 +36,9 @@ export interface Check {
 /** WebLLM and large ONNX models want 1 GiB storage buffers; below this, only small models load. */
 const GIB = 1024 ** 3;
 
-/** The number of WASM threads onnxruntime-web will use in this context. */
+/** The number of WASM threads the app runs onnxruntime-web with in this context (threads.ts: every core, up to 4; all but one above). */
 export function wasmThreads(f: Pick<EnvironmentFacts, 'crossOriginIsolated' | 'sharedArrayBuffer' | 'hardwareConcurrency'>): number {
-  if (!f.crossOriginIsolated || !f.sharedArrayBuffer) return 1;
-  return Math.min(4, Math.ceil(Math.max(1, f.hardwareConcurrency) / 2));
+  return wasmThreadsFor(f.hardwareConcurrency, f.crossOriginIsolated && f.sharedArrayBuffer);
 }
 
 export function evaluateEnvironment(f: EnvironmentFacts): Check[] {

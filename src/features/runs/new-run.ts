@@ -5,12 +5,13 @@
 import { compareIds } from '../../core/text/compare-ids.ts';
 import type { CaseRecord, ModelRecord } from '../../core/db/types.ts';
 import { describeGpu } from '../../core/env/gpu.ts';
-import { CATALOGUE, sessionDtypes, unanswerableProtocols, type CatalogueEntry } from '../../core/engines/catalogue.ts';
+import { CATALOGUE, unanswerableProtocols, weightsFor, type CatalogueEntry } from '../../core/engines/catalogue.ts';
+import { wasmThreadsFor } from '../../core/engines/transformers/threads.ts';
 import { modelLocation } from '../../lib/models/model-store.ts';
 import { BUNDLED_VLMS, bundledFiles, bundledLocation, isBundled } from '../models/bundled.ts';
 import type { EndpointConfig } from '../models/endpoints.ts';
 import type { WebLlmSpec } from '../../core/engines/spec.ts';
-import type { EngineSpec } from '../../core/engines/spec.ts';
+import type { EngineSpec, TransformersSpec } from '../../core/engines/spec.ts';
 import type { ProvenanceInputs } from '../../core/runner/index.ts';
 
 interface ModelChoice {
@@ -39,7 +40,7 @@ export function modelChoices(stored: readonly ModelRecord[], endpoints: readonly
 }
 
 /** The engines of a run's configuration; an endpoint is named by its id, its API key stays in the endpoint settings. */
-export async function engineConfigs(choices: readonly ModelChoice[], device: 'webgpu' | 'wasm'): Promise<EngineSpec[]> {
+export async function engineConfigs(choices: readonly ModelChoice[], device: 'webgpu' | 'wasm', processor?: TransformersSpec['processor']): Promise<EngineSpec[]> {
   const out: EngineSpec[] = [];
   for (const c of choices) {
     if (c.kind === 'webllm' && c.webllm) {
@@ -49,11 +50,13 @@ export async function engineConfigs(choices: readonly ModelChoice[], device: 'we
       out.push({ kind: 'openai', id: c.id, label: c.label, endpointId: e.id, baseUrl: e.baseUrl, model: e.model, concurrency: e.concurrency });
     } else {
       const location = !c.record && isBundled(c.id) ? bundledLocation(c.id) : modelLocation(c.id);
-      const files = c.record ? c.record.files.map((f) => ({ name: f.name, sha256: f.sha256 })) : await bundledFiles(c.id);
-      // A catalogue model loads the dtype its file list names per session (e.g. q4 decoder, fp32 vision encoder).
+      const stored = c.record ? c.record.files.map((f) => ({ name: f.name, sha256: f.sha256 })) : await bundledFiles(c.id);
+      // A catalogue model loads, per session, the file its entry lists for this device (q8 decoder on WASM, q4 on WebGPU),
+      // or the best the stored folder holds; the run names only the weights it loads, so each device's answers have their own identity.
       const entry = c.record ? CATALOGUE.models.find((m) => m.runtime === 'transformers' && m.modelId === c.record!.modelId) : undefined;
-      const dtype = entry ? sessionDtypes(entry) : undefined;
-      out.push({ kind: 'transformers', id: c.id, label: c.label, location, device, files, ...(dtype ? { dtype } : {}) });
+      const weights = entry ? weightsFor(entry, device, stored.map((f) => f.name)) : null;
+      const files = weights ? stored.filter((f) => !f.name.startsWith('onnx/') || weights.files.includes(f.name)) : stored;
+      out.push({ kind: 'transformers', id: c.id, label: c.label, location, device, files, ...(weights ? { dtype: { ...weights.dtype } } : {}), ...(processor ? { processor: { ...processor } } : {}) });
     }
   }
   return out;
@@ -65,7 +68,8 @@ export async function environmentForProvenance(): Promise<ProvenanceInputs['envi
   return {
     userAgent: navigator.userAgent,
     crossOriginIsolated: window.crossOriginIsolated,
-    wasmThreads: window.crossOriginIsolated ? Math.min(4, Math.ceil((navigator.hardwareConcurrency || 1) / 2)) : 1,
+    // The count the transformers worker runs onnxruntime-web with (threads.ts), from the same facts.
+    wasmThreads: wasmThreadsFor(navigator.hardwareConcurrency, window.crossOriginIsolated),
     adapter: facts.available
       ? { vendor: facts.vendor ?? '', architecture: facts.architecture ?? '', description: facts.description ?? '', isFallbackAdapter: facts.isFallbackAdapter === true, features: [...facts.features] }
       : null,

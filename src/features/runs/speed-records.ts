@@ -69,7 +69,8 @@ export async function speedRecords(repos: Repositories, modelIds: readonly strin
       list.push({
         run: run.id,
         protocolKey: protocolKey(protocolOf(r.caseId), r.variant, run.config?.fewShot === true),
-        promptTokens: r.usage.promptTokens,
+        // The tokens the engine computed: a prompt prefix kept from an earlier request cost nothing this time.
+        promptTokens: r.usage.promptTokens === null ? null : r.usage.promptTokens - (r.usage.prompt?.reusedTokens ?? 0),
         answerTokens: r.usage.completionTokens,
         turns: Math.max(1, (r as ResponseRecord & { turns?: readonly unknown[] }).turns?.length ?? 1),
         ttftMs: r.usage.ttftMs,

@@ -23,7 +23,7 @@
  * the runner and scoring workers build their engines with
  * workers/runtime/host-engines.ts over it.
  */
-import type { Engine, EngineInfo, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../../core/engines/engine.ts';
+import type { BatchOptions, Engine, EngineInfo, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from '../../core/engines/engine.ts';
 import { OpenAiCompatibleEngine } from '../../core/engines/openai/openai-engine.ts';
 import { residencyKey, type EngineSpec, type TransformersSpec } from '../../core/engines/spec.ts';
 import { EngineError, InvalidInputError, throwIfAborted } from '../../core/errors.ts';
@@ -303,6 +303,10 @@ function rawEngine(spec: Exclude<EngineSpec, { kind: 'openai' }>): Engine {
       modelId: spec.id,
       ...(spec.task ? { task: spec.task } : {}),
       ...(spec.dtype ? { dtype: spec.dtype } : {}),
+      ...(spec.processor ? { processor: spec.processor } : {}),
+      ...(spec.engine?.cachedDecoding === undefined ? {} : { cachedDecoding: spec.engine.cachedDecoding }),
+      ...(spec.engine?.batch === undefined ? {} : { batch: spec.engine.batch }),
+      ...(spec.engine?.wasmThreads === undefined ? {} : { wasmThreads: spec.engine.wasmThreads }),
     });
   }
   return new WebLlmWorkerEngine({
@@ -332,9 +336,28 @@ class HostedEngine implements Engine {
     return this.host.use(this.spec, this.session, options.signal, (engine) => engine.generate(request, options));
   }
 
+  batchLimit(request: GenerateRequest): Promise<number> {
+    return this.host.use(this.spec, this.session, undefined, async (engine) => (engine.batchLimit ? engine.batchLimit(request) : 1));
+  }
+
+  generateBatch(requests: readonly GenerateRequest[], options: BatchOptions = {}): Promise<GenerateResult[]> {
+    return this.host.use(this.spec, this.session, options.signal, (engine) => batchOn(engine, requests, options));
+  }
+
   unload(): Promise<void> {
     return this.host.unload(this.spec, this.session);
   }
+}
+
+/** `engine.generateBatch`, or its requests one by one where the engine has none. */
+async function batchOn(engine: Engine, requests: readonly GenerateRequest[], options: BatchOptions): Promise<GenerateResult[]> {
+  if (engine.generateBatch) return engine.generateBatch(requests, options);
+  const out: GenerateResult[] = [];
+  for (const [i, request] of requests.entries()) {
+    out.push(await engine.generate(request, options.signal ? { signal: options.signal } : {}));
+    options.onResult?.(i, out[i]!);
+  }
+  return out;
 }
 
 /** What a worker may ask of the host over its port (see {@link ModelHost.connect}). */
@@ -354,6 +377,19 @@ function hostApi(host: ModelHost) {
       let pieces = 0;
       const onToken = (piece: string) => ctx.progress({ phase: 'token', done: ++pieces, total: input.request.sampling.maxTokens, detail: { kind: 'tokens', piece } });
       return host.use(input.spec, input.session, ctx.signal, (engine) => engine.generate(input.request, { signal: ctx.signal, onToken }));
+    },
+    async generateBatch(input: HostLoadInput & { readonly requests: readonly GenerateRequest[] }, ctx: CallContext): Promise<GenerateResult[]> {
+      let done = 0;
+      const total = input.requests.length;
+      return host.use(input.spec, input.session, ctx.signal, (engine) =>
+        batchOn(engine, input.requests, {
+          signal: ctx.signal,
+          onResult: (index, result) => ctx.progress({ phase: 'result', done: ++done, total, detail: { kind: 'results', results: [{ index, result }] } }),
+        }),
+      );
+    },
+    async batchLimit(input: HostLoadInput & { readonly request: GenerateRequest }, ctx: CallContext): Promise<number> {
+      return host.use(input.spec, input.session, ctx.signal, async (engine) => (engine.batchLimit ? engine.batchLimit(input.request) : 1));
     },
     async unload(input: HostLoadInput): Promise<void> {
       await host.unload(input.spec, input.session);

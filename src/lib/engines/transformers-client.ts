@@ -37,7 +37,7 @@ const generatorIn = new WeakMap<WorkerClient<TransformersApi>, string>();
 
 function generatorKey(input: TransformersLoadInput): string | null {
   if (input.task === 'feature-extraction') return null;
-  return JSON.stringify([input.source, input.device, input.task ?? 'image-text-to-text', input.dtype ?? null]);
+  return JSON.stringify([input.source, input.device, input.task ?? 'image-text-to-text', input.dtype ?? null, input.processor ?? null, input.cachedDecoding ?? true, input.batch ?? null]);
 }
 
 /**
@@ -78,6 +78,8 @@ export class WorkerEngine extends RemoteEngine<TransformersLoadInput, Transforme
       load: (input, options) => inWorkerFor(workerClient, input, () => workerClient.api.load(input, options)),
       // A generate names its model, and the worker loads it if it holds another: the same rule applies.
       generate: (input, options) => inWorkerFor(workerClient, input.model, () => workerClient.api.generate(input, options)),
+      generateBatch: (input, options) => inWorkerFor(workerClient, input.model, () => workerClient.api.generateBatch(input, options)),
+      batchLimit: (input, options) => inWorkerFor(workerClient, input.model, () => workerClient.api.batchLimit(input, options)),
       // A stopped worker holds nothing; do not start one just to unload.
       unload: async (input) => {
         if (workerClient.running) await workerClient.api.unload({ model: input });

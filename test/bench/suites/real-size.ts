@@ -47,7 +47,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REAL_GPU_ARGS } from '../../../scripts/chromium.ts';
 import { REAL_SIZE_CACHE } from '../../../scripts/make-real-size-model.ts';
-import { ensureRealSizeModel } from '../../../scripts/real-size-model/build.ts';
+import { ensureRealSizeModel, type RealSizeStamp } from '../../../scripts/real-size-model/build.ts';
 import { SMOLVLM_256M, SMOLVLM_2B, type RealSizeDims } from '../../../scripts/real-size-model/dims.ts';
 import { type BenchContext, type BenchResult, type BenchSuite, freshContext, median, startBenchVite } from '../harness.ts';
 import type { BenchDevice, BenchPath, LoadOptions, RunResult } from '../pages/real-size.ts';
@@ -343,7 +343,7 @@ export const realSizeSuite: BenchSuite = {
   budgetMinutes: 75,
   async run(ctx: BenchContext) {
     const chosen = selectedPlans();
-    const models = new Map<string, number>();
+    const models = new Map<string, RealSizeStamp['decoderWeightBytes']>();
     for (const dims of [SMOLVLM_256M, SMOLVLM_2B]) {
       const t0 = performance.now();
       const { stamp, generated } = ensureRealSizeModel(join(REAL_SIZE_CACHE, dims.id), dims);
@@ -428,7 +428,7 @@ export const realSizeSuite: BenchSuite = {
             p.gpuPeakBytes = await p.page.evaluate(() => window.__realSizeBench!.gpuPeakBytes());
             await p.page.evaluate(() => window.__realSizeBench!.release());
           }
-          results.push(...rows(plan, direct, app, models.get(plan.dims.id)!));
+          results.push(...rows(plan, direct, app, models.get(plan.dims.id)![plan.device]));
         } finally {
           for (const p of pages) await p.browser.close();
         }

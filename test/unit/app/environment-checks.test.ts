@@ -34,8 +34,8 @@ describe('environment check', () => {
   it('passes every check on a healthy machine', () => {
     const checks = evaluateEnvironment(facts());
     expect(checks.filter((c) => c.verdict !== 'ok')).toEqual([]);
-    expect(byId(facts()).get('wasm-threads')?.value).toBe('4 threads (cross-origin isolated, 8 CPU cores)');
-    expect(byId(facts({ hardwareConcurrency: 2 })).get('wasm-threads')).toMatchObject({ verdict: 'ok', value: '1 thread (cross-origin isolated, 2 CPU cores)' });
+    expect(byId(facts()).get('wasm-threads')?.value).toBe('7 threads (cross-origin isolated, 8 CPU cores)');
+    expect(byId(facts({ hardwareConcurrency: 2 })).get('wasm-threads')).toMatchObject({ verdict: 'ok', value: '2 threads (cross-origin isolated, 2 CPU cores)' });
     expect(byId(facts({ sharedArrayBuffer: false })).get('wasm-threads')).toMatchObject({ verdict: 'warn', value: '1 thread (SharedArrayBuffer unavailable)' });
     expect(byId(facts()).get('offline')?.value).toMatch(/^Yes: the app's 12 files \(488\.3 KiB\) are cached, part of the storage used above$/);
   });
@@ -69,8 +69,10 @@ describe('environment check', () => {
     expect(wasmThreads(f)).toBe(1);
     expect(byId(f).get('wasm-threads')).toMatchObject({ verdict: 'warn', value: '1 thread (not cross-origin isolated)' });
     expect(byId(f).get('wasm-threads')?.action).toMatch(/Cross-Origin-Embedder-Policy/);
-    expect(wasmThreads(facts({ hardwareConcurrency: 2 }))).toBe(1);
-    expect(wasmThreads(facts({ hardwareConcurrency: 3 }))).toBe(2);
+    expect(wasmThreads(facts({ hardwareConcurrency: 2 }))).toBe(2);
+    expect(wasmThreads(facts({ hardwareConcurrency: 3 }))).toBe(3);
+    expect(wasmThreads(facts({ hardwareConcurrency: 8 }))).toBe(7);
+    expect(wasmThreads(facts({ hardwareConcurrency: 64 }))).toBe(16);
   });
 
   it('shows the worker compute test while running and when it fails', () => {

@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, f32Alternative, sessionDtypes, willItFit, type MachineFacts } from '../../../src/core/engines/catalogue.ts';
+import { CATALOGUE, describeDtypes, f32Alternative, sessionDtypes, weightsFor, willItFit, type MachineFacts } from '../../../src/core/engines/catalogue.ts';
+
+interface ModelPage {
+  readonly repo: string;
+  readonly revision: string;
+  readonly url: string;
+  readonly complete: boolean;
+  /** The last file seen of an alphabetical listing cut short: the list is whole up to it. */
+  readonly through?: string;
+  readonly files: readonly string[];
+}
+const PAGES = (JSON.parse(readFileSync(new URL('../../fixtures/model-pages.json', import.meta.url), 'utf8')) as { pages: ModelPage[] }).pages;
 
 const GB = 1024 ** 3;
 const laptop: MachineFacts = { webgpu: true, shaderF16: true, maxBufferSize: 4 * GB, maxStorageBufferBindingSize: 2 * GB, storageFreeBytes: 50 * GB, deviceMemoryGB: 16 };
@@ -70,7 +81,7 @@ describe('model catalogue', () => {
     expect(med).toMatchObject({ runtime: 'transformers', task: 'image-text-to-text', needsShaderF16: false, purpose: 'vlm-under-test' });
     expect(med.gated).toMatch(/Health AI Developer Foundations/);
     expect(willItFit(med, swiftshader).problems).toEqual([]);
-    expect(sessionDtypes(med)).toEqual({ vision_encoder: 'q4', embed_tokens: 'q4', decoder_model_merged: 'q4' });
+    expect(sessionDtypes(med, 'webgpu')).toEqual({ vision_encoder: 'q4', embed_tokens: 'q4', decoder_model_merged: 'q4' });
   });
 
   it('has a text judge for each runtime and an encoder', () => {
@@ -102,6 +113,47 @@ describe('model catalogue', () => {
         expect(f.path, `${m.id} ${f.path}`).toMatch(new RegExp(`^onnx/${f.part}${suffix[f.dtype!]}\\.onnx(_data(_\\d+)?)?$`));
       }
     }
-    expect(sessionDtypes(entry('smolvlm-256m'))).toEqual({ vision_encoder: 'fp32', embed_tokens: 'fp32', decoder_model_merged: 'q4' });
+    expect(sessionDtypes(entry('smolvlm-256m'), 'webgpu')).toEqual({ vision_encoder: 'fp32', embed_tokens: 'fp32', decoder_model_merged: 'q4' });
+    expect(sessionDtypes(entry('smolvlm-256m'), 'wasm')).toEqual({ vision_encoder: 'fp32', embed_tokens: 'fp32', decoder_model_merged: 'q8' });
+  });
+
+  it('gives every transformers.js entry weights for WASM and for WebGPU: an 8-bit decoder on WASM wherever the model page lists one (f16 builds are for WebGPU)', () => {
+    const eightBit = /_(quantized|int8|uint8)\.onnx$/;
+    for (const m of CATALOGUE.models.filter((x) => x.runtime === 'transformers' && x.source)) {
+      const wasm = weightsFor(m, 'wasm')!;
+      const webgpu = weightsFor(m, 'webgpu')!;
+      expect(wasm, m.id).not.toBeNull();
+      expect(webgpu, m.id).not.toBeNull();
+      const page = PAGES.find((p) => p.repo === m.source!.repo && p.revision === m.source!.revision);
+      if (!page) continue;
+      // Every weight file the catalogue lists as seen is on the page (as far as the page was read).
+      const covered = (path: string) => page.through === undefined || path <= page.through;
+      for (const f of m.source!.files) {
+        if (f.dtype && !f.unverified && f.path.endsWith('.onnx') && covered(f.path)) expect(page.files, `${m.id}: ${f.path} (${page.url})`).toContain(f.path);
+      }
+      // The decoder WASM loads is 8-bit where the page has an 8-bit decoder; otherwise it is no 4-bit file when the page has the fp32 one.
+      const decoder = ['decoder_model_merged', 'model'].find((p) => p in wasm.dtype)!;
+      const pageHas8Bit = page.files.some((f) => f.startsWith(`onnx/${decoder}_`) && eightBit.test(f));
+      // An f16 build needs shader-f16, a GPU feature: on the CPU its fp32-math sibling is the one to run.
+      if (m.needsShaderF16) expect(f32Alternative(m) ?? { runtime: 'none' }, m.id).toMatchObject({ runtime: 'transformers' });
+      else if (pageHas8Bit) expect(['q8', 'int8', 'uint8'], m.id).toContain(wasm.dtype[decoder]);
+      else if (page.complete && page.files.includes(`onnx/${decoder}.onnx`)) expect(wasm.dtype[decoder], m.id).toBe('fp32');
+      // WebGPU's decoder is 4-bit (real WebGPU kernels); an encoder is small enough for its 8-bit file on both.
+      if (m.task !== 'feature-extraction') expect(['q4', 'q4f16'], m.id).toContain(webgpu.dtype[decoder]);
+    }
+  });
+
+  it('chooses from what a folder holds: the device\'s own file, else the other device\'s, and says which', () => {
+    const smol = entry('smolvlm-256m');
+    const all = smol.source!.files.map((f) => f.path);
+    expect(weightsFor(smol, 'wasm', all)).toMatchObject({ dtype: { decoder_model_merged: 'q8' }, substituted: [], summary: 'fp32 vision encoder and embeddings; q8 decoder' });
+    const onlyQ4 = all.filter((f) => f !== 'onnx/decoder_model_merged_quantized.onnx');
+    expect(weightsFor(smol, 'wasm', onlyQ4)).toMatchObject({ dtype: { decoder_model_merged: 'q4' }, substituted: [{ part: 'decoder_model_merged', dtype: 'q4', wanted: 'q8' }] });
+    expect(weightsFor(smol, 'webgpu', onlyQ4)).toMatchObject({ dtype: { decoder_model_merged: 'q4' }, substituted: [] });
+    // A part the folder holds no file of keeps the device's own, so the runtime names the file it lacks.
+    expect(weightsFor(smol, 'webgpu', all.filter((f) => !f.includes('decoder_model_merged')))).toMatchObject({ dtype: { decoder_model_merged: 'q4' }, missing: ['decoder_model_merged'], substituted: [] });
+    expect(weightsFor(smol, 'wasm', all.filter((f) => f !== 'onnx/vision_encoder.onnx'))).toMatchObject({ dtype: { vision_encoder: 'fp32' }, missing: ['vision_encoder'] });
+    expect(weightsFor(entry('self-test'), 'wasm')).toBeNull();
+    expect(describeDtypes({ model: 'fp32' })).toBe('fp32 model');
   });
 });

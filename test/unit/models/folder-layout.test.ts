@@ -24,6 +24,15 @@ describe('model folder layout against the catalogue', () => {
     expect(problems[1]!.message).toContain('HuggingFaceTB/SmolVLM-256M-Instruct@acc054744d60');
   });
 
+  it('takes a folder with one device\'s decoder (either), and names both when it has neither', () => {
+    const without = (file: string) => smolvlmFiles.filter((f) => f !== file);
+    expect(checkModelFolder(smolvlm, without('onnx/decoder_model_merged_quantized.onnx'))).toEqual([]);
+    expect(checkModelFolder(smolvlm, without('onnx/decoder_model_merged_q4.onnx'))).toEqual([]);
+    const neither = checkModelFolder(smolvlm, smolvlmFiles.filter((f) => !f.startsWith('onnx/decoder_model_merged')));
+    expect(neither.map((p) => p.file)).toEqual(['onnx/decoder_model_merged_q4.onnx']);
+    expect(neither[0]!.message).toMatch(/^onnx\/decoder_model_merged_q4\.onnx \(or onnx\/decoder_model_merged_quantized\.onnx\) is missing: SmolVLM 256M Instruct \(fp32 math\) loads one of them/);
+  });
+
   it('says where a misplaced graph is, and when the folder picked is one level too high', () => {
     const flat = smolvlmFiles.map((f) => f.replace(/^onnx\//, ''));
     const misplaced = checkModelFolder(smolvlm, flat);

@@ -124,7 +124,7 @@ export class TransformersEmbedder {
     // Tokenizers without a limit report a huge model_max_length; the position table is the real bound.
     const limits = [tokenizer.model_max_length, config.max_position_embeddings].filter((n): n is number => typeof n === 'number' && n > 2 && n < 1e6);
     const maxTokens = limits.length > 0 ? Math.min(...limits) : 512;
-    const info = modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm');
+    const info = modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm', model.sessions);
     const layerCount = config.num_hidden_layers ?? config.n_layers;
     const layers = typeof layerCount === 'number' && Number.isInteger(layerCount) && layerCount > 0 ? layerCount : null;
     const session = (model.sessions as Record<string, { outputNames?: readonly string[] } | undefined>).model;

@@ -13,6 +13,22 @@ import type { VlmDevice } from './vlm.ts';
 
 export type TransformersDevice = VlmDevice;
 
+/**
+ * What a user changed of a VLM processor's own settings (its
+ * preprocessor_config.json decides everything else); recorded with the run.
+ */
+export interface ProcessorSettings {
+  /** Cut large images into tiles (Idefics3 / SmolVLM `do_image_splitting`); false: one frame per image. */
+  readonly imageSplitting?: boolean;
+}
+
+/**
+ * The text a prefix probe puts where a conversation goes on after its shared
+ * parts (chat/prefix.ts): no prompt continues with it, so the tokens a probe
+ * shares with a request end where the prefix does.
+ */
+export const PREFIX_MARKER = '\u2063\u27e6prefix-end\u27e7';
+
 /** How to load a model: the same options for every task. */
 export interface ModelLoadOptions {
   readonly source: ModelSource;
@@ -25,6 +41,17 @@ export interface ModelLoadOptions {
   readonly dtype?: string | Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: Progress) => void;
+  /** VLMs: what the user changed of the processor's settings. */
+  readonly processor?: ProcessorSettings;
+  /**
+   * false: every request goes through transformers.js' `generate`, a fresh
+   * prompt each time and one request at a time (the engine as it was, for
+   * comparisons). Default true: greedy requests keep shared prefixes and
+   * decode in batches (cached-generation.ts) where the architecture allows.
+   */
+  readonly cachedDecoding?: boolean;
+  /** Greedy requests decoded together, instead of the size measured on this machine (batch-size.ts): tests and comparisons. */
+  readonly batch?: number;
 }
 
 /** What a loaded model says about itself. */
@@ -36,6 +63,8 @@ export interface ModelInfo {
   readonly device: TransformersDevice;
   /** transformers.js version and the ONNX Runtime build that runs the sessions. */
   readonly runtimeVersion: string;
+  /** The weight format each ONNX session was loaded in, by session (`{ decoder_model_merged: 'q8', vision_encoder: 'fp32' }`). */
+  readonly weights: Readonly<Record<string, string>>;
 }
 
 /** Session file names transformers.js uses across architectures (see vlm.ts). */
@@ -84,13 +113,19 @@ export async function disposeIfAborted(model: { dispose(): Promise<unknown> }, s
   throwIfAborted(signal);
 }
 
-export function modelInfo(runtime: TransformersRuntime, modelId: string, config: unknown, fallbackArchitecture: string, device: TransformersDevice): ModelInfo {
+export function modelInfo(runtime: TransformersRuntime, modelId: string, config: unknown, fallbackArchitecture: string, device: TransformersDevice, sessions: Readonly<Record<string, unknown>> = {}): ModelInfo {
   const architecture = (config as { architectures?: string[] }).architectures?.[0] ?? fallbackArchitecture;
+  const weights: Record<string, string> = {};
+  for (const [name, session] of Object.entries(sessions)) {
+    const dtype = (session as { config?: { dtype?: unknown } } | null)?.config?.dtype;
+    if (typeof dtype === 'string') weights[name] = dtype;
+  }
   return {
     modelId,
     architecture,
     device,
     runtimeVersion: `transformers.js ${runtime.version}; ${runtime.backend.name} ${runtime.backend.version}`,
+    weights,
   };
 }
 

@@ -193,7 +193,24 @@ function runConfigOf(v: unknown, file: string, at: string): RunConfig {
 function usageOf(v: unknown): ResponseUsage {
   const u = isObj(v) ? v : {};
   const n = (x: unknown) => (isNumber(x) ? x : null);
-  return { promptTokens: n(u.promptTokens), completionTokens: n(u.completionTokens), ttftMs: n(u.ttftMs), prefillTps: n(u.prefillTps), decodeTps: n(u.decodeTps) };
+  const prompt = promptSizeOf(u.prompt);
+  return {
+    promptTokens: n(u.promptTokens),
+    completionTokens: n(u.completionTokens),
+    ttftMs: n(u.ttftMs),
+    prefillTps: n(u.prefillTps),
+    decodeTps: n(u.decodeTps),
+    ...(prompt ? { prompt } : {}),
+    ...(isNumber(u.batch) && u.batch > 1 ? { batch: u.batch } : {}),
+  };
+}
+
+/** An answer's prompt size as stored (text and image tokens, tiles per image, reused tokens), or nothing when it is not that shape. */
+function promptSizeOf(v: unknown): ResponseUsage['prompt'] | undefined {
+  if (!isObj(v) || !isNumber(v.textTokens) || !isNumber(v.imageTokens) || !isNumber(v.reusedTokens) || !isArray(v.images)) return undefined;
+  const images = v.images.map((im) => (isObj(im) && isNumber(im.tokens) && (im.tiles === null || isNumber(im.tiles)) ? { tiles: im.tiles as number | null, tokens: im.tokens } : null));
+  if (images.some((im) => im === null)) return undefined;
+  return { textTokens: v.textTokens, imageTokens: v.imageTokens, reusedTokens: v.reusedTokens, images: images as { tiles: number | null; tokens: number }[] };
 }
 
 function responseOf(v: unknown, i: number, file: string, runId: string, version: number): RunResponse {

@@ -1,0 +1,490 @@
+/**
+ * Greedy generation with the decoder's key/value cache in the engine's
+ * hands, instead of transformers.js' `generate` (which starts every call
+ * from nothing and frees its cache at the end):
+ *
+ * - **A shared prefix computed once.** A request names the leading parts it
+ *   shares with others of its run (`GenerateRequest.prefix`). The first
+ *   such request computes those tokens (the vision encoder on their images,
+ *   then the decoder) and the cache is kept; every request with the same
+ *   prefix starts from a copy of it and computes only its own tokens. A
+ *   request with a prefix is always computed as prefix then rest, whether
+ *   the prefix was kept or just made, so keeping it changes no answer.
+ * - **Several requests per decode step.** Each request's prompt is computed
+ *   alone (on the prefix), then their caches are stacked into one padded
+ *   batch (kv-cache.ts) and every step decodes one token of each. Each row's
+ *   positions come from its own attention mask, so a row computes what it
+ *   would alone. A row that finishes leaves the batch.
+ *
+ * Logits pass through the model's own logits processors (from its
+ * generation_config, as `generate` builds them), the next token is the first
+ * highest score (transformers.js' greedy sampler), and generation stops at
+ * the generation config's end-of-sequence tokens or `maxTokens`, as
+ * `generate` does. Sampled requests (temperature > 0) keep transformers.js'
+ * `generate` (decode-loop.ts): its sampler draws from one per-realm random
+ * generator, so its draws depend on what else runs.
+ *
+ * Only architectures whose positions transformers.js numbers by the
+ * cumulative attention mask, and whose cache holds only attention keys and
+ * values, are driven here ({@link canDrive}); the others keep `generate`.
+ */
+import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
+import type { PromptPrefix } from '../../chat/prefix.ts';
+import type { EngineUsage, GenerateResult } from '../engine.ts';
+import { BATCH_SIZES, PLANNED_POSITIONS, chooseBatchSize, quantisedPerCall, type BatchChoice } from './batch-size.ts';
+import { cacheFromOutputs, cacheLength, disposeCache, plainKvNames, selectRows, stackRows, type KvCache } from './kv-cache.ts';
+import { GenerationMeter } from './generation-meter.ts';
+import type { TransformersLib } from './runtime.ts';
+import type { TokenEvent, VlmSampling } from './vlm.ts';
+
+/** A request tokenised for the decoder. */
+export interface EncodedPrompt {
+  /** Every token of the prompt, image tokens included. */
+  readonly ids: readonly number[];
+  /** Per image in prompt order: its tokens and the tiles the processor cut it into. */
+  readonly images: readonly { readonly tokens: number; readonly tiles: number | null }[];
+  /**
+   * The vision encoder's inputs for images `from`…`to` (end exclusive), or
+   * null when the prompt has none in that range.
+   */
+  vision(from: number, to: number): Readonly<Record<string, Tensor>> | null;
+}
+
+/** What the loop needs of a loaded model: the VLM and the text LLM each provide one. */
+export interface DrivenModel {
+  readonly lib: TransformersLib;
+  readonly model: PreTrainedModel;
+  readonly tokenizer: PreTrainedTokenizer;
+  /** The token that stands for image features, or null (a text model). */
+  readonly imageTokenId: number | null;
+  /** Whether a kept prefix may hold images (the processor's vision inputs can be split by image). */
+  readonly prefixImages: boolean;
+  /** A fixed batch size instead of the measured choice (tests, comparisons). */
+  readonly batch?: number;
+}
+
+/** One request of a call. */
+export interface RowRequest {
+  /** Tokenises the request (images decoded, processor run): done when its turn to be computed comes, so its timing is its own. */
+  readonly encode: () => Promise<EncodedPrompt>;
+  /** The conversation's probe for `prefix` (prefix.ts), encoded; absent without a prefix. */
+  readonly probe?: () => Promise<EncodedPrompt>;
+  readonly prefix?: PromptPrefix;
+  readonly sampling: VlmSampling;
+  readonly onToken?: (event: TokenEvent) => void;
+}
+
+/** The model types whose positions transformers.js derives from the attention mask alone (no rope index, no special offsets of its own). */
+const DRIVEN_TYPES = new Set(['idefics3', 'smolvlm', 'llava', 'llama', 'mistral', 'qwen2', 'qwen3', 'phi3', 'gemma', 'gemma2', 'granite', 'olmo', 'olmo2', 'smollm3', 'gpt_neox']);
+
+/** Whether this loop can drive the model (else: transformers.js' `generate`). */
+export function canDrive(model: PreTrainedModel): boolean {
+  const config = model.config as unknown as { model_type?: string; is_encoder_decoder?: boolean };
+  if (config.is_encoder_decoder || !DRIVEN_TYPES.has(config.model_type ?? '')) return false;
+  const session = decoderSession(model);
+  return session !== null && plainKvNames(session.inputNames);
+}
+
+interface Session {
+  readonly inputNames: readonly string[];
+  /** ORT's input descriptions (shape with symbolic dimensions, element type). */
+  readonly inputMetadata?: readonly { readonly name: string; readonly shape?: readonly (number | string)[]; readonly type?: string }[];
+  /** What transformers.js loaded: the file's dtype and the device. */
+  readonly config?: { readonly dtype?: string; readonly device?: string };
+}
+
+function decoderSession(model: PreTrainedModel): Session | null {
+  const sessions = model.sessions as Record<string, Session | undefined>;
+  return sessions['decoder_model_merged'] ?? sessions['model'] ?? null;
+}
+
+/** Shortest prefix worth keeping, in tokens: below it, copying the cache costs about what computing it does. */
+const MIN_PREFIX_TOKENS = 8;
+
+interface KeptPrefix {
+  readonly key: string;
+  readonly ids: readonly number[];
+  /** Images inside it. */
+  readonly images: number;
+  readonly cache: KvCache;
+  readonly tensors: ReadonlySet<Tensor>;
+}
+
+interface Row {
+  readonly request: RowRequest;
+  readonly prompt: EncodedPrompt;
+  /** Started when the row's own work starts (its encoding), so a batched row's time to first token is its own. */
+  readonly meter: GenerationMeter;
+  /** Prompt and generated tokens. */
+  readonly ids: bigint[];
+  readonly generated: number[];
+  emitted: string;
+  /** Prompt tokens taken from the kept prefix. */
+  reused: number;
+  /** Positions of this row's cache that hold its tokens (the rest of a stacked row is padding). */
+  length: number;
+  cache: KvCache | null;
+  finish: GenerateResult['finishReason'] | null;
+}
+
+export class CachedDecoder {
+  readonly #m: DrivenModel;
+  #prefix: KeptPrefix | null = null;
+
+  constructor(model: DrivenModel) {
+    this.#m = model;
+  }
+
+  /** Positions the kept prefix holds (0: none), for diagnostics and tests. */
+  get keptPrefixTokens(): number {
+    return this.#prefix?.ids.length ?? 0;
+  }
+
+  /** Frees the kept prefix. */
+  dispose(): void {
+    this.#dropPrefix();
+  }
+
+  #batch: Promise<BatchChoice> | null = null;
+
+  /**
+   * How many requests this decoder takes together here (batch-size.ts),
+   * measured once: a fixed size when the load asked for one.
+   */
+  batchChoice(): Promise<BatchChoice> {
+    this.#batch ??= (async () => {
+      const fixed = this.#m.batch;
+      if (fixed !== undefined) return { size: Math.max(1, Math.floor(fixed)), reason: 'fixed when the model was loaded' };
+      const facts = { decoderDtype: this.decoderDtype, cacheBytesPerPosition: this.cacheBytesPerPosition(), positions: PLANNED_POSITIONS };
+      if (quantisedPerCall(facts.decoderDtype)) return chooseBatchSize({ ...facts, stepMs: null });
+      const stepMs = new Map<number, number>();
+      for (const size of BATCH_SIZES) stepMs.set(size, await this.stepMs(size));
+      return chooseBatchSize({ ...facts, stepMs });
+    })();
+    return this.#batch;
+  }
+
+  /** The decoder's weight format as transformers.js loaded it (`q8`, `q4`, `fp32`, …), or null. */
+  get decoderDtype(): string | null {
+    return decoderSession(this.#m.model)?.config?.dtype ?? null;
+  }
+
+  /** Cache bytes a request holds per position (every layer's keys and values). */
+  cacheBytesPerPosition(): number {
+    let bytes = 0;
+    for (const meta of this.#cacheInputs()) {
+      const per = (meta.shape ?? []).reduce<number>((n, d, i) => (i === 0 || i === 2 || typeof d !== 'number' ? n : n * d), 1);
+      bytes += per * (meta.type === 'float16' ? 2 : 4);
+    }
+    return bytes;
+  }
+
+  /**
+   * Time of one decode step (best of two) with `rows` rows on a synthetic
+   * cache of `positions` positions each, in ms: what the batch size is
+   * chosen from (batch-size.ts).
+   */
+  async stepMs(rows: number, positions = 64): Promise<number> {
+    const { lib } = this.#m;
+    const cache: Record<string, Tensor> = {};
+    for (const meta of this.#cacheInputs()) {
+      const dims = (meta.shape ?? []).map((d, i) => (i === 0 ? rows : i === 2 ? positions : typeof d === 'number' ? d : 1));
+      const size = dims.reduce((a, b) => a * b, 1);
+      cache[meta.name] = new lib.Tensor(meta.type === 'float16' ? 'float16' : 'float32', meta.type === 'float16' ? new Uint16Array(size) : new Float32Array(size), dims);
+    }
+    const masks = Array.from({ length: rows }, () => new Array<number>(positions + 1).fill(1));
+    let best = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      const out = await this.#step(new Array<bigint>(rows).fill(0n), masks, cache);
+      best = Math.min(best, performance.now() - t0);
+      disposeCache(out.cache);
+    }
+    return best;
+  }
+
+  #cacheInputs() {
+    return (decoderSession(this.#m.model)?.inputMetadata ?? []).filter((m) => m.name.startsWith('past_key_values.'));
+  }
+
+  /**
+   * Generates an answer for each request (greedy), decoding up to all of
+   * them together; `onResult` gets each as soon as it is finished. Never
+   * throws for an abort (its `signal` is any request's): the rows end with
+   * what they had, `finishReason: 'abort'`.
+   */
+  async generate(requests: readonly RowRequest[], onResult?: (index: number, result: GenerateResult) => void): Promise<GenerateResult[]> {
+    const results: GenerateResult[] = new Array(requests.length);
+    const rows: Row[] = [];
+    try {
+      for (const request of requests) rows.push(await this.#prefill(request));
+      const finished = (i: number) => {
+        results[i] = this.#result(rows[i]!, requests.length);
+        onResult?.(i, results[i]!);
+      };
+      rows.forEach((r, i) => r.finish && finished(i));
+      await this.#decode(rows, finished);
+      return results;
+    } finally {
+      for (const r of rows) disposeCache(r.cache, this.#prefix?.tensors);
+    }
+  }
+
+  // ── prompt ──
+
+  async #prefill(request: RowRequest): Promise<Row> {
+    const { sampling } = request;
+    const meter = new GenerationMeter();
+    const prompt = sampling.signal?.aborted ? EMPTY_PROMPT : await request.encode();
+    const row: Row = { request, prompt, meter, ids: prompt.ids.map(BigInt), generated: [], emitted: '', reused: 0, length: 0, cache: null, finish: null };
+    meter.describe({ prompt: promptSize(prompt, this.#m.imageTokenId, 0) });
+    if (sampling.signal?.aborted) {
+      row.finish = 'abort';
+      return row;
+    }
+    const kept = request.prefix ? await this.#keptFor(request, prompt) : null;
+    const from = kept?.ids.length ?? 0;
+    row.reused = from;
+    meter.describe({ prompt: promptSize(prompt, this.#m.imageTokenId, from) });
+    // Prefill speed counts the tokens computed here, not those taken from the kept prefix.
+    meter.modelStarted(prompt.ids.length, prompt.ids.length - from);
+    const rest = prompt.ids.slice(from).map(BigInt);
+    const { logits, cache } = await this.#forward(rest, kept?.cache ?? null, prompt, kept?.images ?? 0, prompt.images.length, from);
+    row.cache = cache;
+    row.length = prompt.ids.length;
+    this.#accept(row, await this.#next(row, logits, 0));
+    return row;
+  }
+
+  /** The kept prefix for this request (made first when it has another or none), or null when its prefix is too short or does not match. */
+  async #keptFor(request: RowRequest, prompt: EncodedPrompt): Promise<KeptPrefix | null> {
+    const prefix = request.prefix!;
+    const ids = prompt.ids;
+    const kept = this.#prefix;
+    if (kept?.key === prefix.key) {
+      if (kept.ids.length < ids.length && kept.ids.every((id, i) => id === ids[i])) return kept;
+      return null;
+    }
+    if (!request.probe) return null;
+    const probe = await request.probe();
+    let length = sharedLength(ids, probe.ids);
+    const spans = imageSpans(ids, this.#m.imageTokenId, prompt.images);
+    // Never end inside an image's tokens, and leave at least one token to compute.
+    length = Math.min(length, ids.length - 1);
+    for (const s of spans) if (length > s.start && length < s.end) length = s.start;
+    const images = spans.filter((s) => s.end <= length).length;
+    if (images > 0 && !this.#m.prefixImages) {
+      const firstImage = spans[0]!.start;
+      length = Math.min(length, firstImage);
+      return this.#make(prefix.key, ids.slice(0, length), 0, prompt);
+    }
+    return this.#make(prefix.key, ids.slice(0, length), images, prompt);
+  }
+
+  async #make(key: string, ids: readonly number[], images: number, prompt: EncodedPrompt): Promise<KeptPrefix | null> {
+    this.#dropPrefix();
+    if (ids.length < MIN_PREFIX_TOKENS) return null;
+    const { cache } = await this.#forward(ids.map(BigInt), null, prompt, 0, images, 0);
+    this.#prefix = { key, ids, images, cache, tensors: new Set(Object.values(cache)) };
+    return this.#prefix;
+  }
+
+  #dropPrefix(): void {
+    const p = this.#prefix;
+    this.#prefix = null;
+    disposeCache(p?.cache ?? null);
+  }
+
+  /**
+   * One forward pass over `ids` (one row) after `past`: text embeddings with
+   * the features of images `imagesFrom`…`imagesTo` put in place of their
+   * tokens (a VLM), the decoder on top of the cache. `pastLength` positions
+   * precede these tokens.
+   */
+  async #forward(ids: bigint[], past: KvCache | null, prompt: EncodedPrompt, imagesFrom: number, imagesTo: number, pastLength: number): Promise<{ logits: Tensor; cache: KvCache }> {
+    const { lib, model } = this.#m;
+    const inputIds = new lib.Tensor('int64', BigInt64Array.from(ids), [1, ids.length]);
+    const attention = new lib.Tensor('int64', new BigInt64Array(pastLength + ids.length).fill(1n), [1, pastLength + ids.length]);
+    let inputs: Record<string, unknown>;
+    if (this.#m.imageTokenId !== null) {
+      let embeds = (await (model as unknown as { encode_text(i: object): Promise<Tensor> }).encode_text({ input_ids: inputIds })) as Tensor;
+      const vision = imagesTo > imagesFrom ? prompt.vision(imagesFrom, imagesTo) : null;
+      if (vision) {
+        const features = await (model as unknown as { encode_image(i: object): Promise<Tensor> }).encode_image(vision);
+        ({ inputs_embeds: embeds } = (model as unknown as { _merge_input_ids_with_image_features(i: object): { inputs_embeds: Tensor } })._merge_input_ids_with_image_features({
+          image_features: features,
+          inputs_embeds: embeds,
+          input_ids: inputIds,
+          attention_mask: attention,
+        }));
+      }
+      inputs = { inputs_embeds: embeds };
+    } else {
+      inputs = { input_ids: inputIds };
+    }
+    const outputs = (await model.forward({ ...inputs, attention_mask: attention, past_key_values: past ? new lib.DynamicCache(past) : null })) as Record<string, Tensor>;
+    return { logits: outputs['logits']!, cache: cacheFromOutputs(outputs) };
+  }
+
+  // ── decoding ──
+
+  /**
+   * Decodes the unfinished rows together until each is finished; a finished
+   * row leaves the batch at once (`finished(index)`). The rows' caches pass
+   * to this loop: one row decodes on its own, several on one stacked, padded
+   * cache.
+   */
+  async #decode(rows: Row[], finished: (index: number) => void): Promise<void> {
+    const { lib } = this.#m;
+    let active = rows.map((_, i) => i).filter((i) => !rows[i]!.finish);
+    if (active.length === 0) return;
+    for (const i of active) rows[i]!.meter.decodeStarted();
+    let cache: KvCache = active.length === 1 ? rows[active[0]!]!.cache! : await stackRows(lib, active.map((i) => rows[i]!.cache!));
+    for (const i of active) {
+      if (rows[i]!.cache !== cache) disposeCache(rows[i]!.cache, this.#prefix?.tensors);
+      rows[i]!.cache = null;
+    }
+    let masks = active.map((i) => maskRow(rows[i]!.length, cacheLength(cache)));
+    try {
+      while (active.length > 0) {
+        if (active.some((i) => rows[i]!.request.sampling.signal?.aborted)) {
+          for (const i of active) rows[i]!.finish = 'abort';
+          for (const i of active) finished(i);
+          return;
+        }
+        masks = masks.map((m) => [...m, 1]);
+        const out = await this.#step(active.map((i) => rows[i]!.ids.at(-1)!), masks, cache);
+        disposeCache(cache, this.#prefix?.tensors);
+        cache = out.cache;
+        const keepRows: number[] = [];
+        for (let j = 0; j < active.length; j++) {
+          const row = rows[active[j]!]!;
+          this.#accept(row, await this.#next(row, out.logits, j));
+          if (!row.finish) keepRows.push(j);
+        }
+        if (keepRows.length === active.length) continue;
+        const done = active.filter((i) => rows[i]!.finish);
+        if (keepRows.length > 0) {
+          const kept = await selectRows(lib, cache, keepRows);
+          disposeCache(cache, this.#prefix?.tensors);
+          cache = kept;
+          masks = keepRows.map((j) => masks[j]!);
+        }
+        active = keepRows.map((j) => active[j]!);
+        for (const i of done) finished(i);
+      }
+    } finally {
+      disposeCache(cache, this.#prefix?.tensors);
+    }
+  }
+
+  /** One decode step of the active rows: their last tokens in, logits and the grown cache out. */
+  async #step(last: readonly bigint[], masks: readonly number[][], cache: KvCache): Promise<{ logits: Tensor; cache: KvCache }> {
+    const { lib, model } = this.#m;
+    const n = last.length;
+    const inputIds = new lib.Tensor('int64', BigInt64Array.from(last), [n, 1]);
+    const width = masks[0]!.length;
+    const attention = new lib.Tensor('int64', BigInt64Array.from(masks.flat().map(BigInt)), [n, width]);
+    const inputs =
+      this.#m.imageTokenId !== null
+        ? { inputs_embeds: await (model as unknown as { encode_text(i: object): Promise<Tensor> }).encode_text({ input_ids: inputIds }) }
+        : { input_ids: inputIds };
+    const outputs = (await model.forward({ ...inputs, attention_mask: attention, past_key_values: new lib.DynamicCache(cache) })) as Record<string, Tensor>;
+    return { logits: outputs['logits']!, cache: cacheFromOutputs(outputs) };
+  }
+
+  /** The next token of `row` from row `index` of `logits` (its last position), through the model's logits processors. */
+  async #next(row: Row, logits: Tensor, index: number): Promise<number> {
+    const { model } = this.#m;
+    const rowLogits = logits.slice(index, -1, null).unsqueeze(0).to('float32') as Tensor;
+    const config = (model as unknown as { _prepare_generation_config(c: null, k: object): object })._prepare_generation_config(null, { max_new_tokens: row.request.sampling.maxTokens, do_sample: false });
+    const processors = (model as unknown as { _get_logits_processor(c: object, n: number, p: null): (ids: bigint[][], l: Tensor) => Tensor })._get_logits_processor(config, row.prompt.ids.length, null);
+    const data = processors([row.ids], rowLogits).data as Float32Array;
+    let best = 0;
+    for (let i = 1; i < data.length; i++) if (data[i]! > data[best]!) best = i;
+    return best;
+  }
+
+  /** Records the token, streams its text, and decides whether the row is finished. */
+  #accept(row: Row, token: number): void {
+    const { sampling, onToken } = row.request;
+    const elapsedMs = row.meter.token();
+    row.generated.push(token);
+    row.ids.push(BigInt(token));
+    if (onToken) {
+      const decoded = this.#m.tokenizer.decode(row.generated, { skip_special_tokens: true });
+      // Hold back a trailing replacement character: the next byte token may complete it.
+      const stable = decoded.replace(/\uFFFD+$/, '');
+      const piece = stable.startsWith(row.emitted) ? stable.slice(row.emitted.length) : '';
+      row.emitted += piece;
+      onToken({ index: row.generated.length - 1, tokenId: token, text: piece, elapsedMs });
+    }
+    if (this.#stopIds().has(token)) row.finish = 'stop';
+    else if (row.generated.length >= sampling.maxTokens) row.finish = 'length';
+    else if (sampling.signal?.aborted) row.finish = 'abort';
+  }
+
+  #stopIdsCache: ReadonlySet<number> | null = null;
+
+  /** The tokens `generate` stops at: its generation config's `eos_token_id`. */
+  #stopIds(): ReadonlySet<number> {
+    if (!this.#stopIdsCache) {
+      const config = (this.#m.model as unknown as { _prepare_generation_config(c: null, k: object): { eos_token_id?: number | number[] | null } })._prepare_generation_config(null, {});
+      this.#stopIdsCache = new Set([config.eos_token_id ?? []].flat().filter((v): v is number => typeof v === 'number'));
+    }
+    return this.#stopIdsCache;
+  }
+
+  #result(row: Row, batch: number): GenerateResult {
+    const { meter } = row;
+    meter.describe({ prompt: promptSize(row.prompt, this.#m.imageTokenId, row.reused), batch });
+    const text = row.generated.length ? this.#m.tokenizer.decode(row.generated, { skip_special_tokens: true }) : '';
+    const usage: EngineUsage = meter.usage();
+    return { text, finishReason: row.finish ?? 'abort', usage };
+  }
+}
+
+const EMPTY_PROMPT: EncodedPrompt = { ids: [], images: [], vision: () => null };
+
+/** A row's attention mask over `width` cache slots: its `length` tokens, then padding. */
+function maskRow(length: number, width: number): number[] {
+  return Array.from({ length: width }, (_, i) => (i < length ? 1 : 0));
+}
+
+/** How many leading tokens two prompts share. */
+export function sharedLength(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * Where each image's tokens lie in the prompt (first to last, end exclusive),
+ * given how many each image has, in order; images whose tokens cannot be
+ * found are left out.
+ */
+export function imageSpans(ids: readonly number[], imageTokenId: number | null, images: readonly { readonly tokens: number }[]): { start: number; end: number }[] {
+  if (imageTokenId === null || images.length === 0) return [];
+  const spans: { start: number; end: number }[] = [];
+  let image = 0;
+  let seen = 0;
+  let start = -1;
+  for (let i = 0; i < ids.length && image < images.length; i++) {
+    if (ids[i] !== imageTokenId) continue;
+    if (seen === 0) start = i;
+    seen++;
+    if (seen === images[image]!.tokens) {
+      spans.push({ start, end: i + 1 });
+      image++;
+      seen = 0;
+    }
+  }
+  return spans;
+}
+
+/** The prompt's text and image tokens, `reused` of them from a kept prefix. */
+export function promptSize(prompt: EncodedPrompt, imageTokenId: number | null, reused: number): NonNullable<EngineUsage['prompt']> {
+  const imageTokens = imageTokenId === null ? 0 : prompt.ids.reduce((n, id) => n + (id === imageTokenId ? 1 : 0), 0);
+  return { textTokens: prompt.ids.length - imageTokens, imageTokens, images: prompt.images.map((i) => ({ tiles: i.tiles, tokens: i.tokens })), reusedTokens: reused };
+}
