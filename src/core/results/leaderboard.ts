@@ -37,7 +37,8 @@ export type ScoredItem = Pick<ScoreRecord, 'caseId' | 'questionId' | 'sample' | 
 
 /** A run's answers as tests and breakdowns read them. */
 export interface ScoredItems {
-  readonly run: Pick<RunRecord, 'id' | 'name'>;
+  /** `modelNames` as on {@link ScoredRun}: series of breakdowns are named in words. */
+  readonly run: Pick<RunRecord, 'id' | 'name'> & { readonly modelNames?: Readonly<Record<string, string>> };
   readonly items: readonly ScoredItem[];
 }
 
@@ -402,7 +403,9 @@ export function breakdown(runs: readonly ScoredItems[], cases: ReadonlyMap<strin
       const sid = dimension === 'variant' ? `${run.id}|${it.modelId}` : rowId(run.id, { key: arm });
       if (!seriesLabels.has(sid)) {
         seriesIds.push(sid);
-        seriesLabels.set(sid, dimension === 'variant' ? it.modelId : arm);
+        const modelName = run.modelNames?.[it.modelId];
+        // What people read: the model's name (with its variant in words), never the stored key.
+        seriesLabels.set(sid, dimension === 'variant' ? rowModelName({ modelId: it.modelId, variant: 'none', ...(modelName ? { modelName } : {}) }) : rowModelName({ modelId: it.modelId, variant: it.variant, ...(modelName ? { modelName } : {}) }));
       }
       const g = dimensionValue(dimension, it, cases.get(it.caseId));
       if (!groups.includes(g)) groups.push(g);

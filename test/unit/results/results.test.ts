@@ -86,6 +86,17 @@ describe('leaderboard and model-vs-model tests', () => {
     expect(b.cells[0]![1]).toMatchObject({ value: 0, n: 6 });
     expect(b.cells[1]![0]).toMatchObject({ value: 5 / 6, n: 6 });
   });
+
+  it("names its series as people read them: the run's name for each model, a variant in words", async () => {
+    const run = await scored();
+    const named = { ...run, run: { ...run.run, modelNames: { good: 'Good model (4B, q4)', weak: 'Weak model' } } };
+    const b = breakdown([named], new Map(cases.map((c) => [c.id, c])), 'split', 'pass@1');
+    expect(b.series.map((s) => s.label)).toEqual(['Good model (4B, q4)', 'Weak model']);
+    const noisy = { ...named, items: named.items.map((it) => ({ ...it, variant: 'degrade:noise:2' })) };
+    const byVariant = breakdown([noisy], new Map(cases.map((c) => [c.id, c])), 'split', 'pass@1');
+    expect(byVariant.series[0]!.label).toMatch(/^Good model \(4B, q4\) \[.*noise.*\]$/i);
+    expect(byVariant.series[0]!.label).not.toContain('degrade:');
+  });
 });
 
 describe('answers table', () => {
