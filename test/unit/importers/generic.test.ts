@@ -181,10 +181,10 @@ describe('generic importer', () => {
   it('warns nothing when every mapped reference is scored, and names a multiple-choice answer that is not an option key', async () => {
     const clean = await genericImporter.read(csvInputs(), { options: { mapping: CSV_MAPPING } });
     expect(warnings(clean).filter((w) => !/image/.test(w.message))).toEqual([]);
-    const csv = 'id,question,answer,A,B\nq1,Which?,B,Infarct,Tumour\nq2,Which?,Tumour,Infarct,Tumour\n';
+    const csv = 'id,question,answer,A,B\nq1,Which?,B,Infarct,Tumour\nq2,Which?,Glioma,Infarct,Tumour\n';
     const offKey = await genericImporter.read([memoryFile('mc.csv', csv)], { options: { mapping: { id: 'id', question: 'question', answer: 'answer', options: ['A', 'B'] } } });
     expect(warnings(offKey).map((w) => w.message)).toEqual([
-      'The answer of 1 multiple-choice case is not one of its option keys (case "q2": "Tumour", keys A, B): multiple choice scores the key of the correct option, so these answers are never counted right.',
+      'The answer of 1 multiple-choice case is not one of its option keys (case "q2": "Glioma", keys A, B): multiple choice scores the key of the correct option, so these answers are never counted right.',
     ]);
   });
 
