@@ -40,7 +40,8 @@ async function runOn(options: FakeOpenAiOptions, ...extra: string[]): Promise<{ 
 
 describe('streams closed mid-answer', () => {
   it('are asked again; every answer is stored whole', async () => {
-    const { summary, exported, server } = await runOn({ cutStreams: { count: 2, how: 'destroy' } }, '--retries', '2');
+    // JSON output on, so a whole answer is one JSON object and a cut one is not (the benchmark's own default sends no response_format).
+    const { summary, exported, server } = await runOn({ cutStreams: { count: 2, how: 'destroy' } }, '--retries', '2', '--json-output', 'on');
     expect(server.cut()).toBe(2);
     expect(summary).toMatchObject({ status: 'done', answered: CASES, errors: 0 });
     expect(exported.responses.every((r) => r.finishReason === 'stop' && r.error == null && r.rawText.startsWith('{'))).toBe(true);
