@@ -154,7 +154,7 @@ async function readRow(row: Row, source: TableSource, m: GenericMapping, x: RowC
   const classLabel = m.classLabel ? x.classes.read(str(row.values[m.classLabel]), at(m.classLabel)) : null;
   const family = taskFamily(m, row, options.length > 0, issues, at);
   if (!family) return;
-  const reference = rowReference(m, row, classLabel, options, x.keys, at);
+  const reference = rowReference(m, row, classLabel, options, x.keys, at, issues);
   const lang = guessCjkLang(question);
   const opt = (c: string | undefined) => (c ? str(row.values[c]).trim() : '');
   const [splitCell, diseaseGroup, modality, notes] = [opt(m.split), opt(m.diseaseGroup), opt(m.modality), m.notes ? str(row.values[m.notes]) : ''];
@@ -230,18 +230,58 @@ function taskFamily(m: GenericMapping, row: Row, hasOptions: boolean, issues: Is
 }
 
 /** The row's answer key; the class label goes where classification scoring reads it (`labels.diagnosis_name`). */
-function rowReference(m: GenericMapping, row: Row, classLabel: string | null, options: readonly QuestionOption[], keys: OptionKeys, at: (f: string) => ErrorLocation): ReferenceAnswer | undefined {
+function rowReference(
+  m: GenericMapping,
+  row: Row,
+  classLabel: string | null,
+  options: readonly QuestionOption[],
+  keys: OptionKeys,
+  at: (f: string) => ErrorLocation,
+  issues: Issues,
+): ReferenceAnswer | undefined {
   const written = m.answer ? str(row.values[m.answer]).trim() : '';
   const answer = written && options.length ? keys.answerKey(written, options, at(m.answer!)) : written;
   const diagnosis = m.diagnosis ? str(row.values[m.diagnosis]).trim() : '';
   const aliases = m.aliases ? listCell(row.values[m.aliases], /[|;]/) : [];
-  if (!answer && !diagnosis && !aliases.length && !classLabel) return undefined;
+  const short = shortAnswerOf(m, row);
+  const numeric = numericAnswerOf(m, row, at, issues);
+  if (!answer && !diagnosis && !aliases.length && !classLabel && !short && !numeric) return undefined;
   return {
     ...(answer ? { answer } : {}),
+    ...(short ? { short } : {}),
+    ...(numeric ? { numeric } : {}),
     ...(diagnosis ? { diagnosis } : {}),
     ...(aliases.length ? { aliases } : {}),
     ...(classLabel ? { labels: { diagnosis_name: classLabel } } : {}),
   };
+}
+
+/** A row's short answer, with its answer type when a column gives one (OPEN/CLOSED in any case; anything else is left to the reference). */
+function shortAnswerOf(m: GenericMapping, row: Row): ReferenceAnswer['short'] | undefined {
+  const text = m.shortAnswer ? str(row.values[m.shortAnswer]).trim() : '';
+  if (!text) return undefined;
+  const type = m.answerType ? str(row.values[m.answerType]).trim().toLowerCase() : '';
+  return { text, ...(type === 'open' || type === 'closed' ? { type } : {}) };
+}
+
+/** A row's numeric answer with its limits and calculator id; a limit that is not a number is an error naming its cell. */
+function numericAnswerOf(m: GenericMapping, row: Row, at: (f: string) => ErrorLocation, issues: Issues): ReferenceAnswer['numeric'] | undefined {
+  const value = m.numericAnswer ? str(row.values[m.numericAnswer]).trim() : '';
+  if (!value) return undefined;
+  const number = (column: string | undefined): number | undefined => {
+    const cell = column ? str(row.values[column]).trim() : '';
+    if (!cell) return undefined;
+    const n = Number(cell);
+    if (!Number.isFinite(n)) {
+      issues.error(`"${cell}" in column "${column}" is not a number.`, at(column!));
+      return undefined;
+    }
+    return n;
+  };
+  const lower = number(m.numericLower);
+  const upper = number(m.numericUpper);
+  const calculatorId = number(m.calculatorId);
+  return { value, ...(lower !== undefined ? { lower } : {}), ...(upper !== undefined ? { upper } : {}), ...(calculatorId !== undefined ? { calculatorId } : {}) };
 }
 
 export { listCell, str as cellText };
