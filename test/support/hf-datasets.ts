@@ -178,3 +178,32 @@ export function optionListParquet(items: readonly McItem[]): InputFile[] {
   const rows = items.map((it, i) => ({ index: i + 1, image: Buffer.from(seededPng(500 + i)).toString('base64'), question: it.question, options: [...it.choices], answer: it.label }));
   return [memoryFile('test-00000-of-00001.parquet', parquetBytes(columns, rows, 3))];
 }
+
+export interface MedCalcItem {
+  readonly calculatorId: number;
+  readonly question: string;
+  readonly note: string;
+  readonly answer: string;
+  /** Empty for calculators scored exactly (the card stores the limits as strings). */
+  readonly lower?: string;
+  readonly upper?: string;
+}
+
+/**
+ * MedCalc-Bench as ncbi/MedCalc-Bench publishes it: `data/{train,test}-00000-of-00001.parquet`
+ * with the card's columns (Row Number int64, Calculator ID int64, the rest strings,
+ * Lower Limit and Upper Limit included). Text only: no image column.
+ */
+export function medCalcFiles(items: readonly MedCalcItem[]): InputFile[] {
+  const s = (name: string): ParquetColumnSpec => ({ name, kind: 'string' });
+  const columns: ParquetColumnSpec[] = [
+    { name: 'Row Number', kind: 'int64' }, { name: 'Calculator ID', kind: 'int64' }, s('Calculator Name'), s('Category'), s('Output Type'), s('Note ID'), s('Note Type'),
+    s('Patient Note'), s('Question'), s('Relevant Entities'), s('Ground Truth Answer'), s('Lower Limit'), s('Upper Limit'), s('Ground Truth Explanation'),
+  ];
+  const rows = items.map((it, i) => ({
+    'Row Number': i + 1, 'Calculator ID': it.calculatorId, 'Calculator Name': `Calculator ${it.calculatorId}`, Category: 'lab', 'Output Type': it.lower ? 'decimal' : 'integer',
+    'Note ID': `pmc-${i}`, 'Note Type': 'Extracted', 'Patient Note': it.note, Question: it.question, 'Relevant Entities': '{}', 'Ground Truth Answer': it.answer,
+    'Lower Limit': it.lower ?? it.answer, 'Upper Limit': it.upper ?? it.answer, 'Ground Truth Explanation': 'By the formula.',
+  }));
+  return [memoryFile('data/test-00000-of-00001.parquet', parquetBytes(columns, rows))];
+}

@@ -264,13 +264,15 @@ function shortAnswerOf(m: GenericMapping, row: Row): ReferenceAnswer['short'] | 
   return { text, ...(type === 'open' || type === 'closed' ? { type } : {}) };
 }
 
-/** A row's numeric answer with its limits and calculator id; a limit that is not a number is an error naming its cell. */
+/** A row's numeric answer with its limits and calculator id; a limit of a numeric answer that is not a number is an error naming its cell. */
 function numericAnswerOf(m: GenericMapping, row: Row, at: (f: string) => ErrorLocation, issues: Issues): ReferenceAnswer['numeric'] | undefined {
   const value = m.numericAnswer ? str(row.values[m.numericAnswer]).trim() : '';
   if (!value) return undefined;
-  const number = (column: string | undefined): number | undefined => {
+  // A date or a (weeks, days) answer has no numeric limits: MedCalc-Bench repeats the answer in its limit columns.
+  const numericValue = Number.isFinite(Number(value));
+  const number = (column: string | undefined, limit = true): number | undefined => {
     const cell = column ? str(row.values[column]).trim() : '';
-    if (!cell) return undefined;
+    if (!cell || (limit && !numericValue)) return undefined;
     const n = Number(cell);
     if (!Number.isFinite(n)) {
       issues.error(`"${cell}" in column "${column}" is not a number.`, at(column!));
@@ -280,7 +282,7 @@ function numericAnswerOf(m: GenericMapping, row: Row, at: (f: string) => ErrorLo
   };
   const lower = number(m.numericLower);
   const upper = number(m.numericUpper);
-  const calculatorId = number(m.calculatorId);
+  const calculatorId = number(m.calculatorId, false);
   return { value, ...(lower !== undefined ? { lower } : {}), ...(upper !== undefined ? { upper } : {}), ...(calculatorId !== undefined ? { calculatorId } : {}) };
 }
 
