@@ -207,3 +207,27 @@ export function medCalcFiles(items: readonly MedCalcItem[]): InputFile[] {
   }));
   return [memoryFile('data/test-00000-of-00001.parquet', parquetBytes(columns, rows))];
 }
+
+/**
+ * MedXpertQA MM as TsinghuaC3I/MedXpertQA publishes it: `MM/test.jsonl` with id, question
+ * (the choices written into it), options as an object {"A": …, "E": …}, label, images (file
+ * names), medical_task, body_system, question_type; the images in `images.zip`.
+ */
+export function medXpertQaFiles(items: readonly { question: string; options: readonly string[]; label: string }[]): InputFile[] {
+  const keys = 'ABCDE';
+  const lines = items.map((it, i) =>
+    JSON.stringify({
+      id: `MM-${i}`,
+      question: `${it.question}\nAnswer Choices: ${it.options.map((o, k) => `(${keys[k]}) ${o}`).join(' ')}`,
+      options: Object.fromEntries(it.options.map((o, k) => [keys[k]!, o])),
+      label: it.label,
+      images: [`MM-${i}-a.jpeg`],
+      medical_task: 'Diagnosis',
+      body_system: 'Nervous',
+      question_type: 'Reasoning',
+    }),
+  );
+  const zip: Record<string, Uint8Array> = {};
+  items.forEach((_, i) => (zip[`images/MM-${i}-a.jpeg`] = seededPng(600 + i)));
+  return [memoryFile('MM/test.jsonl', `${lines.join('\n')}\n`), memoryFile('images.zip', zipSync(zip))];
+}

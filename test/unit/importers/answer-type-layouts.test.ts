@@ -20,7 +20,7 @@ import { errors, warnings } from './fixtures.ts';
 function answered(cases: readonly BenchCase[], replies: readonly string[]): RunResponse[] {
   return cases.map((c, i) => {
     const p = protocolFor(c);
-    const parsed = p.parse(replies[i]!, c, c.questions[0]!);
+    const parsed = p.parse(replies[i]!, c.questions[0]!);
     const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q1', modelId: 'm', variant: 'none', sample: 0 });
     return {
       id: `run/${itemKey}`, runId: 'run', itemKey, caseId: c.id, questionId: 'q1', cacheKey: '', modelId: 'm', variant: 'none', sample: 0,

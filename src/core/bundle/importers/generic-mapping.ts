@@ -6,7 +6,14 @@
  */
 import { TASK_FAMILIES, type TaskFamily } from '../types.ts';
 
+/**
+ * The case id "column" for files with none (VQA-RAD, PMC-VQA): the row's line
+ * (or entry) number, prefixed with the file's name when several files are read.
+ */
+export const ROW_NUMBER = '(row number)';
+
 export interface GenericMapping {
+  /** The case id column, or {@link ROW_NUMBER}. */
   readonly id: string;
   readonly question: string;
   /** Column(s) holding image paths (relative to the picked folder) or data URIs; kept in order. */
@@ -87,7 +94,7 @@ export function parseMapping(raw: unknown): { mapping?: GenericMapping; error?: 
 /** Every column the mapping names, with the field it fills. */
 export function mappedColumns(m: GenericMapping): { field: string; column: string }[] {
   const out = [
-    { field: 'id', column: m.id },
+    ...(m.id === ROW_NUMBER ? [] : [{ field: 'id', column: m.id }]),
     { field: 'question', column: m.question },
   ];
   for (const c of typeof m.image === 'string' ? [m.image] : (m.image ?? [])) out.push({ field: 'image', column: c });

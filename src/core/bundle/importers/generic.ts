@@ -12,7 +12,7 @@
 import type { ErrorLocation } from '../../errors.ts';
 import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type TaskFamily } from '../types.ts';
 import { chooseDataFiles } from './data-files.ts';
-import { mappedColumns, parseMapping, suggestMapping, type GenericMapping } from './generic-mapping.ts';
+import { mappedColumns, parseMapping, ROW_NUMBER, suggestMapping, type GenericMapping } from './generic-mapping.ts';
 import { ClassLabels, warnUnscored } from './generic-scoring.ts';
 import { dataUriImage, identifyImage } from './image-data.ts';
 import { imageCells, pathRefs } from './image-cells.ts';
@@ -109,7 +109,7 @@ export const genericImporter: Importer = {
       for await (const batch of source.batches()) {
         for (const row of batch) {
           await ticker.step();
-          await readRow(row, source, m, { issues, parts, ids, classes, keys, paths, split: chosen.split });
+          await readRow(row, source, m, { issues, parts, ids, classes, keys, paths, split: chosen.split, rowPrefix: dataFiles.length > 1 ? `${stem(file.path)}-` : '' });
         }
       }
       ticker.finish();
@@ -131,12 +131,14 @@ interface RowContext {
   readonly paths: PathImages;
   /** The split the chosen files belong to, for cases whose row names none. */
   readonly split: string | undefined;
+  /** Before a row number used as the case id: the file's name when several files are read. */
+  readonly rowPrefix: string;
 }
 
 async function readRow(row: Row, source: TableSource, m: GenericMapping, x: RowContext): Promise<void> {
   const { issues, parts } = x;
   const at = (field: string): ErrorLocation => ({ file: source.file, line: row.line, field });
-  const id = str(row.values[m.id]).trim();
+  const id = m.id === ROW_NUMBER ? `${x.rowPrefix}${row.line}` : str(row.values[m.id]).trim();
   const where = source.unit === 'row' ? `Row ${row.line}` : 'This row';
   if (!id) {
     issues.error(`${where} has no case id.`, at(m.id));

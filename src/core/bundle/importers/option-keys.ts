@@ -37,6 +37,9 @@ export class OptionKeys {
     const columns = m.options ?? [];
     if (columns.length === 1) {
       const cell = values[columns[0]!];
+      // MedXpertQA's options: one object {"A": "…", "B": "…"} whose keys are the option keys.
+      const keyed = keyedOptions(cell, text);
+      if (keyed) return keyed;
       const items = listItems(cell, text);
       if (Array.isArray(cell) || items.length > 1) return items.map((t, i) => ({ key: String.fromCharCode(65 + i), text: withoutKey(t, String.fromCharCode(65 + i)) })).filter((o) => o.text !== '');
     }
@@ -81,6 +84,21 @@ export class OptionKeys {
       issues.warn(`${plural(this.byText, 'answer')} in "${m.answer}" gave the text of an option rather than its key; each is stored as the key of that option.`, this.firstByText);
     }
   }
+}
+
+/** An options cell that is a JSON object of key → text, as options with those keys; undefined for anything else. */
+function keyedOptions(cell: unknown, text: (v: unknown) => string): QuestionOption[] | undefined {
+  let value = cell;
+  if (typeof cell === 'string' && cell.trim().startsWith('{')) {
+    try {
+      value = JSON.parse(cell);
+    } catch {
+      return undefined;
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Uint8Array) return undefined;
+  const out = Object.entries(value as Record<string, unknown>).map(([key, v]) => ({ key: key.trim(), text: text(v).trim() })).filter((o) => o.key !== '' && o.text !== '');
+  return out.length ? out : undefined;
 }
 
 function listItems(cell: unknown, text: (v: unknown) => string): string[] {
