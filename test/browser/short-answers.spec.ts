@@ -29,7 +29,7 @@ test("SLAKE's published files: recognised, imported, run and scored with open an
   expect(await chosen(page, 'shortAnswer')).toEqual(['answer']);
   expect(await chosen(page, 'answerType')).toEqual(['answer_type']);
   expect(await chosen(page, 'image')).toEqual(['img_name']);
-  expect(await chosen(page, 'answer')).toEqual([]);
+  expect(await chosen(page, 'answer')).toEqual(['']);
   await form.evaluate((e) => e.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: testInfo.outputPath('slake-mapping.png') });
   await form.getByRole('button', { name: 'Preview' }).click();

@@ -231,3 +231,13 @@ export function medXpertQaFiles(items: readonly { question: string; options: rea
   items.forEach((_, i) => (zip[`images/MM-${i}-a.jpeg`] = seededPng(600 + i)));
   return [memoryFile('MM/test.jsonl', `${lines.join('\n')}\n`), memoryFile('images.zip', zipSync(zip))];
 }
+
+/**
+ * HealthBench as OpenAI's simple-evals reads it: JSONL lines with prompt (a
+ * conversation of {role, content}), rubrics ({criterion, points, tags}),
+ * example_tags and prompt_id. Text only.
+ */
+export function healthBenchFiles(items: readonly { id: string; turns: readonly { role: string; content: string }[]; rubrics: readonly { criterion: string; points: number; tags: readonly string[] }[] }[]): InputFile[] {
+  const lines = items.map((it) => JSON.stringify({ prompt: it.turns, rubrics: it.rubrics, example_tags: ['theme:emergency_referrals'], prompt_id: it.id }));
+  return [memoryFile('2025-05-07-06-14-12_oss_eval.jsonl', `${lines.join('\n')}\n`)];
+}

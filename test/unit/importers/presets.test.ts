@@ -9,7 +9,7 @@ import { genericImporter, listColumns } from '../../../src/core/bundle/importers
 import { memoryFile, type InputFile } from '../../../src/core/bundle/importers/importer.ts';
 import { DATASET_PRESETS, presetFor } from '../../../src/core/bundle/presets/index.ts';
 import { protocolFor } from '../../../src/core/protocols/registry.ts';
-import { medCalcFiles, medXpertQaFiles, omniMedVqaFiles, pmcVqaFiles, slakeFiles, vqaRadFiles } from '../../support/hf-datasets.ts';
+import { healthBenchFiles, medCalcFiles, medXpertQaFiles, omniMedVqaFiles, pmcVqaFiles, slakeFiles, vqaRadFiles } from '../../support/hf-datasets.ts';
 import { errors, warnings } from './fixtures.ts';
 
 const MC = [
@@ -35,6 +35,25 @@ const LAYOUTS: Record<string, { files: () => InputFile[]; split?: string; protoc
   'medcalc-bench': {
     files: () => medCalcFiles([{ calculatorId: 2, question: 'What is the creatinine clearance?', note: 'A 67-year-old woman…', answer: '41.77', lower: '39.68', upper: '43.86' }]),
     protocol: 'numeric', reference: (c) => (c.questions[0]!.reference as { numeric: unknown }).numeric, expected: { value: '41.77', lower: 39.68, upper: 43.86, calculatorId: 2 },
+  },
+  healthbench: {
+    files: () =>
+      healthBenchFiles([
+        {
+          id: 'hb-1',
+          turns: [{ role: 'user', content: 'My father collapsed and is breathing oddly. What do I do?' }, { role: 'assistant', content: 'Is he responsive?' }, { role: 'user', content: 'No.' }],
+          rubrics: [
+            { criterion: 'Tells the user to call emergency services now', points: 10, tags: ['axis:completeness'] },
+            { criterion: 'Suggests waiting to see if it passes', points: -8, tags: ['axis:accuracy'] },
+          ],
+        },
+      ]),
+    protocol: 'rubric',
+    reference: (c) => (c.questions[0]!.reference as { rubric: unknown }).rubric,
+    expected: [
+      { id: 'r1', text: 'Tells the user to call emergency services now', points: 10, tags: ['axis:completeness'] },
+      { id: 'r2', text: 'Suggests waiting to see if it passes', points: -8, tags: ['axis:accuracy'] },
+    ],
   },
 };
 
@@ -63,6 +82,15 @@ describe('dataset presets', () => {
   it('VQA-RAD questions that repeat across images get the row number as their id', async () => {
     const draft = await genericImporter.read(LAYOUTS['vqa-rad']!.files(), { options: { split: 'test', mapping: DATASET_PRESETS.find((p) => p.id === 'vqa-rad')!.mapping } });
     expect(draft.cases.map((c) => c.id)).toEqual(['1', '2']);
+  });
+
+  it('HealthBench: the conversation becomes the question, one turn per paragraph; a rubric item without points is named', async () => {
+    const draft = await genericImporter.read(LAYOUTS.healthbench!.files(), { options: { mapping: DATASET_PRESETS.find((p) => p.id === 'healthbench')!.mapping } });
+    expect(draft.cases[0]!.questions[0]!.text).toBe('user: My father collapsed and is breathing oddly. What do I do?\n\nassistant: Is he responsive?\n\nuser: No.');
+    const bad = await genericImporter.read([memoryFile('hb.jsonl', `${JSON.stringify({ prompt_id: 'x', prompt: [{ role: 'user', content: 'hi' }], rubrics: [{ criterion: 'Greets', points: 'five' }] })}\n`)], {
+      options: { mapping: { id: 'prompt_id', question: 'prompt', rubric: 'rubrics' } },
+    });
+    expect(errors(bad)).toEqual([{ severity: 'error', message: 'Rubric item 1 needs a criterion and numeric points.', location: { file: 'hb.jsonl', line: 1, field: 'rubrics[0]' } }]);
   });
 
   it('recognises a plain image/question/answer file only when it has exactly those columns', () => {

@@ -50,12 +50,14 @@ export interface GenericMapping {
   readonly numericUpper?: string;
   /** MedCalc-Bench's `Calculator ID`: decides how the answer is compared. */
   readonly calculatorId?: string;
+  /** Rubric items, a list of `{criterion, points, tags}` (HealthBench's `rubrics`). */
+  readonly rubric?: string;
 }
 
 /** Single-column fields other than id and question. */
 const OPTIONAL_COLUMNS = [
   'answer', 'classLabel', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases',
-  'shortAnswer', 'answerType', 'numericAnswer', 'numericLower', 'numericUpper', 'calculatorId',
+  'shortAnswer', 'answerType', 'numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'rubric',
 ] as const;
 
 function col(v: unknown): string | undefined {
@@ -123,6 +125,7 @@ const GUESSES: Record<string, readonly string[]> = {
   numericLower: ['lower_limit'],
   numericUpper: ['upper_limit'],
   calculatorId: ['calculator_id'],
+  rubric: ['rubrics', 'rubric'],
 };
 const IMAGE_NAMES = ['image', 'image_path', 'file_path', 'img', 'img_path', 'image_file', 'filename', 'file', 'path', 'images', 'image_paths', 'scan', 'scan_path'];
 const NUMBERED_IMAGE = /^(image|img)[_ -]?(path[_ -]?)?\d+$/i;
@@ -150,7 +153,7 @@ export function suggestMapping(header: readonly string[]): Partial<GenericMappin
   };
   const out: Record<string, unknown> = {};
   // MedCalc-Bench's columns first, so "Ground Truth Answer" is a number rather than an option key.
-  for (const field of ['numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases', 'answerType']) {
+  for (const field of ['numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases', 'answerType', 'rubric']) {
     const c = pick(GUESSES[field]!);
     if (c) out[field] = c;
   }

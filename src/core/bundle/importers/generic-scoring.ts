@@ -36,6 +36,7 @@ export const MAPPING_FIELD_LABELS: Readonly<Record<string, string>> = {
   numericLower: 'Lower limit (numeric answer)',
   numericUpper: 'Upper limit (numeric answer)',
   calculatorId: 'MedCalc-Bench calculator id',
+  rubric: 'Rubric items (criterion, points, tags)',
 };
 
 const CLASSES: readonly string[] = NEUROVLM_CLASSES;

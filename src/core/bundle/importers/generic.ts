@@ -10,7 +10,7 @@
  * cases reads) is checked in generic-scoring.ts.
  */
 import type { ErrorLocation } from '../../errors.ts';
-import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type TaskFamily } from '../types.ts';
+import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type RubricItem, type TaskFamily } from '../types.ts';
 import { chooseDataFiles } from './data-files.ts';
 import { mappedColumns, parseMapping, ROW_NUMBER, suggestMapping, type GenericMapping } from './generic-mapping.ts';
 import { ClassLabels, warnUnscored } from './generic-scoring.ts';
@@ -145,7 +145,7 @@ async function readRow(row: Row, source: TableSource, m: GenericMapping, x: RowC
     return;
   }
   if (!x.ids.claim(id, at(m.id))) return;
-  const question = str(row.values[m.question]);
+  const question = questionText(row.values[m.question]);
   if (!question.trim()) {
     issues.error(`Case "${id}" has no question text.`, at(m.question));
     return;
@@ -247,11 +247,13 @@ function rowReference(
   const aliases = m.aliases ? listCell(row.values[m.aliases], /[|;]/) : [];
   const short = shortAnswerOf(m, row);
   const numeric = numericAnswerOf(m, row, at, issues);
-  if (!answer && !diagnosis && !aliases.length && !classLabel && !short && !numeric) return undefined;
+  const rubric = m.rubric ? rubricOf(row.values[m.rubric], at(m.rubric), issues) : [];
+  if (!answer && !diagnosis && !aliases.length && !classLabel && !short && !numeric && !rubric.length) return undefined;
   return {
     ...(answer ? { answer } : {}),
     ...(short ? { short } : {}),
     ...(numeric ? { numeric } : {}),
+    ...(rubric.length ? { rubric } : {}),
     ...(diagnosis ? { diagnosis } : {}),
     ...(aliases.length ? { aliases } : {}),
     ...(classLabel ? { labels: { diagnosis_name: classLabel } } : {}),
@@ -286,6 +288,59 @@ function numericAnswerOf(m: GenericMapping, row: Row, at: (f: string) => ErrorLo
   const upper = number(m.numericUpper);
   const calculatorId = number(m.calculatorId, false);
   return { value, ...(lower !== undefined ? { lower } : {}), ...(upper !== undefined ? { upper } : {}), ...(calculatorId !== undefined ? { calculatorId } : {}) };
+}
+
+/**
+ * Rubric items from a list of `{criterion, points, tags}` (HealthBench's
+ * `rubrics`; `text` for `criterion` also read), a JSON array or a JSON text
+ * holding one. An item without a criterion or numeric points is an error
+ * naming the item.
+ */
+function rubricOf(cell: unknown, at: ErrorLocation, issues: Issues): RubricItem[] {
+  let value = cell;
+  if (typeof cell === 'string') {
+    if (!cell.trim()) return [];
+    try {
+      value = JSON.parse(cell);
+    } catch {
+      issues.error('The rubric cell is not a JSON list of {criterion, points, tags}.', at);
+      return [];
+    }
+  }
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) {
+    issues.error('The rubric cell is not a list of {criterion, points, tags}.', at);
+    return [];
+  }
+  const out: RubricItem[] = [];
+  value.forEach((item: unknown, i) => {
+    const o = (item ?? {}) as Record<string, unknown>;
+    const text = typeof o.criterion === 'string' ? o.criterion : typeof o.text === 'string' ? o.text : '';
+    const points = typeof o.points === 'number' ? o.points : typeof o.points === 'bigint' ? Number(o.points) : NaN;
+    if (!text.trim() || !Number.isFinite(points)) {
+      issues.error(`Rubric item ${i + 1} needs a criterion and numeric points.`, { ...at, field: `${at.field ?? ''}[${i}]` });
+      return;
+    }
+    const tags = Array.isArray(o.tags) ? o.tags.filter((t): t is string => typeof t === 'string') : [];
+    out.push({ id: `r${i + 1}`, text, points, ...(tags.length ? { tags } : {}) });
+  });
+  return out;
+}
+
+/** A question cell that is a conversation (HealthBench's `prompt`: `[{role, content}]`) as text, one turn per paragraph; other cells as they are. */
+function questionText(cell: unknown): string {
+  let value = cell;
+  if (typeof cell === 'string' && cell.trim().startsWith('[{')) {
+    try {
+      value = JSON.parse(cell);
+    } catch {
+      return cell;
+    }
+  }
+  if (Array.isArray(value) && value.length && value.every((t) => t && typeof t === 'object' && typeof (t as { content?: unknown }).content === 'string')) {
+    return (value as { role?: string; content: string }[]).map((t) => `${t.role ?? 'user'}: ${t.content}`).join('\n\n');
+  }
+  return str(cell);
 }
 
 export { listCell, str as cellText };

@@ -82,6 +82,16 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     },
     scoredAs: "numbers, dates and durations by MedCalc-Bench's rules",
   },
+  {
+    id: 'healthbench',
+    name: 'HealthBench',
+    // OpenAI publishes the JSONL beside simple-evals; this card mirrors the same files and describes their fields.
+    card: 'https://huggingface.co/datasets/Tonic/Health-Bench-Eval-OSS-2025-07',
+    files: 'the oss_eval JSONL (text only)',
+    signature: ['prompt', 'rubrics', 'prompt_id'],
+    mapping: { id: 'prompt_id', question: 'prompt', rubric: 'rubrics' },
+    scoredAs: 'rubric points, overall and per tag (axis and theme), items marked by a local judge or in review',
+  },
 ];
 
 /** The preset whose signature columns the files have (the most specific first), if any. */

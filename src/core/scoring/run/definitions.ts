@@ -55,9 +55,9 @@ const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
   'mcq.invalid': theirs('multiple-choice VQA (GMAI-MMBench and others)', 'Share of answers in which no option letter was found.'),
   'mcq.set': theirs('MediConfusion', 'A pair counts only if both of its questions are answered right.'),
   rubric: theirs('LiveMedBench', 'clip(Σ points of met items ÷ Σ positive points, 0, 1); items marked by the local judge or reviewers.'),
-  'short.exact': theirs('SLAKE as lmms-eval scores it', 'Normalised exact match: lower-cased, parenthesised asides and punctuation removed, yes/no words folded; VQA-RAD is read the same way.'),
-  'short.exact.open': theirs('SLAKE as lmms-eval scores it', 'The exact match over open questions only (the answer type the data gives; without one, a yes/no reference is closed).'),
-  'short.exact.closed': theirs('SLAKE as lmms-eval scores it', 'The exact match over closed questions only (the answer type the data gives; without one, a yes/no reference is closed).'),
+  'short.exact': theirs('lmms-eval', 'Normalised exact match as lmms-eval scores SLAKE: lower-cased, parenthesised asides and punctuation removed, yes/no words folded; VQA-RAD is read the same way.'),
+  'short.exact.open': theirs('lmms-eval', 'The exact match over open questions only (the answer type the data gives; without one, a yes/no reference is closed).'),
+  'short.exact.closed': theirs('lmms-eval', 'The exact match over closed questions only (the answer type the data gives; without one, a yes/no reference is closed).'),
   'short.recall.open': theirs('LLaVA-Med', 'Recall of the reference words in the answer after VQA normalisation, over open questions.'),
   'numeric.correct': theirs(
     'MedCalc-Bench',
