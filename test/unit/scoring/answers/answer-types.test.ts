@@ -10,6 +10,7 @@ import type { BenchCase, Question } from '../../../../src/core/bundle/types.ts';
 import type { ReviewRecord } from '../../../../src/core/db/types.ts';
 import { validateCase } from '../../../../src/core/bundle/validate.ts';
 import { protocolFor, PROTOCOLS } from '../../../../src/core/protocols/registry.ts';
+import { questionVars } from '../../../../src/core/protocols/template.ts';
 import { iou, parseBoxes, toFraction } from '../../../../src/core/scoring/answers/boxes.ts';
 import { answerText, extractValue, scoreNumeric } from '../../../../src/core/scoring/answers/numeric.ts';
 import { scoreBoxAnswer } from '../../../../src/core/scoring/answers/score.ts';
@@ -146,6 +147,17 @@ describe('bundle references of the answer types', () => {
     expect(protocolFor(q({ numeric: { value: '4' } })).id).toBe('numeric');
     expect(protocolFor(q({ boxes: [{ x1: 0, y1: 0, x2: 1, y2: 1 }] })).id).toBe('box');
     expect(PROTOCOLS['short-answer'].buildRequest(q({ short: { text: 'yes' } }), q({ short: { text: 'yes' } }).questions[0]!).messages.at(-1)).toBeDefined();
+  });
+});
+
+describe('image options (TemMed-Bench)', () => {
+  it('lists an option that is an image by its place among the images sent, with its text when it has one', () => {
+    const c: BenchCase = {
+      id: 'pair', taskFamily: 'multiple-choice', images: [{ path: 'a.png', sha256: 'aa' }, { path: 'b.png', sha256: 'bb' }, { path: 'c.png', sha256: 'cc' }],
+      questions: [{ id: 'q1', text: 'Which image shows the same finding as image 1?', options: [{ key: 'A', text: '', image: 1 }, { key: 'B', text: 'follow-up', image: 2 }], reference: { answer: 'B' } }],
+    };
+    expect(questionVars(c, c.questions[0]!, 3).options).toBe('A. image 2\nB. image 3 (follow-up)');
+    expect(protocolFor(c).id).toBe('mcq');
   });
 });
 
