@@ -38,6 +38,8 @@ import { decodeToRaw } from './runtime/decode-image.ts';
 import { loadReaderStudy } from '../src/core/readers/load.ts';
 import type { ReaderStudyResult } from '../src/core/readers/compare.ts';
 import { exposeApi } from './runtime/expose.ts';
+import { importForeign, previewForeignImport, type ForeignImportPreview, type ForeignImportRequest, type ForeignImportResult } from '../src/core/interchange/import-foreign.ts';
+import { exportRunForeign, type ForeignExportFormat } from '../src/core/interchange/export-run.ts';
 
 let reposPromise: Promise<Repositories> | null = null;
 const database = (): Promise<Repositories> => (reposPromise ??= openDatabase().then((db) => createRepositories(db)));
@@ -314,6 +316,27 @@ const resultsApi = {
   /** Opens a NeuroVLM-Bench harness results file (JSONL): the benchmark's figures and NeuroEval's own; stores nothing. */
   async openHarnessFile(input: { text: string; fileName: string; bytes?: Uint8Array }): Promise<HarnessFileView> {
     return openHarnessFile(input.text, input.fileName, input.bytes);
+  },
+
+  /** Another harness's answers (VLMEvalKit, lm-eval, lmms-eval, Inspect AI, Every Eval Ever) matched to a stored benchmark; stores nothing. */
+  async previewForeign(input: ForeignImportRequest): Promise<ForeignImportPreview> {
+    return previewForeignImport(await database(), input);
+  },
+
+  /** Stores another harness's matched answers as a run of the benchmark. */
+  async importForeign(input: ForeignImportRequest): Promise<ForeignImportResult> {
+    const result = await importForeign(await database(), input);
+    storedCache = null;
+    fullCache = null;
+    safetyCache = null;
+    detailCache = null;
+    firstPage = null;
+    return result;
+  },
+
+  /** A run with its current scores in another tool's format: one file, or a ZIP of several. */
+  async exportRunAs(input: { runId: string; format: ForeignExportFormat; appVersion: string }): Promise<{ fileName: string; bytes: Uint8Array; mime: string }> {
+    return exportRunForeign(await database(), input.runId, input.format, input.appVersion);
   },
 
   /** Stores or merges an exported run; `dropUnknown` leaves out (and counts) answers for items outside its plan instead of refusing them. */

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { messageWithLocation } from '../core/errors.ts';
 import { exportCommand } from './commands/export.ts';
+import { importCommand } from './commands/import.ts';
 import { hashCommand } from './commands/hash.ts';
 import { scoreCommand } from './commands/score.ts';
 import { validateCommand } from './commands/validate.ts';
@@ -16,7 +17,7 @@ import { runCommand } from './commands/run.ts';
 import { reportCommand } from './commands/report.ts';
 import type { CliCommand, CliIo } from './command.ts';
 
-const COMMANDS: readonly CliCommand[] = [validateCommand, runCommand, mergeCommand, scoreCommand, reportCommand, exportCommand, modelManifestCommand, modelFetchCommand, hashCommand];
+const COMMANDS: readonly CliCommand[] = [validateCommand, runCommand, mergeCommand, importCommand, scoreCommand, reportCommand, exportCommand, modelManifestCommand, modelFetchCommand, hashCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -64,7 +64,7 @@ test('run, score, results, drill-down, review with an override, offline HTML rep
   await expect(board.locator('tbody tr')).toHaveCount(1);
   await expect(board.locator('tbody tr').first()).toContainText('self-test');
   await expect(board.locator('td[data-metric="neurovlm.diagnosis_name"]')).toContainText('%');
-  await expect(page.getByTestId('neurovlm-bench').locator('tr[data-model="self-test"]')).toBeVisible();
+  await expect(page.getByTestId('neurovlm-bench').locator('tr[data-model="Self-test (random weights)"]')).toBeVisible();
   await expect(page.getByTestId('two-axis').locator('svg circle')).toHaveCount(1);
   await expect(page.getByTestId('breakdown-chart').locator('svg')).toBeVisible();
   await page.getByTestId('breakdown-dimension').selectOption('diseaseGroup');

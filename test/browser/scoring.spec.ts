@@ -52,7 +52,7 @@ async function scoreSetCount(page: Page): Promise<number> {
 }
 
 test('a run is scored in the worker, re-scored with the local judge and encoder, and keeps its previous version', async ({ page, server }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(360_000);
   await openApp(page, server.url, '#/benchmarks');
   await expect(page.getByTestId('benchmark-list')).toContainText('NeuroEval demo (synthetic)', { timeout: 30_000 });
   const expected = await seedRun(page);
@@ -81,7 +81,7 @@ test('a run is scored in the worker, re-scored with the local judge and encoder,
   await panel.getByLabel('F', { exact: true }).fill('0.42');
   await expect(panel.getByTestId('score-run')).toHaveText('Re-score (keeps version 1)');
   await panel.getByTestId('score-run').click();
-  await expect(summary).toHaveAttribute('data-version', '2', { timeout: 120_000 });
+  await expect(summary).toHaveAttribute('data-version', '2', { timeout: 300_000 });
   const bert = summary.locator('tr[data-metric="bertscore.f"]');
   await expect(bert).toContainText('encoder self-test-embed');
   await expect(bert.locator('td').first()).toHaveText('1.000'); // each answer is its reference, word for word (rescaling keeps 1 at 1)
@@ -93,7 +93,7 @@ test('a run is scored in the worker, re-scored with the local judge and encoder,
   const versions = page.getByTestId('score-versions');
   await expect(versions).toContainText('Version 2 (current)');
   await expect(versions).toContainText('Version 1 (previous)');
-  await expect(versions).toContainText('judge: self-test-text');
+  await expect(versions).toContainText('judge: Self-test text model (random weights) · encoder: Self-test encoder (random weights)');
   await expect(versions).toContainText('rescaled (P 0, R 0, F 0.42: the baseline row of layer 2)');
   expect(await scoreSetCount(page)).toBe(2);
 

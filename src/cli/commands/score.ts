@@ -129,8 +129,8 @@ export function askedOnlyOf(e: RunExport): { askedOnly?: (protocolId: string, me
   return askedOnly ? { askedOnly } : {};
 }
 
-/** Only a model's answers given under the NeuroVLM-Bench protocol go into its report (a reader's are not model output). */
-function neuroVlmResponses(e: RunExport): RunExport['responses'] {
+/** Only a model's answers given under the NeuroVLM-Bench protocol go into its report and its harness file (a reader's are not model output). */
+export function neuroVlmResponses(e: RunExport): RunExport['responses'] {
   if (askedOnlyOf(e).askedOnly) return [];
   const protocol = exportProtocol(e);
   if (protocol !== 'auto') return protocol === 'neurovlm-structured' ? e.responses : [];
@@ -154,8 +154,8 @@ function load(text: string, file: string, bytes: Uint8Array): LoadedInput {
     const e = parseRunExport(text, file);
     const warnings = e.cases?.length ? [] : [`${file}: the run export holds no cases, so there is no ground truth: only validity, safety and efficiency are scored.`];
     const responses = neuroVlmResponses(e);
-    // The benchmark's figures are its evaluator's on the run as `neuroeval export --format neurovlm-jsonl` writes it: every answer.
-    const bench = neuroVlmBenchForRun(e.run.id, e.responses, e.cases ?? []);
+    // The benchmark's figures are its evaluator's on the run as `neuroeval export --format neurovlm-jsonl` writes it: the answers given under its protocol.
+    const bench = neuroVlmBenchForRun(e.run.id, responses, e.cases ?? []);
     return { format: 'neuroeval-run', items: neuroVlmItemsFromRun(responses, e.cases ?? []), warnings, bench, exported: e };
   }
   const { items, warnings } = readNeuroVlmJsonl(text, file);

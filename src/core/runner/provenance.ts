@@ -78,6 +78,31 @@ export interface Provenance {
   readonly jsonOutput?: JsonOutputRecord;
   /** Set on the export of one shard of a run (`neuroeval run --shard i/n`): the slice of the plan it answers. */
   readonly shard?: ProvenanceShard;
+  /**
+   * Set on a run whose answers another harness made and NeuroEval imported
+   * (src/core/interchange): that harness's file and what it recorded of the
+   * model. Such a run has no configuration and no NeuroEval prompt templates.
+   */
+  readonly imported?: ProvenanceImport;
+}
+
+/** Where an imported run's answers came from: the harness's file and the model's settings as it recorded them. */
+export interface ProvenanceImport {
+  /** `vlmevalkit`, `lmms-eval`, `lm-eval`, `inspect-ai` or `every-eval-ever`. */
+  readonly harness: string;
+  readonly file: string;
+  /** SHA-256 of the file's bytes. */
+  readonly sha256: string;
+  /** The model as the harness named it. */
+  readonly model: string;
+  readonly task: string | null;
+  /** Generation settings and model arguments as the file recorded them. */
+  readonly settings: Readonly<Record<string, string | number | boolean | null>>;
+  /** When the harness ran, when the file says. */
+  readonly ranAt: Timestamp | null;
+  readonly importedAt: Timestamp;
+  /** The file's items: matched to cases (of which by the user's mapping), left unmatched, and left out as second answers. */
+  readonly items: { readonly matched: number; readonly mapped: number; readonly unmatched: number; readonly duplicates: number };
 }
 
 /** Which slice of a run's plan a shard answers: shard `index` (1-based) of `count`, holding `items` planned items. */
@@ -247,8 +272,11 @@ export function describeProvenance(p: Provenance, options: DescribeOptions = {})
   const runtimes = Object.entries(p.runtimes).map(([name, v]) => `${name} ${v}`).sort();
   if (runtimes.length > 0) rows.push({ label: 'Runtimes', value: runtimes.join(', ') });
   const s = p.sampling;
+  // An imported run records only what its harness's file said; the rest reads "not recorded".
+  const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? String(x) : 'not recorded');
+  if (p.imported) rows.push(...describeImport(p.imported, when));
   rows.push(
-    { label: 'Sampling', value: `temperature ${s.temperature} · top-p ${s.topP} · max ${s.maxTokens} tokens · seed ${s.seed} (+ sample index)` },
+    { label: 'Sampling', value: `temperature ${n(s.temperature)} · top-p ${n(s.topP)} · max ${n(s.maxTokens)} tokens · seed ${n(s.seed)}${p.imported ? '' : ' (+ sample index)'}` },
     { label: 'Samples per item', value: String(p.samples) },
     { label: 'Variants', value: p.variants.map(variantLabel).join('; ') },
   );
@@ -263,6 +291,18 @@ export function describeProvenance(p: Provenance, options: DescribeOptions = {})
     { label: 'Browser', value: p.environment.userAgent || '—' },
   );
   return rows;
+}
+
+function describeImport(i: ProvenanceImport, when: (t: Timestamp | null) => string): ProvenanceRow[] {
+  const settings = Object.entries(i.settings).map(([k, v]) => `${k} ${v === null ? 'none' : String(v)}`).sort();
+  const { matched, mapped, unmatched, duplicates } = i.items;
+  return [
+    { label: 'Answers from', value: `${i.harness}: ${i.file} (SHA-256 ${short(i.sha256)})${i.task ? `, task ${i.task}` : ''}` },
+    { label: 'Harness model', value: i.model },
+    { label: 'Harness settings', value: settings.length ? `${settings.length} recorded` : 'none recorded', ...(settings.length ? { details: settings } : {}) },
+    { label: 'Items imported', value: `${matched} matched${mapped ? ` (${mapped} by hand)` : ''}, ${unmatched} unmatched, ${duplicates} duplicate${duplicates === 1 ? '' : 's'} left out` },
+    { label: 'Ran / imported', value: `${when(i.ranAt)} / ${when(i.importedAt)}` },
+  ];
 }
 
 function describeSelection(f: CaseFilters | null): string {

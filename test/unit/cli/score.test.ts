@@ -7,6 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchCase } from '../../../src/core/bundle/types.ts';
+import type { RunRecord } from '../../../src/core/db/types.ts';
 import { main } from '../../../src/cli/main.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { toNeuroVlmJsonl } from '../../../src/core/scoring/io/neurovlm-jsonl.ts';
@@ -380,6 +382,19 @@ describe('neuroeval export → score round trip', () => {
     expect(a.fields.plane).toMatchObject({ scored: 2, notScorable: 1 });
     expect(a.jsonValid).toMatchObject({ count: 2, n: 3 });
     expect(direct.groups[1]!.report.calls).toEqual({ total: 1, failed: 1, successful: 0 });
+  });
+
+  it('leaves answers given under another protocol out of the harness file, and says how many', async () => {
+    const dx: BenchCase = { id: 'd1', taskFamily: 'differential-diagnosis', images: [], questions: [{ id: 'q1', text: 'Differential?', reference: { diagnosis: 'Glioblastoma' } }] };
+    const other = nvbResponse(run.id, { caseId: 'd1', parsed: { hypotheses: [{ rank: 1, diagnosis: 'Glioblastoma', confidence: 0.6, evidence: null }] } }, 4);
+    const mixedFile = join(dir, 'run-export-mixed.json');
+    // A run whose protocol each case chose (`auto`): the differential case was asked under Neural-MedBench's protocol.
+    const auto: RunRecord = { ...run, config: { ...run.config!, protocolId: 'auto' }, provenance: { ...run.provenance!, protocol: { id: 'auto', version: '1', templateHashes: {} } } };
+    writeFileSync(mixedFile, serializeRunExport(toRunExport(auto, [...responses, other], [...cases, dx], { exportedAt: 1 })));
+    const c = capture();
+    expect(await main(['export', '--format', 'neurovlm-jsonl', mixedFile], c.io)).toBe(0);
+    expect(c.err()).toContain('1 answer(s) given under another protocol than NeuroVLM-Bench structured JSON are left out');
+    expect(c.out()).toBe(toNeuroVlmJsonl(auto, responses, cases));
   });
 
   it('refuses an unknown format and a broken export, naming the file', async () => {

@@ -46,7 +46,8 @@ export const vlmEvalKitImporter: Importer = {
   async detect(files) {
     for (const f of files) {
       if (extensionOf(f.path) !== 'tsv') continue;
-      const cells = firstLine(await headText(f, 4096)).split('\t').map((c) => c.trim());
+      // pandas' to_csv(quoting=QUOTE_ALL), as VLMEvalKit itself writes TSVs, quotes the header cells too.
+      const cells = firstLine(await headText(f, 4096)).split('\t').map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
       if (cells.includes('index') && (cells.includes('image') || cells.includes('image_path')) && cells.includes('question')) return 0.9;
     }
     return 0;

@@ -349,11 +349,12 @@ export function summariseArms(
       meanDecodeTps: decode.length ? decode.reduce((a, b) => a + b, 0) / decode.length : NaN,
     });
   }
-  // The benchmark's own figures: its evaluator on the run as `neuroeval export --format neurovlm-jsonl` writes it (every
-  // answer, so a run mixing benchmarks gets the evaluator's failure, not figures it would never print). Answers people gave
-  // through a form (a reader study) are not a model's output: no figures.
-  const hasNeuroVlm = opts.modelOutput !== false && items.some((it) => it.protocolId === 'neurovlm-structured');
-  const neurovlmBench = hasNeuroVlm ? neuroVlmBenchForRun('', responses, cases) : undefined;
+  // The benchmark's own figures: its evaluator on the run as `neuroeval export --format neurovlm-jsonl` writes it, the
+  // answers given under the NeuroVLM-Bench protocol (a run mixing benchmarks keeps the others out of the file, as the
+  // export does). Answers people gave through a form (a reader study) are not a model's output: no figures.
+  const neuroIds = new Set(items.filter((it) => it.protocolId === 'neurovlm-structured').map((it) => it.responseId));
+  const hasNeuroVlm = opts.modelOutput !== false && neuroIds.size > 0;
+  const neurovlmBench = hasNeuroVlm ? neuroVlmBenchForRun('', responses.filter((r) => neuroIds.has(r.id)), cases) : undefined;
   return { arms: out, calibrationShift: calibrationShifts(items), ...(neurovlmBench ? { neurovlmBench } : {}) };
 }
 

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
+import type { BenchCase } from '../../../../src/core/bundle/types.ts';
+import { neuroVlmBenchForRun } from '../../../../src/core/scoring/neurovlm/evaluator/index.ts';
 import { answer, nvbCase, nvbResponse } from '../neurovlm/fixtures.ts';
 
 describe("a scored run's NeuroVLM-Bench figures", () => {
@@ -37,5 +39,20 @@ describe("a scored run's NeuroVLM-Bench figures", () => {
     // NeuroEval's own analysis reads "tumour" as tumor: every class answer right.
     const own = summary.arms[0]!.metrics.find((x) => x.metric === 'neurovlm.diagnosis_name')!;
     expect(own.mean).toBe(1);
+  });
+
+  it('of a run mixing benchmarks are the evaluator on the answers given under the NeuroVLM-Bench protocol, as its harness file holds them', async () => {
+    // A differential-diagnosis case (Neural-MedBench style) has no class ground truth: in the harness file the evaluator would stop (np.column_stack).
+    const dx: BenchCase = { id: 'd1', taskFamily: 'differential-diagnosis', images: [], questions: [{ id: 'q1', text: 'Differential?', reference: { diagnosis: 'Glioblastoma' } }] };
+    const ranked = { hypotheses: [{ rank: 1, diagnosis: 'Glioblastoma', confidence: 0.6, evidence: null }] };
+    const mixed = [...responses, nvbResponse('r', { caseId: 'd1', parsed: ranked }, 4)];
+    const { summary } = await scoreRun({ protocolId: 'auto', responses: mixed, cases: [...cases, dx] }, { resamples: 10 });
+    expect(summary.arms[0]!.protocols).toEqual(['neurovlm-structured', 'nmb-differential']);
+    const bench = summary.neurovlmBench!;
+    expect(bench.failure).toBeUndefined();
+    expect(bench).toEqual(neuroVlmBenchForRun('', responses, cases));
+    expect(bench.all['model-a']!.accuracy).toBe(0.75);
+    // The whole run in one file, as before: the evaluator's own failure, which the tool no longer meets.
+    expect(neuroVlmBenchForRun('', mixed, [...cases, dx]).failure?.message).toMatch(/column_stack/);
   });
 });
