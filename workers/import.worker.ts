@@ -47,6 +47,7 @@ function toInputFiles(files: readonly PickedFile[]): InputFile[] {
     size: file.size,
     bytes: async () => new Uint8Array(await file.arrayBuffer()),
     text: async () => decodeText(new Uint8Array(await file.arrayBuffer()), path),
+    slice: async (start: number, end: number) => new Uint8Array(await file.slice(start, end).arrayBuffer()),
   }));
 }
 

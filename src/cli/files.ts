@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { decodeText, type InputFile } from '../core/bundle/importers/importer.ts';
 import { checkInputSize } from '../core/bundle/read-inputs.ts';
@@ -12,6 +12,7 @@ export function inputFilesFrom(target: string): InputFile[] {
     size: statSync(full).size,
     bytes: async () => new Uint8Array(readFileSync(full)),
     text: async () => decodeText(new Uint8Array(readFileSync(full)), path),
+    slice: async (start, end) => readRange(full, start, end),
   });
   if (st.isFile()) return [make(target, basename(target))];
   const out: InputFile[] = [];
@@ -25,6 +26,23 @@ export function inputFilesFrom(target: string): InputFile[] {
   };
   walk(target);
   return out;
+}
+
+/** Bytes `start` to `end` of a file on disk, without reading the rest (Parquet row groups). */
+function readRange(full: string, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(Math.max(0, end - start));
+  const fd = openSync(full, 'r');
+  try {
+    let done = 0;
+    while (done < out.length) {
+      const n = readSync(fd, out, done, out.length - done, start + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done === out.length ? out : out.subarray(0, done);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

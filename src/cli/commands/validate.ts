@@ -13,6 +13,8 @@ interface ParsedArgs {
   json: boolean;
   kind?: string;
   mapping?: string;
+  /** The split to read where the files hold several (Hugging Face's `test-00000-of-00001.parquet`). */
+  split?: string;
   /** ZIP limits as JSON (see core/bundle/zip-read.ts), over the defaults. */
   zipLimits?: string;
   /** DICOM/NIfTI rendering options (see core/bundle/medical-images.ts). */
@@ -26,6 +28,7 @@ function parseArgs(args: readonly string[]): ParsedArgs {
     if (a === '--json') out.json = true;
     else if (a === '--format') out.kind = args[++i];
     else if (a === '--mapping') out.mapping = args[++i];
+    else if (a === '--split') out.split = args[++i];
     else if (a === '--zip-limits') out.zipLimits = args[++i];
     else if (a === '--dicom-frames') out.image.dicomFrames = args[++i];
     else if (a === '--nifti-plane') out.image.niftiPlane = args[++i];
@@ -80,8 +83,9 @@ export const validateCommand: CliCommand = {
     '',
     'Inputs: a NeuroEval bundle (.zip or folder), a Neural-MedBench JSON (add the',
     'answer key as a second file), a NeuroVLM-Bench CSV plus the image folder, a',
-    'VLMEvalKit TSV, a CSV/JSONL with --mapping, or DICOM alone: one file, a study',
-    'or series folder, or a ZIP of them (one case per series).',
+    'VLMEvalKit TSV, a CSV, JSONL, JSON array or Parquet file with --mapping (Hugging',
+    'Face layouts: image structs, option lists, split files), or DICOM alone: one file,',
+    'a study or series folder, or a ZIP of them (one case per series).',
     '',
     'Options:',
     '  --json              Print the result as JSON; "images" lists every stored image',
@@ -90,6 +94,8 @@ export const validateCommand: CliCommand = {
     '                      neural-medbench, neurovlm-bench, vlmevalkit, generic)',
     '  --mapping <json>    Column mapping for the generic importer, e.g.',
     '                      \'{"id":"case","question":"prompt","image":"file"}\'',
+    '  --split <name>      The split to read when the files hold several (train,',
+    '                      validation, test…: every shard of it is read)',
     '  --dicom-frames <middle|first|all>       Frames of multi-frame DICOM to render',
     '  --nifti-plane <axial|coronal|sagittal>  Plane of NIfTI slices (default axial)',
     '  --nifti-slices <middle|10,12,14>        NIfTI slices to render (default middle)',
@@ -107,7 +113,7 @@ export const validateCommand: CliCommand = {
     '                      the patient\'s name, IDs and dates (dropped by default)',
   ].join('\n'),
   async run(args, io) {
-    const { targets, json, kind, mapping: mappingText, zipLimits: zipLimitsText, image } = parseArgs(args);
+    const { targets, json, kind, mapping: mappingText, split, zipLimits: zipLimitsText, image } = parseArgs(args);
     if (targets.length === 0) {
       io.err.write('neuroeval validate: give a file or folder to check\n');
       return 2;
@@ -137,7 +143,7 @@ export const validateCommand: CliCommand = {
       }
     }
     const files = targets.flatMap((t) => inputFilesFrom(t));
-    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}), ...(zipLimits ? { zipLimits } : {}) } });
+    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}), ...(split ? { split } : {}), ...(zipLimits ? { zipLimits } : {}) } });
     if (json) {
       // The salt never leaves the import: printing it would let anyone recompute the keys from a hospital's IDs.
       const { bundle, keySalt: _s, imageInputs, ...rest } = preview;

@@ -32,7 +32,8 @@ function tooLarge(file: string, size: number, limit: number, what: string): Inva
 export function checkInputSize(path: string, size: number): void {
   const text = TEXT_EXTENSIONS.has(extensionOf(path));
   if (text && size > MAX_TEXT_BYTES) throw tooLarge(path, size, MAX_TEXT_BYTES, 'text file');
-  if (size > MAX_FILE_BYTES) throw tooLarge(path, size, MAX_FILE_BYTES, 'file');
+  // Parquet is read a row group at a time (importers/parquet-source.ts), never whole.
+  if (size > MAX_FILE_BYTES && extensionOf(path) !== 'parquet') throw tooLarge(path, size, MAX_FILE_BYTES, 'file');
 }
 
 /** A read the runtime refused (permissions, a file removed or changed since it was picked), named. */
@@ -59,10 +60,22 @@ export function readableInputs(files: readonly InputFile[], notices?: ImportIssu
         throw unreadable(f.path, error);
       }
     };
+    const slice = f.slice?.bind(f);
     return {
       path: f.path,
       size: f.size,
       bytes,
+      ...(slice
+        ? {
+            slice: async (start: number, end: number): Promise<Uint8Array> => {
+              try {
+                return await slice(start, end);
+              } catch (error) {
+                throw unreadable(f.path, error);
+              }
+            },
+          }
+        : {}),
       text: async () => {
         if (f.size > MAX_TEXT_BYTES) throw tooLarge(f.path, f.size, MAX_TEXT_BYTES, 'text file');
         const decoded = decodeBytes(await bytes(), f.path);

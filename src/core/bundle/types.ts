@@ -67,6 +67,12 @@ export interface QuestionOption {
   /** Letter or key shown to the model, e.g. `A`. */
   readonly key: string;
   readonly text: string;
+  /**
+   * An option that is an image (TemMed-Bench's image-pair selection): the
+   * index into the case's `images` shown as this option, labelled with its
+   * key where the options are listed. `text` may then be empty.
+   */
+  readonly image?: number;
 }
 
 export interface RubricItem {
@@ -74,6 +80,40 @@ export interface RubricItem {
   readonly text: string;
   /** Signed points; negative items penalise (hallucination, unsafe advice). */
   readonly points: number;
+  /** Axes or themes the item belongs to (HealthBench `axis:accuracy`, `theme:emergency_referrals`): rubric points are broken down by tag. */
+  readonly tags?: readonly string[];
+}
+
+/** Whether a short answer is closed (yes/no, or a choice the question states) or open, as VQA-RAD and SLAKE label questions. */
+export type ShortAnswerType = 'open' | 'closed';
+
+/** How a number is compared (scoring/answers/numeric.ts, MedCalc-Bench's rules). */
+export type NumericKind = 'decimal' | 'integer' | 'date' | 'weeks-days';
+
+/** A number, date or duration answer. */
+export interface NumericAnswer {
+  /** The ground truth as written: `17.3`, `08/21/2021`, `(4 weeks, 2 days)`. */
+  readonly value: string;
+  /** Inclusive limits a decimal answer must fall within (MedCalc-Bench's Lower/Upper Limit). */
+  readonly lower?: number;
+  readonly upper?: number;
+  readonly kind?: NumericKind;
+  /** MedCalc-Bench's calculator id: decides the rule as the benchmark's evaluator does. */
+  readonly calculatorId?: number;
+}
+
+/** How the numbers of a box relate to its image: fractions (0–1), Qwen-VL's 0–1000 grid, or pixels. */
+export type BoxFrame = 'fraction' | 'grid1000' | 'pixels';
+
+/** A reference box on one of the case's images: x1, y1 (top left), x2, y2 (bottom right). */
+export interface ReferenceBox {
+  readonly x1: number;
+  readonly y1: number;
+  readonly x2: number;
+  readonly y2: number;
+  /** Index into the case's `images` (default 0). */
+  readonly image?: number;
+  readonly label?: string;
 }
 
 /** The answer key of one question. Absent fields are not scored. */
@@ -100,6 +140,13 @@ export interface ReferenceAnswer {
   readonly labels?: Readonly<Record<string, string | null>>;
   /** Correct option key for multiple choice. */
   readonly answer?: string;
+  /** A short free-text answer (VQA-RAD, SLAKE): normalised exact match and token recall, split by answer type. */
+  readonly short?: { readonly text: string; readonly type?: ShortAnswerType };
+  /** A number, date or duration (MedCalc-Bench). */
+  readonly numeric?: NumericAnswer;
+  /** Boxes on the case's images (grounding: MedSG-Bench), with the frame their numbers are in (default `pixels`). */
+  readonly boxes?: readonly ReferenceBox[];
+  readonly boxFrame?: BoxFrame;
 }
 
 /** A follow-up turn of a multi-round case, revealed after the model's previous answer. */

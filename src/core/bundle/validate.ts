@@ -49,7 +49,13 @@ const MANIFEST_KEYS = ['format', 'formatVersion', 'id', 'name', 'version', 'lice
 const CASE_KEYS = ['id', 'split', 'taskFamily', 'modality', 'sequences', 'diseaseGroup', 'images', 'ehr', 'notes', 'questions', 'meta'];
 const IMAGE_KEYS = ['path', 'sha256', 'mime', 'width', 'height', 'sequence', 'plane', 'slice', 'label', 'source'];
 const QUESTION_KEYS = ['id', 'text', 'lang', 'options', 'followUps', 'pairId', 'reference'];
-const REFERENCE_KEYS = ['diagnosis', 'aliases', 'differential', 'lesion', 'rationale', 'rubric', 'labels', 'answer'];
+const REFERENCE_KEYS = ['diagnosis', 'aliases', 'differential', 'lesion', 'rationale', 'rubric', 'labels', 'answer', 'short', 'numeric', 'boxes', 'boxFrame'];
+const NUMERIC_KINDS = ['decimal', 'integer', 'date', 'weeks-days'];
+const BOX_FRAMES = ['fraction', 'grid1000', 'pixels'];
+
+function finite(v: unknown): boolean {
+  return typeof v === 'number' && Number.isFinite(v);
+}
 
 /** Validates manifest.json. Returns the manifest when there are no errors. */
 export function validateManifest(raw: unknown, file: string): { manifest?: BundleManifest; issues: ImportIssue[] } {
@@ -109,8 +115,33 @@ function checkReference(c: Checker, ref: unknown, path: string): void {
         c.string(item, 'id', p, true);
         c.string(item, 'text', p, true);
         if (typeof item.points !== 'number' || !Number.isFinite(item.points)) c.error(`${p}points`, '"points" must be a number (negative for penalties).');
+        c.stringArray(item, 'tags', p);
       });
   }
+  if (ref.short !== undefined && c.isObject(ref.short, `${path}short`)) {
+    c.string(ref.short, 'text', `${path}short.`, true);
+    if (ref.short.type !== undefined && ref.short.type !== 'open' && ref.short.type !== 'closed') c.error(`${path}short.type`, '"type" must be open or closed.');
+  }
+  if (ref.numeric !== undefined && c.isObject(ref.numeric, `${path}numeric`)) {
+    const n = ref.numeric;
+    c.string(n, 'value', `${path}numeric.`, true);
+    for (const k of ['lower', 'upper', 'calculatorId']) if (n[k] !== undefined && !finite(n[k])) c.error(`${path}numeric.${k}`, `"${k}" must be a number.`);
+    if (n.kind !== undefined && !NUMERIC_KINDS.includes(n.kind as string)) c.error(`${path}numeric.kind`, `"kind" must be one of: ${NUMERIC_KINDS.join(', ')}.`);
+  }
+  if (ref.boxes !== undefined) {
+    if (!Array.isArray(ref.boxes)) c.error(`${path}boxes`, '"boxes" must be a list of {x1, y1, x2, y2}.');
+    else
+      ref.boxes.forEach((b, i) => {
+        const p = `${path}boxes[${i}]`;
+        if (!c.isObject(b, p)) return;
+        for (const k of ['x1', 'y1', 'x2', 'y2']) if (!finite(b[k])) c.error(`${p}.${k}`, `"${k}" must be a number.`);
+        if (finite(b.x1) && finite(b.x2) && finite(b.y1) && finite(b.y2) && ((b.x2 as number) <= (b.x1 as number) || (b.y2 as number) <= (b.y1 as number))) {
+          c.error(p, 'A box needs x2 > x1 and y2 > y1 (top-left corner first).');
+        }
+        if (b.image !== undefined && !(Number.isInteger(b.image) && (b.image as number) >= 0)) c.error(`${p}.image`, '"image" must be an image index (0, 1, …).');
+      });
+  }
+  if (ref.boxFrame !== undefined && !BOX_FRAMES.includes(ref.boxFrame as string)) c.error(`${path}boxFrame`, `"boxFrame" must be one of: ${BOX_FRAMES.join(', ')}.`);
   c.unknownKeys(ref, REFERENCE_KEYS, path);
 }
 
@@ -169,7 +200,9 @@ export function validateCase(raw: unknown, location: ErrorLocation): { case?: Be
           q.options.forEach((o, j) => {
             if (c.isObject(o, `${p}options[${j}]`)) {
               c.string(o, 'key', `${p}options[${j}].`, true);
-              c.string(o, 'text', `${p}options[${j}].`, true);
+              // An image option may have no text.
+              c.string(o, 'text', `${p}options[${j}].`, o.image === undefined);
+              if (o.image !== undefined && !(Number.isInteger(o.image) && (o.image as number) >= 0)) c.error(`${p}options[${j}].image`, '"image" must be an image index (0, 1, …).');
             }
           });
       }
@@ -205,7 +238,10 @@ function pick(o: Obj, keys: readonly string[]): Obj {
 function cleanReference(r: Obj): Obj {
   const out = pick(r, REFERENCE_KEYS);
   if (out.lesion) out.lesion = pick(out.lesion as Obj, ['type', 'location', 'laterality', 'sequence']);
-  if (Array.isArray(out.rubric)) out.rubric = (out.rubric as Obj[]).map((i) => pick(i, ['id', 'text', 'points']));
+  if (Array.isArray(out.rubric)) out.rubric = (out.rubric as Obj[]).map((i) => pick(i, ['id', 'text', 'points', 'tags']));
+  if (out.short) out.short = pick(out.short as Obj, ['text', 'type']);
+  if (out.numeric) out.numeric = pick(out.numeric as Obj, ['value', 'lower', 'upper', 'kind', 'calculatorId']);
+  if (Array.isArray(out.boxes)) out.boxes = (out.boxes as Obj[]).map((b) => pick(b, ['x1', 'y1', 'x2', 'y2', 'image', 'label']));
   return out;
 }
 
@@ -215,7 +251,7 @@ function cleanCase(raw: Obj): BenchCase {
   out.images = (raw.images as Obj[]).map((i) => pick(i, IMAGE_KEYS));
   out.questions = (raw.questions as Obj[]).map((q) => {
     const cq = pick(q, QUESTION_KEYS);
-    if (Array.isArray(cq.options)) cq.options = (cq.options as Obj[]).map((o) => pick(o, ['key', 'text']));
+    if (Array.isArray(cq.options)) cq.options = (cq.options as Obj[]).map((o) => pick(o, ['key', 'text', 'image']));
     if (Array.isArray(cq.followUps)) {
       cq.followUps = (cq.followUps as Obj[]).map((f) => {
         const cf = pick(f, ['id', 'text', 'images', 'reference']);

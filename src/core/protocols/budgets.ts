@@ -95,6 +95,19 @@ const FREE_TEXT =
   'Red flags that would argue against MS include a progressive course from onset in an older patient, meningeal enhancement, ' +
   'or lesions sparing the periventricular white matter.';
 
+/** A short answer as lmms-eval asks for one (it allows 32 new tokens); a model that adds a sentence still fits. */
+const SHORT_ANSWER = 'Yes, a hyperintense lesion in the left frontal lobe near the lateral ventricle.';
+
+/** MedCalc-Bench's zero-shot JSON: the reasoning, then the answer. */
+const NUMERIC =
+  '{"step_by_step_thinking": "The Cockcroft-Gault equation is CrCl = (140 - age) x adjusted weight x (0.85 if female) / (72 x serum creatinine). ' +
+  'The patient is a 67-year-old woman weighing 72 kg, 165 cm tall, so her BMI is 26.4 and the adjusted body weight is used: ideal body weight ' +
+  '57.0 kg, adjusted weight 57.0 + 0.4 x (72 - 57.0) = 63.0 kg. Her serum creatinine is 1.3 mg/dL. CrCl = (140 - 67) x 63.0 x 0.85 / (72 x 1.3) ' +
+  '= 3909.2 / 93.6 = 41.77 mL/min.", "answer": "41.77"}';
+
+/** A box with a short label, as grounding models write one. */
+const BOX = 'The lesion lies in the right parietal lobe: [412, 188, 506, 279]';
+
 /** The budget of each protocol. The numbers are checked against the examples by the budgets test. */
 export const ANSWER_BUDGETS: Readonly<Record<ProtocolId, AnswerBudget>> = {
   'neurovlm-structured': { tokens: 192, examples: [neuroVlmPromptExample(), NEUROVLM_LONGEST] },
@@ -107,6 +120,9 @@ export const ANSWER_BUDGETS: Readonly<Record<ProtocolId, AnswerBudget>> = {
   mcq: { tokens: 160, examples: [MCQ] },
   rubric: { tokens: 288, examples: [FREE_TEXT] },
   'open-question': { tokens: 288, examples: [FREE_TEXT] },
+  'short-answer': { tokens: 32, examples: [SHORT_ANSWER] },
+  numeric: { tokens: 320, examples: [NUMERIC] },
+  box: { tokens: 48, examples: [BOX] },
 };
 
 /** The budget of a protocol id (an unknown id gets the largest, so nothing is cut by surprise). */

@@ -16,6 +16,9 @@ export const PROTOCOL_NAMES: Readonly<Record<ProtocolId, string>> = {
   mcq: 'Multiple choice (VLMEvalKit style)',
   rubric: 'Rubric-scored answer (LiveMedBench style)',
   'open-question': 'Open question (free text)',
+  'short-answer': 'Short answer (VQA: a word or phrase)',
+  numeric: 'Number, date or duration (MedCalc-Bench rules)',
+  box: 'Bounding box (grounding)',
 };
 
 /** A run's protocol in words: a protocol's name, "each case's own protocol" for `auto`, or the id itself when this version does not know it. */

@@ -1,5 +1,6 @@
 /** All protocols by id, and the default protocol for a case. */
 import type { BenchCase, ProtocolDefaults, TaskFamily } from '../bundle/types.ts';
+import { boxProtocol, numericProtocol, shortAnswerProtocol } from './answers/index.ts';
 import { openQuestionProtocol, rubricProtocol } from './free-text.ts';
 import { mcqProtocol } from './mcq/protocol.ts';
 import { neuroVlmProtocol } from './neurovlm/protocol.ts';
@@ -20,6 +21,9 @@ export const PROTOCOLS: Readonly<Record<ProtocolId, Protocol>> = {
   mcq: mcqProtocol,
   rubric: rubricProtocol,
   'open-question': openQuestionProtocol,
+  'short-answer': shortAnswerProtocol,
+  numeric: numericProtocol,
+  box: boxProtocol,
 };
 
 export const PROTOCOL_IDS = Object.keys(PROTOCOLS) as ProtocolId[];
@@ -58,16 +62,29 @@ export function fits(id: ProtocolId, c: BenchCase): boolean {
   return id !== 'neurovlm-structured' || c.images.length > 0;
 }
 
+/** The answer-type protocol every question of a case asks for by its reference (a short answer, a number, boxes), if one. */
+function answerTypeProtocol(c: BenchCase): Protocol | undefined {
+  if (c.questions.length === 0) return undefined;
+  const all = (has: (q: BenchCase['questions'][number]) => boolean) => c.questions.every(has);
+  if (all((q) => !!q.reference?.short)) return shortAnswerProtocol;
+  if (all((q) => !!q.reference?.numeric)) return numericProtocol;
+  if (all((q) => (q.reference?.boxes?.length ?? 0) > 0)) return boxProtocol;
+  return undefined;
+}
+
 /**
  * The protocol a case runs with by default: the bundle's
  * `protocolDefaults.protocol` when it is known and fits the case, else by
- * task family (`mcq` for questions with options, `rubric` for open questions
- * that carry rubric items).
+ * task family (`mcq` for questions with options, the answer type's protocol
+ * for questions whose reference is a short answer, a number or boxes,
+ * `rubric` for open questions that carry rubric items).
  */
 export function protocolFor(c: BenchCase, defaults?: ProtocolDefaults): Protocol {
   const preferred = defaults?.protocol ? getProtocol(defaults.protocol) : undefined;
   if (preferred && fits(preferred.id, c)) return preferred;
   if (hasOptions(c)) return mcqProtocol;
+  const byAnswer = answerTypeProtocol(c);
+  if (byAnswer) return byAnswer;
   const family = FAMILY_PROTOCOL[c.taskFamily] ?? 'open-question';
   if (family === 'open-question' && c.questions.some((q) => q.reference?.rubric?.length)) return rubricProtocol;
   if (!fits(family, c)) return openQuestionProtocol;

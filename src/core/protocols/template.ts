@@ -85,7 +85,8 @@ export function questionVars(c: BenchCase, q: Question, imageCount: number): Rec
     notes,
     ehr,
     clinical: [notes, ehr].filter(Boolean).join('\n\n'),
-    options: options.map((o) => `${o.key}. ${o.text}`).join('\n'),
+    // An image option is named by its place among the images sent (TemMed-Bench's image-pair selection).
+    options: options.map((o) => (o.image !== undefined ? `${o.key}. image ${o.image + 1}${o.text ? ` (${o.text})` : ''}` : `${o.key}. ${o.text}`)).join('\n'),
     optionKeys: options.map((o) => o.key).join(', '),
     imageCount,
   };

@@ -18,7 +18,10 @@ export type ProtocolId =
   | 'structured-review'
   | 'mcq'
   | 'rubric'
-  | 'open-question';
+  | 'open-question'
+  | 'short-answer'
+  | 'numeric'
+  | 'box';
 
 /** An image of a case, by position; the runner replaces it with the bytes of the stored asset. */
 export interface ImageRef {

@@ -44,7 +44,32 @@ describe('case validation', () => {
     ['label not string', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { labels: { plane: 3 } } }] }, /Label "plane"/, 'questions[0].reference.labels.plane'],
     ['rubric points', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { rubric: [{ id: 'r', text: 't', points: 'ten' }] } }] }, /points/, 'questions[0].reference.rubric[0].points'],
     ['ehr object value', { ...goodCase, ehr: { meds: ['a'] } }, /EHR field "meds"/, 'ehr.meds'],
+    ['short answer type', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { short: { text: 'yes', type: 'maybe' } } }] }, /open or closed/, 'questions[0].reference.short.type'],
+    ['numeric limit', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { numeric: { value: '4', lower: 'three' } } }] }, /"lower" must be a number/, 'questions[0].reference.numeric.lower'],
+    ['numeric kind', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { numeric: { value: '4', kind: 'roman' } } }] }, /"kind" must be one of/, 'questions[0].reference.numeric.kind'],
+    ['box coordinate', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { boxes: [{ x1: 0, y1: 0, x2: '5', y2: 5 }] } }] }, /"x2" must be a number/, 'questions[0].reference.boxes[0].x2'],
+    ['box frame', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { boxes: [{ x1: 0, y1: 0, x2: 5, y2: 5 }], boxFrame: 'inches' } }] }, /"boxFrame" must be one of/, 'questions[0].reference.boxFrame'],
+    ['rubric tags', { ...goodCase, questions: [{ id: '1', text: 'x', reference: { rubric: [{ id: 'r', text: 't', points: 1, tags: 'axis:accuracy' }] } }] }, /tags/, 'questions[0].reference.rubric[0].tags'],
+    ['option with neither text nor image', { ...goodCase, questions: [{ id: '1', text: 'x', options: [{ key: 'A' }] }] }, /Missing required field "text"/, 'questions[0].options[0].text'],
   ];
+
+  it('accepts the answer types, tagged rubric items and image options, as the JSON Schema does', () => {
+    const typed = {
+      ...goodCase,
+      images: [...goodCase.images, { path: 'images/b.png' }],
+      questions: [
+        { id: 'a', text: 'Which lobe?', reference: { short: { text: 'frontal', type: 'open' } } },
+        { id: 'b', text: 'CrCl?', reference: { numeric: { value: '41.77', lower: 39.68, upper: 43.86, calculatorId: 2 } } },
+        { id: 'c', text: 'Where?', reference: { boxes: [{ x1: 1, y1: 2, x2: 30, y2: 40, image: 0, label: 'lesion' }], boxFrame: 'pixels' } },
+        { id: 'd', text: 'Advice?', reference: { rubric: [{ id: 'r1', text: 'Refers', points: 5, tags: ['axis:completeness'] }] } },
+        { id: 'e', text: 'Which image shows the lesion?', options: [{ key: 'A', image: 0, text: '' }, { key: 'B', image: 1 }], reference: { answer: 'B' } },
+      ],
+    };
+    const r = validateCase(typed, { file: 'cases.jsonl', line: 1 });
+    expect(r.issues).toEqual([]);
+    expect(r.case).toEqual(typed);
+    expect(schemaAccepts('case', typed)).toBe(true);
+  });
   it.each(bad)('reports %s with file, line and field, and the schema agrees', (_name, value, message, field) => {
     const r = validateCase(value, { file: 'cases.jsonl', line: 7 });
     expect(r.case).toBeUndefined();

@@ -18,9 +18,10 @@ describe('detectImporter', () => {
 
   it('picks Neural-MedBench for its JSON (with or without an answer key)', async () => {
     const json = JSON.stringify([{ case_id: 'case_1', text: 'x', images: [], questions: [] }], null, 2);
-    expect(await kinds([memoryFile('direct-diagnosis.json', json)])).toEqual([['neural-medbench', 0.95]]);
+    expect(await kinds([memoryFile('direct-diagnosis.json', json)])).toEqual([['neural-medbench', 0.95], ['generic', 0.2]]);
     expect((await kinds([memoryFile('direct-diagnosis.json', `\n  ${json}`), memoryFile('key.csv', 'case_id,diagnosis\ncase_1,x\n')]))[0]).toEqual(['neural-medbench', 0.95]);
-    expect(await kinds([memoryFile('other.json', '{"case_id": 1}')])).toEqual([]);
+    // Any other JSON may be a table of rows (OmniMedVQA's layout): the column mapping reads it.
+    expect(await kinds([memoryFile('other.json', '{"case_id": 1}')])).toEqual([['generic', 0.2]]);
   });
 
   it('picks NeuroVLM-Bench for the real index with images and prompt', async () => {

@@ -165,7 +165,7 @@ describe('generic importer', () => {
       const messages = warnings(asAnswer).map((w) => w.message);
       expect(messages).toEqual([
         'The answer column "Reference diagnosis" is not scored for 5 cases: they will be asked under "Open question (free text)" (task family open-question), which does not read an answer; only multiple choice does. ' +
-          'Map the column as "Class label (classification scoring)" to score it as a class (without options the cases become classification, asked under NeuroVLM-Bench structured JSON), or as "Reference diagnosis" to score it as a diagnosis, or add "Option columns (multiple choice)" for multiple choice.',
+          'Map the column as "Class label (classification scoring)" to score it as a class (without options the cases become classification, asked under NeuroVLM-Bench structured JSON), or as "Short answer (a word or phrase)" to score it by exact match (VQA-RAD, SLAKE), or as "Numeric answer (number, date or duration)" for a number, or as "Reference diagnosis" to score it as a diagnosis, or add "Option columns (multiple choice)" for multiple choice.',
         'None of the 5 cases asked under "Open question (free text)" (task family open-question) has a reference rationale or diagnosis, which that protocol scores answers against: their answers will get no score. Map the column that holds it as "Reference diagnosis".',
       ]);
       expect(warnings(asAnswer)[0]!.location).toEqual({ file: 'mine/cases.csv', line: 1, field: 'Reference diagnosis' });
@@ -181,10 +181,10 @@ describe('generic importer', () => {
   it('warns nothing when every mapped reference is scored, and names a multiple-choice answer that is not an option key', async () => {
     const clean = await genericImporter.read(csvInputs(), { options: { mapping: CSV_MAPPING } });
     expect(warnings(clean).filter((w) => !/image/.test(w.message))).toEqual([]);
-    const csv = 'id,question,answer,A,B\nq1,Which?,B,Infarct,Tumour\nq2,Which?,Tumour,Infarct,Tumour\n';
+    const csv = 'id,question,answer,A,B\nq1,Which?,B,Infarct,Tumour\nq2,Which?,Glioma,Infarct,Tumour\n';
     const offKey = await genericImporter.read([memoryFile('mc.csv', csv)], { options: { mapping: { id: 'id', question: 'question', answer: 'answer', options: ['A', 'B'] } } });
     expect(warnings(offKey).map((w) => w.message)).toEqual([
-      'The answer of 1 multiple-choice case is not one of its option keys (case "q2": "Tumour", keys A, B): multiple choice scores the key of the correct option, so these answers are never counted right.',
+      'The answer of 1 multiple-choice case is not one of its option keys (case "q2": "Glioma", keys A, B): multiple choice scores the key of the correct option, so these answers are never counted right.',
     ]);
   });
 

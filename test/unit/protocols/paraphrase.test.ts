@@ -46,6 +46,9 @@ const CASES: Record<string, BenchCase> = {
   mcq: MCQ_CASE,
   rubric: RUBRIC_CASE,
   'open-question': NMB_CASE,
+  'short-answer': NMB_CASE,
+  numeric: NMB_CASE,
+  box: NMB_CASE,
 };
 
 function ask(protocolId: string, variant: Variant, options: Parameters<typeof runProtocol>[1] = {}) {

@@ -15,6 +15,7 @@ describe('protocol registry', () => {
   it('lists every protocol under its own id, with templates and a version', () => {
     expect(PROTOCOL_IDS).toEqual([
       'neurovlm-structured', 'nmb-differential', 'nmb-lesion', 'nmb-rationale', 'nmb-multi-round', 'structured-review', 'mcq', 'rubric', 'open-question',
+      'short-answer', 'numeric', 'box',
     ]);
     for (const id of PROTOCOL_IDS) {
       const p = PROTOCOLS[id];

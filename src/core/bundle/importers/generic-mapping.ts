@@ -6,7 +6,14 @@
  */
 import { TASK_FAMILIES, type TaskFamily } from '../types.ts';
 
+/**
+ * The case id "column" for files with none (VQA-RAD, PMC-VQA): the row's line
+ * (or entry) number, prefixed with the file's name when several files are read.
+ */
+export const ROW_NUMBER = '(row number)';
+
 export interface GenericMapping {
+  /** The case id column, or {@link ROW_NUMBER}. */
   readonly id: string;
   readonly question: string;
   /** Column(s) holding image paths (relative to the picked folder) or data URIs; kept in order. */
@@ -32,10 +39,26 @@ export interface GenericMapping {
   readonly diagnosis?: string;
   /** Column of equivalent diagnosis names, `|` or `;` separated (or a list in JSONL). */
   readonly aliases?: string;
+  /** A short free-text answer (VQA-RAD, SLAKE): scored by normalised exact match and token recall. */
+  readonly shortAnswer?: string;
+  /** Whether each short answer is open or closed (VQA-RAD's and SLAKE's `answer_type`: OPEN / CLOSED). */
+  readonly answerType?: string;
+  /** A number, date or duration answer (MedCalc-Bench's `Ground Truth Answer`). */
+  readonly numericAnswer?: string;
+  /** Inclusive limits of a decimal answer (MedCalc-Bench's `Lower Limit`, `Upper Limit`). */
+  readonly numericLower?: string;
+  readonly numericUpper?: string;
+  /** MedCalc-Bench's `Calculator ID`: decides how the answer is compared. */
+  readonly calculatorId?: string;
+  /** Rubric items, a list of `{criterion, points, tags}` (HealthBench's `rubrics`). */
+  readonly rubric?: string;
 }
 
 /** Single-column fields other than id and question. */
-const OPTIONAL_COLUMNS = ['answer', 'classLabel', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases'] as const;
+const OPTIONAL_COLUMNS = [
+  'answer', 'classLabel', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases',
+  'shortAnswer', 'answerType', 'numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'rubric',
+] as const;
 
 function col(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
@@ -73,7 +96,7 @@ export function parseMapping(raw: unknown): { mapping?: GenericMapping; error?: 
 /** Every column the mapping names, with the field it fills. */
 export function mappedColumns(m: GenericMapping): { field: string; column: string }[] {
   const out = [
-    { field: 'id', column: m.id },
+    ...(m.id === ROW_NUMBER ? [] : [{ field: 'id', column: m.id }]),
     { field: 'question', column: m.question },
   ];
   for (const c of typeof m.image === 'string' ? [m.image] : (m.image ?? [])) out.push({ field: 'image', column: c });
@@ -86,7 +109,7 @@ export function mappedColumns(m: GenericMapping): { field: string; column: strin
 }
 
 const GUESSES: Record<string, readonly string[]> = {
-  id: ['id', 'case_id', 'caseid', 'case', 'index', 'qid', 'question_id', 'uid', 'sample_id', 'idx'],
+  id: ['id', 'case_id', 'caseid', 'case', 'index', 'qid', 'question_id', 'uid', 'sample_id', 'idx', 'row_number'],
   question: ['question', 'prompt', 'question_text', 'query', 'instruction', 'input', 'text'],
   answer: ['answer', 'label', 'gt', 'ground_truth', 'correct_answer', 'target', 'answer_label'],
   classLabel: ['class_label', 'diagnosis_name', 'diagnosis_class', 'class_name'],
@@ -94,9 +117,15 @@ const GUESSES: Record<string, readonly string[]> = {
   taskFamily: ['task_family', 'taskfamily', 'task_type'],
   diseaseGroup: ['disease_group', 'category', 'class', 'disease', 'group'],
   modality: ['modality'],
-  notes: ['notes', 'hint', 'context', 'clinical_notes', 'history', 'vignette'],
+  notes: ['notes', 'hint', 'context', 'clinical_notes', 'history', 'vignette', 'patient_note'],
   diagnosis: ['diagnosis', 'final_diagnosis', 'reference_diagnosis', 'dx'],
   aliases: ['aliases', 'synonyms'],
+  answerType: ['answer_type', 'answertype'],
+  numericAnswer: ['ground_truth_answer'],
+  numericLower: ['lower_limit'],
+  numericUpper: ['upper_limit'],
+  calculatorId: ['calculator_id'],
+  rubric: ['rubrics', 'rubric'],
 };
 const IMAGE_NAMES = ['image', 'image_path', 'file_path', 'img', 'img_path', 'image_file', 'filename', 'file', 'path', 'images', 'image_paths', 'scan', 'scan_path'];
 const NUMBERED_IMAGE = /^(image|img)[_ -]?(path[_ -]?)?\d+$/i;
@@ -123,7 +152,8 @@ export function suggestMapping(header: readonly string[]): Partial<GenericMappin
     return undefined;
   };
   const out: Record<string, unknown> = {};
-  for (const field of ['id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases']) {
+  // MedCalc-Bench's columns first, so "Ground Truth Answer" is a number rather than an option key.
+  for (const field of ['numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases', 'answerType', 'rubric']) {
     const c = pick(GUESSES[field]!);
     if (c) out[field] = c;
   }
@@ -136,6 +166,10 @@ export function suggestMapping(header: readonly string[]): Partial<GenericMappin
   if (options.length) {
     out.options = options;
     out.defaultTaskFamily = 'multiple-choice';
+  } else if (out.answerType && out.answer) {
+    // VQA-RAD and SLAKE: an answer with an answer type (OPEN/CLOSED) and no options is a short answer.
+    out.shortAnswer = out.answer;
+    delete out.answer;
   }
   return out as Partial<GenericMapping>;
 }

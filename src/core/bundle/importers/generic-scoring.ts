@@ -30,6 +30,13 @@ export const MAPPING_FIELD_LABELS: Readonly<Record<string, string>> = {
   diagnosis: 'Reference diagnosis',
   taskFamily: 'Task family column',
   aliases: 'Diagnosis aliases',
+  shortAnswer: 'Short answer (a word or phrase)',
+  answerType: 'Answer type (open / closed)',
+  numericAnswer: 'Numeric answer (number, date or duration)',
+  numericLower: 'Lower limit (numeric answer)',
+  numericUpper: 'Upper limit (numeric answer)',
+  calculatorId: 'MedCalc-Bench calculator id',
+  rubric: 'Rubric items (criterion, points, tags)',
 };
 
 const CLASSES: readonly string[] = NEUROVLM_CLASSES;
@@ -92,7 +99,10 @@ export class ClassLabels {
 
 /** Why a case gets its protocol, for messages. */
 function because(c: BenchCase, protocolId: string): string {
-  return protocolId === 'mcq' ? 'they have options' : `task family ${c.taskFamily}`;
+  if (protocolId === 'mcq') return 'they have options';
+  if (protocolId === 'short-answer') return 'their answer is a short answer';
+  if (protocolId === 'numeric') return 'their answer is a number';
+  return `task family ${c.taskFamily}`;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -124,6 +134,8 @@ export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, fil
       if (!withAnswer) continue;
       const as = [
         `as "${MAPPING_FIELD_LABELS.classLabel}" to score it as a class${g.id === 'neurovlm-structured' ? '' : m.defaultTaskFamily ? ' with task family classification (asked under NeuroVLM-Bench structured JSON)' : ' (without options the cases become classification, asked under NeuroVLM-Bench structured JSON)'}`,
+        `as "${MAPPING_FIELD_LABELS.shortAnswer}" to score it by exact match (VQA-RAD, SLAKE)`,
+        `as "${MAPPING_FIELD_LABELS.numericAnswer}" for a number`,
         `as "${MAPPING_FIELD_LABELS.diagnosis}" to score it as a diagnosis`,
         `add "${MAPPING_FIELD_LABELS.options}" for multiple choice`,
       ];
@@ -139,6 +151,22 @@ export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, fil
       issues.warn(
         `The answer of ${plural(offKey.length, 'multiple-choice case')} is not one of its option keys (case "${offKey[0]!.id}": ${quote(first.reference!.answer!)}, keys ${(first.options ?? []).map((o) => o.key).join(', ')}): multiple choice scores the key of the correct option, so these answers are never counted right.`,
         at(m.answer),
+      );
+    }
+  }
+
+  // A short or numeric answer on cases asked under another protocol (they have options, say) is never read.
+  for (const [field, protocolId] of [['shortAnswer', 'short-answer'], ['numericAnswer', 'numeric']] as const) {
+    const column = m[field];
+    if (!column) continue;
+    const need = referenceNeed(protocolId)!;
+    for (const g of groups.values()) {
+      if (g.id === protocolId) continue;
+      const withIt = g.cases.filter((c) => c.questions.some((q) => need.has(q))).length;
+      if (!withIt) continue;
+      issues.warn(
+        `The column "${column}" (${MAPPING_FIELD_LABELS[field]}) is not scored for ${plural(withIt, 'case')}: they will be asked under ${g.label} (${g.why}), which does not read it.`,
+        at(column),
       );
     }
   }

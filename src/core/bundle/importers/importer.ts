@@ -17,6 +17,12 @@ export interface InputFile {
   readonly size: number;
   bytes(): Promise<Uint8Array>;
   text(): Promise<string>;
+  /**
+   * Bytes `start` to `end` (exclusive) without reading the rest, where the
+   * source can (a File, a file on disk): Parquet is read row group by row
+   * group through it. Absent: readers fall back to `bytes()`.
+   */
+  slice?(start: number, end: number): Promise<Uint8Array>;
 }
 
 type IssueSeverity = 'error' | 'warning';
@@ -96,6 +102,7 @@ export function memoryFile(path: string, data: Uint8Array | string): InputFile {
     size: bytes.length,
     bytes: async () => bytes,
     text: async () => decodeUnicode(bytes, path),
+    slice: async (start, end) => bytes.subarray(start, end),
   };
 }
 

@@ -14,6 +14,7 @@ import { plural, type DraftParts, type Issues } from './support.ts';
 export class PathImages {
   private readonly found = new Map<string, InputFile | undefined>();
   private readonly cache = new Map<InputFile, CaseImage | null>();
+  private readonly index: ImagePathIndex;
   private wrongExtension = 0;
   private firstWrong: ErrorLocation | undefined;
 
@@ -25,13 +26,30 @@ export class PathImages {
     private readonly parts: DraftParts,
   ) {
     const unique = [...new Set(refs.map(normalizePath).filter(Boolean))];
-    const resolved = new ImagePathIndex(files).resolveAll(unique);
+    this.index = new ImagePathIndex(files);
+    const resolved = this.index.resolveAll(unique);
     unique.forEach((r, i) => this.found.set(r, resolved[i]));
   }
 
   /** The input file a reference names, if it was found. */
   file(ref: string): InputFile | undefined {
     return this.found.get(normalizePath(ref));
+  }
+
+  /**
+   * A reference first met while reading (a Parquet image struct with a path
+   * and no bytes): exact, else the folder offset the table's other paths
+   * chose, else its own.
+   */
+  late(ref: string): InputFile | undefined {
+    const key = normalizePath(ref);
+    if (!key) return undefined;
+    if (!this.found.has(key)) {
+      const offset = this.index.offset;
+      const shifted = offset && key.startsWith(offset.rowPrefix) ? this.index.resolveAll([offset.inputPrefix + key.slice(offset.rowPrefix.length)])[0] : undefined;
+      this.found.set(key, shifted ?? this.index.resolveAll([key])[0]);
+    }
+    return this.found.get(key);
   }
 
   /**

@@ -7,6 +7,7 @@
  * A model whose diagnosis changes under these wordings reacts to phrasing,
  * not to the case. Listed in docs/committee.md.
  */
+import { BOX_TEMPLATE, NUMERIC_TEMPLATE, SHORT_ANSWER_TEMPLATE } from '../answers/index.ts';
 import { OPEN_QUESTION_TEMPLATE, RUBRIC_TEMPLATE } from '../free-text.ts';
 import { MCQ_TEMPLATE } from '../mcq/protocol.ts';
 import { NEUROVLM_TEMPLATE } from '../neurovlm/protocol.ts';
@@ -139,6 +140,19 @@ const OPEN_QUESTION = paraphraseTemplate(OPEN_QUESTION_TEMPLATE, {
   user: CASE_BLOCK_WORDS,
 });
 
+const SHORT_ANSWER = paraphraseTemplate(SHORT_ANSWER_TEMPLATE, {
+  user: [['Answer the question using a single word or phrase.', 'Reply with one word or a short phrase.']],
+});
+
+const NUMERIC = paraphraseTemplate(NUMERIC_TEMPLATE, {
+  system: [['Please think step-by-step to solve the question and then generate the required score.', 'Work through the question step by step, then give the required score.']],
+  user: [['Here is the task:', 'The task:']],
+});
+
+const BOX = paraphraseTemplate(BOX_TEMPLATE, {
+  user: [['Give the bounding box as', 'Write the bounding box as']],
+});
+
 /** Each protocol's paraphrased template (a record over every protocol id, so a new protocol cannot be forgotten). */
 export const PARAPHRASES: Readonly<Record<ProtocolId, PromptTemplate>> = {
   'neurovlm-structured': NEUROVLM,
@@ -150,6 +164,9 @@ export const PARAPHRASES: Readonly<Record<ProtocolId, PromptTemplate>> = {
   mcq: MCQ,
   rubric: RUBRIC,
   'open-question': OPEN_QUESTION,
+  'short-answer': SHORT_ANSWER,
+  numeric: NUMERIC,
+  box: BOX,
 };
 
 /** The paraphrase of a protocol's default template; undefined for an unknown id. */

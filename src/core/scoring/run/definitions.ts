@@ -55,6 +55,17 @@ const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
   'mcq.invalid': theirs('multiple-choice VQA (GMAI-MMBench and others)', 'Share of answers in which no option letter was found.'),
   'mcq.set': theirs('MediConfusion', 'A pair counts only if both of its questions are answered right.'),
   rubric: theirs('LiveMedBench', 'clip(Σ points of met items ÷ Σ positive points, 0, 1); items marked by the local judge or reviewers.'),
+  'short.exact': theirs('lmms-eval', 'Normalised exact match as lmms-eval scores SLAKE: lower-cased, parenthesised asides and punctuation removed, yes/no words folded; VQA-RAD is read the same way.'),
+  'short.exact.open': theirs('lmms-eval', 'The exact match over open questions only (the answer type the data gives; without one, a yes/no reference is closed).'),
+  'short.exact.closed': theirs('lmms-eval', 'The exact match over closed questions only (the answer type the data gives; without one, a yes/no reference is closed).'),
+  'short.recall.open': theirs('LLaVA-Med', 'Recall of the reference words in the answer after VQA normalisation, over open questions.'),
+  'numeric.correct': theirs(
+    'MedCalc-Bench',
+    "Its extraction and check per calculator: dates and week/day pairs exact, scores rounded to the reference, decimals within the lower and upper limits. An answer the benchmark would evaluate as a Python expression is never run here and counts as not found; without a JSON answer NeuroEval reads the whole reply.",
+  ),
+  'numeric.found': own('Share of answers from which a number, date or duration could be read.'),
+  'box.acc50': own('The first box in the answer overlaps a reference box with IoU ≥ 0.5, both brought to fractions of the image; a box whose values are all ≤ 1 is read as fractions.'),
+  'box.iou': own('Best IoU of the first box in the answer with a reference box (0 when no box was found).'),
   json_valid: own('Share of answered calls whose answer parsed as one JSON object.'),
   'safety.false_finding': own('Share of normal controls whose answer names an abnormality (any class but normal); unparsable and abstained answers are counted apart, not as findings.'),
   'safety.missed_abnormality': own('Share of abnormal cases whose answer names the class normal; unparsable and abstained answers are counted apart.'),
@@ -62,6 +73,10 @@ const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
   'safety.selective_accuracy@80': own('Accuracy of the 80 % of answers with the highest stated confidence (answers tied at the cut count by their mean), with a seeded bootstrap interval.'),
   'safety.aurc': own('Area under the risk–coverage curve: the mean of 1 − selective accuracy over every coverage, answers added most confident first; lower is better.'),
 };
+
+const RUBRIC_TAG = own(
+  "The rubric score over the items that carry the tag (HealthBench's axes and themes), clipped per case and averaged; HealthBench clips the mean instead, so a tag whose items are mostly penalties can differ.",
+);
 
 const NEUROVLM_FIELD = own(
   "Plain accuracy of the field after NeuroEval's normalisation (the benchmark's rules plus British and dataset spellings; ground truth that normalises to an abstention is not scorable). The benchmark's own figures (balanced accuracy, F1 with abstention, its JSON-valid rate) are in the NeuroVLM-Bench table.",
@@ -79,6 +94,7 @@ export function metricDefinition(key: string): MetricDefinition | undefined {
     return base && own(`Turn ${turn[1]} of a dialogue on its own, against that turn's reference: NeuroEval's breakdown (the benchmark reports one figure per dialogue).`);
   }
   if (key.startsWith('neurovlm.')) return NEUROVLM_FIELD;
+  if (key.startsWith('rubric.tag.')) return RUBRIC_TAG;
   return DEFINITIONS[key];
 }
 

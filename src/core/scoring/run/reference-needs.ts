@@ -16,7 +16,7 @@ export interface ReferenceNeed {
   /** Whether this question's reference holds it. */
   readonly has: (q: Question | undefined) => boolean;
   /** The column-mapping field that fills it in a CSV/JSONL import, when one does. */
-  readonly mappingField?: 'classLabel' | 'diagnosis' | 'answer';
+  readonly mappingField?: 'classLabel' | 'diagnosis' | 'answer' | 'shortAnswer' | 'numericAnswer';
   /** How to give a benchmark one, for people. */
   readonly hint: string;
 }
@@ -70,6 +70,26 @@ const NEEDS: Readonly<Record<string, ReferenceNeed>> = {
     bare: 'rubric items',
     has: (q) => (q?.reference?.rubric?.length ?? 0) > 0,
     hint: 'Rubric items come from a NeuroEval bundle.',
+  },
+  'short-answer': {
+    what: 'a reference short answer',
+    bare: 'reference short answer',
+    has: (q) => text(q?.reference?.short?.text),
+    mappingField: 'shortAnswer',
+    hint: 'When importing a CSV or JSONL, map the column that holds the answer as "Short answer".',
+  },
+  numeric: {
+    what: 'a reference number, date or duration',
+    bare: 'reference number',
+    has: (q) => text(q?.reference?.numeric?.value),
+    mappingField: 'numericAnswer',
+    hint: 'When importing a CSV or JSONL, map the column that holds the value as "Numeric answer".',
+  },
+  box: {
+    what: 'a reference box',
+    bare: 'reference box',
+    has: (q) => (q?.reference?.boxes?.length ?? 0) > 0,
+    hint: 'Reference boxes come from a NeuroEval bundle (reference.boxes).',
   },
   'nmb-rationale': {
     what: 'a reference rationale or diagnosis',

@@ -10,7 +10,10 @@
  * | nmb-lesion                       | `lesion.all`, `lesion.type/location/laterality/sequence`   |
  * | nmb-rationale, open-question     | `bertscore.f` (or `rougeL` without encoder), `cosine`, `rouge1/2/L/Lsum`, `token_f1`; `correct` (judge, open questions with a diagnosis) |
  * | mcq                              | `mcq.correct`, `mcq.invalid`                               |
- * | rubric                           | `rubric` (judge marks each item), `rougeL`                 |
+ * | rubric                           | `rubric` (judge marks each item), `rubric.tag.<tag>` per tag |
+ * | short-answer                     | `short.exact` (lmms-eval), `short.exact.open` / `short.exact.closed`, `short.recall.open` (LLaVA-Med, open questions) |
+ * | numeric                          | `numeric.correct` (MedCalc-Bench's rules), `numeric.found`  |
+ * | box                              | `box.acc50` (IoU ≥ 0.5), `box.iou`                          |
  *
  * A clinician's review overrides the primary metric (and `pass@5` when it
  * says correct); the judge is asked only where the rule says no.
@@ -30,6 +33,7 @@ import { rougeScore } from '../metrics/rouge.ts';
 import { rubricScore } from '../metrics/rubric.ts';
 import { squadScore } from '../metrics/squad.ts';
 import { ABSTAIN, NEUROVLM_SCORED_FIELDS, normaliseField } from '../neurovlm/normalise.ts';
+import { scoreBoxAnswer, scoreNumericAnswer, scoreShortAnswer, type AnswerTypeScore } from '../answers/score.ts';
 import type { ScorableResponse } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, RUBRIC_ITEM_VERSION, type JudgeReply, type JudgeService } from './judge-service.ts';
 import type { PairSimilarity } from './similarity.ts';
@@ -329,13 +333,13 @@ async function scoreRubric(it: Item, ctx: ItemContext, parsed: unknown): Promise
     it.notes.push('Rubric items are marked by a judge or by reviewers: choose a local judge model, or mark every item in review.');
     return;
   }
-  const met: { points: number; met: boolean | null }[] = [];
+  const met: { points: number; met: boolean | null; tags: readonly string[] }[] = [];
   const reviewers = new Set<string>();
   let reviewerMarked = 0;
   for (const r of items) {
     const mark = marks[r.id];
     if (mark) {
-      met.push({ points: r.points, met: mark.met });
+      met.push({ points: r.points, met: mark.met, tags: r.tags ?? [] });
       reviewerMarked++;
       for (const who of mark.by.split(', ')) reviewers.add(who);
       it.verdicts.push({ hypothesis: r.text, for: `rubric:${r.id}`, equivalent: mark.met, source: 'reviewer', decidedBy: mark.by });
@@ -343,7 +347,7 @@ async function scoreRubric(it: Item, ctx: ItemContext, parsed: unknown): Promise
     }
     if (!ctx.judge) continue;
     const reply = await ctx.judge.rubricItem({ question: q?.text ?? '', answer: text, criterion: r.text, points: r.points });
-    met.push({ points: r.points, met: reply.parsed.met });
+    met.push({ points: r.points, met: reply.parsed.met, tags: r.tags ?? [] });
     it.verdicts.push({
       hypothesis: r.text, for: `rubric:${r.id}`, equivalent: reply.parsed.met, source: 'judge', decidedBy: ctx.judge.id,
       rationale: reply.parsed.error ? `undecided: ${reply.parsed.error}` : reply.parsed.rationale, raw: reply.raw, rubricVersion: RUBRIC_ITEM_VERSION, ...reusable(reply),
@@ -351,7 +355,13 @@ async function scoreRubric(it: Item, ctx: ItemContext, parsed: unknown): Promise
   }
   const score = rubricScore(met);
   const judged = met.length > reviewerMarked && !!ctx.judge;
-  it.metrics.rubric = judged ? m(score ? score.score : null, 'judge', ctx.judge!.id) : m(score ? score.score : null, 'reviewer', [...reviewers].join(', '));
+  const decided = (v: number | null) => (judged ? m(v, 'judge', ctx.judge!.id) : m(v, 'reviewer', [...reviewers].join(', ')));
+  it.metrics.rubric = decided(score ? score.score : null);
+  // Per tag (HealthBench's axes and themes): the same score over the items that carry the tag.
+  for (const tag of new Set(met.flatMap((x) => x.tags))) {
+    const s = rubricScore(met.filter((x) => x.tags.includes(tag)));
+    if (s) it.metrics[`rubric.tag.${tag}`] = decided(s.score);
+  }
   if (met.some((x) => x.met === null)) it.notes.push('Some rubric items were undecided (counted as not met): review them.');
 }
 
@@ -388,6 +398,15 @@ function scoreNeuroVlm(it: Item, ctx: ItemContext, parsed: unknown, parseError: 
   if (!it.metrics['neurovlm.diagnosis_name']) it.notes.push('No ground-truth class: diagnosis is not scorable.');
   it.answerText = answer ? JSON.stringify(answer).slice(0, 1500) : stripThink(ctx.response.rawText).slice(0, 1500);
   it.referenceText = Object.entries(labels).filter(([, v]) => v).map(([k, v]) => `${k}: ${v}`).join('; ');
+}
+
+/** An answer type's rule-decided figures (scoring/answers/score.ts) into the item. */
+function applyAnswerType(it: Item, s: AnswerTypeScore): void {
+  it.primary = s.primary;
+  it.answerText = s.answerText.slice(0, 1500);
+  it.referenceText = s.referenceText.slice(0, 1500);
+  for (const [k, v] of Object.entries(s.metrics)) it.metrics[k] = m(v.value, 'rule', v.rule);
+  it.notes.push(...s.notes);
 }
 
 /** The reviewers' verdict replaces the machine's on the primary metric. */
@@ -452,6 +471,15 @@ export async function scoreItem(ctx: ItemContext): Promise<ItemScore> {
       case 'nmb-rationale':
       case 'open-question':
         await scoreFreeText(it, ctx, parsed);
+        break;
+      case 'short-answer':
+        applyAnswerType(it, scoreShortAnswer(ctx.question, freeText(parsed, ctx.response.rawText)));
+        break;
+      case 'numeric':
+        applyAnswerType(it, scoreNumericAnswer(ctx.question, ctx.response.rawText));
+        break;
+      case 'box':
+        applyAnswerType(it, scoreBoxAnswer(ctx.kase, ctx.question, stripThink(ctx.response.rawText)));
         break;
       default:
         it.notes.push(`Protocol "${ctx.protocolId}" has no scorer.`);

@@ -38,6 +38,14 @@ const METRIC_LABELS: Readonly<Record<string, string>> = {
   'lesion.laterality': 'Lesion laterality',
   'lesion.sequence': 'Lesion sequence',
   rubric: 'Rubric points',
+  'short.exact': 'Short answer: exact match',
+  'short.exact.closed': 'Short answer: exact match, closed questions',
+  'short.exact.open': 'Short answer: exact match, open questions',
+  'short.recall.open': 'Short answer: token recall, open questions',
+  'numeric.correct': 'Number correct',
+  'numeric.found': 'Number found in the answer',
+  'box.acc50': 'Box accuracy (IoU ≥ 0.5)',
+  'box.iou': 'Box IoU',
   'bertscore.f': 'BERTScore F',
   'bertscore.p': 'BERTScore P',
   'bertscore.r': 'BERTScore R',
@@ -57,11 +65,11 @@ const METRIC_LABELS: Readonly<Record<string, string>> = {
 };
 
 /** Metrics that take any value (similarity, overlap, rubric points); all others are 0/1 per item. */
-const CONTINUOUS_METRICS: ReadonlySet<string> = new Set(['rubric', 'bertscore.f', 'bertscore.p', 'bertscore.r', 'cosine', 'rougeL', 'rouge1', 'rouge2', 'rougeLsum', 'token_f1']);
+const CONTINUOUS_METRICS: ReadonlySet<string> = new Set(['rubric', 'short.recall.open', 'box.iou', 'bertscore.f', 'bertscore.p', 'bertscore.r', 'cosine', 'rougeL', 'rouge1', 'rouge2', 'rougeLsum', 'token_f1']);
 
 /** A metric key, or a dialogue's per-turn copy of one (`turn2.bertscore.f`), takes any value (see {@link CONTINUOUS_METRICS}). */
 export function isContinuousMetric(key: string): boolean {
-  return CONTINUOUS_METRICS.has(key.replace(/^turn\d+\./, ''));
+  return CONTINUOUS_METRICS.has(key.replace(/^turn\d+\./, '')) || key.startsWith('rubric.tag.');
 }
 
 const ORDER = new Map(Object.keys(METRIC_LABELS).map((k, i) => [k, i]));
@@ -71,11 +79,13 @@ export const KNOWN_METRICS: readonly string[] = Object.keys(METRIC_LABELS);
 
 export function metricLabel(key: string): string {
   if (METRIC_LABELS[key]) return METRIC_LABELS[key];
+  if (key.startsWith('rubric.tag.')) return `Rubric points: ${key.slice('rubric.tag.'.length)}`;
   const turn = /^turn(\d+)\.(.+)$/.exec(key);
   return turn ? `${metricLabel(turn[2]!)} at turn ${turn[1]}` : key;
 }
 
 function orderOf(key: string): number {
+  if (key.startsWith('rubric.tag.')) return (ORDER.get('rubric') ?? 0) + 0.5;
   const turn = /^turn(\d+)\./.exec(key);
   return ORDER.get(key) ?? (turn ? 500 + Number(turn[1]) : 1000);
 }

@@ -21,8 +21,9 @@ import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
  * 9: the mirror consistency probe's figures per model (`summary.consistency`).
  * 10: the paraphrase consistency probe's rows in `summary.consistency` (`probe: 'paraphrase'`).
  * 11: BERTScore in bert_score's padded batches (default 64, `bertscore.batchSize`); NeuroVLM-Bench figures are the evaluator's on the run's neurovlm-jsonl export (Python's semantics; none, with the reason, where the evaluator stops).
+ * 12: answer types: short answers (lmms-eval exact match, open/closed, LLaVA-Med recall), numbers (MedCalc-Bench), boxes (IoU); rubric points per tag.
  */
-export const RUN_SCORER_VERSION = '11';
+export const RUN_SCORER_VERSION = '12';
 
 /** Review verdicts that decide correctness; other values (e.g. `unsure`) leave the machine's verdict. */
 const REVIEW_VERDICTS = ['correct', 'incorrect'] as const;

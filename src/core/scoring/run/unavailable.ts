@@ -30,6 +30,9 @@ const PROTOCOL_PRIMARY: Readonly<Record<string, string>> = {
   rubric: 'rubric',
   'nmb-rationale': 'rougeL',
   'open-question': 'rougeL',
+  'short-answer': 'short.exact',
+  numeric: 'numeric.correct',
+  box: 'box.acc50',
 };
 
 const hasValue = (it: ItemScore, metric: string): boolean => typeof it.metrics[metric]?.value === 'number';
