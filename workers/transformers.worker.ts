@@ -167,8 +167,7 @@ export const transformersApi = {
           ctx.progress(report);
         });
       } finally {
-        const prompt = model.lastPrompt?.();
-        if (prompt) diagnostics.prompts = [...diagnostics.prompts.slice(-(RECENT_PROMPTS - 1)), prompt];
+        diagnostics.prompts = [...diagnostics.prompts, ...(model.takePrompts?.() ?? [])].slice(-RECENT_PROMPTS);
       }
     });
   },
@@ -190,8 +189,7 @@ export const transformersApi = {
           (index, result) => ctx.progress({ phase: 'result', done: ++done, total, detail: { kind: 'results', results: [{ index, result }] } }),
         );
       } finally {
-        const prompt = model.lastPrompt?.();
-        if (prompt) diagnostics.prompts = [...diagnostics.prompts.slice(-(RECENT_PROMPTS - 1)), prompt];
+        diagnostics.prompts = [...diagnostics.prompts, ...(model.takePrompts?.() ?? [])].slice(-RECENT_PROMPTS);
       }
     });
   },

@@ -32,7 +32,10 @@ async function expectUsage(box: Locator, device: 'wasm' | 'webgpu'): Promise<voi
   await expect(usage).toHaveAttribute('data-finish', /^(length|stop)$/);
   const figure = (name: string) => usage.locator(`[data-usage="${name}"]`);
   // 64×64 image → 2×2 frames + the global frame, 16 image tokens each, plus the question.
-  const prompt = Number(await figure('promptTokens').textContent());
+  // "N tokens: T text, I image (1 image, K tiles)": the whole prompt, then its parts.
+  const promptText = (await figure('promptTokens').textContent()) ?? '';
+  expect(promptText).toMatch(/^[\d,]+ tokens: [\d,]+ text, [\d,]+ image \(1 image/);
+  const prompt = Number(/^[\d,]+/.exec(promptText)![0].replaceAll(',', ''));
   expect(prompt).toBeGreaterThan(5 * 16);
   const completion = Number(await figure('completionTokens').textContent());
   expect(completion).toBeGreaterThan(0);

@@ -186,7 +186,10 @@ describe('real-size model generator (scaled-down configuration)', () => {
       const result = await vlm.generate({ text: 'What is shown?', images: [encodePng(px, 48, 48, 'gray')], maxTokens: 4, temperature: 0, topP: 1, seed: 0 });
       expect(result.usage.completionTokens).toBeGreaterThan(0);
       expect(result.usage.promptTokens).toBeGreaterThan(imageTokens(TINY));
-      expect(vlm.lastPrompt).toContain('<image>');
+      const prompts = vlm.takePrompts();
+      expect(prompts).toHaveLength(1);
+      expect(prompts[0]).toContain('<image>');
+      expect(vlm.takePrompts()).toEqual([]);
     } finally {
       await vlm.dispose();
     }

@@ -48,8 +48,8 @@ export interface LoadedGenerator {
   /** How many greedy requests are decoded together here, and why (batch-size.ts). */
   batchChoice(): Promise<BatchChoice>;
   dispose(): Promise<void>;
-  /** The prompt text of the last request, as the runtime received it (VLMs). */
-  lastPrompt?(): string | null;
+  /** The prompt texts of the requests since the last call, as the runtime received them (VLMs; a batch gives several). */
+  takePrompts?(): readonly string[];
 }
 
 export class TransformersEngine implements Engine {
@@ -155,6 +155,6 @@ export function asGenerator(model: TransformersVlm | TransformersTextLlm): Loade
         onResult,
       ),
     dispose: () => model.dispose(),
-    lastPrompt: () => model.lastPrompt,
+    takePrompts: () => model.takePrompts(),
   };
 }

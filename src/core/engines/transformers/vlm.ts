@@ -85,7 +85,8 @@ export class TransformersVlm {
   /** Greedy requests go through it (shared prefixes kept, batches); null where the architecture is not one it drives. */
   readonly #decoder: CachedDecoder | null;
   #disposed = false;
-  #lastPrompt: string | null = null;
+  /** Prompt texts made since the diagnostics last took them (a batch makes several). */
+  #prompts: string[] = [];
 
   private constructor(runtime: TransformersRuntime, processor: Processor, model: PreTrainedModel, info: VlmInfo, settings: ProcessorSettings, cached: boolean, batch: number | undefined) {
     this.#runtime = runtime;
@@ -126,9 +127,11 @@ export class TransformersVlm {
     return this.#decoder !== null;
   }
 
-  /** The text the chat template made of the last request (image tokens where each image stands), for diagnostics. */
-  get lastPrompt(): string | null {
-    return this.#lastPrompt;
+  /** The texts the chat template made of the requests since the last call (image tokens where each image stands), for diagnostics. */
+  takePrompts(): string[] {
+    const taken = this.#prompts;
+    this.#prompts = [];
+    return taken;
   }
 
   /** The ONNX sessions, by transformers.js' name for them (for checks; do not run them directly). */
@@ -209,7 +212,8 @@ export class TransformersVlm {
 
   async #encode(messages: readonly VlmMessage[], images: RawImage[], remember = true): Promise<{ inputs: ModelInputs }> {
     const { prompt, inputs } = await encodeChat(this.#processor, messages, images, this.#settings);
-    if (remember) this.#lastPrompt = prompt;
+    // Bounded: nothing may read them for a long run.
+    if (remember) this.#prompts = [...this.#prompts.slice(-31), prompt];
     return { inputs };
   }
 
