@@ -132,6 +132,15 @@ interface Revisioned {
 
 let safetyCache: { data: LoadedResults; responses: Promise<Map<string, RunResponse>>; view: Promise<SafetyView> } | null = null;
 
+/** After a run is stored or merged, every cached reading of the results is stale. */
+function forgetCaches(): void {
+  storedCache = null;
+  fullCache = null;
+  safetyCache = null;
+  detailCache = null;
+  firstPage = null;
+}
+
 /**
  * The current scores' stored answers and their safety view: every score row
  * with its answer, so they are read only when asked, and once (the report's
@@ -326,11 +335,7 @@ const resultsApi = {
   /** Stores another harness's matched answers as a run of the benchmark. */
   async importForeign(input: ForeignImportRequest): Promise<ForeignImportResult> {
     const result = await importForeign(await database(), input);
-    storedCache = null;
-    fullCache = null;
-    safetyCache = null;
-    detailCache = null;
-    firstPage = null;
+    forgetCaches();
     return result;
   },
 
@@ -344,11 +349,7 @@ const resultsApi = {
     ctx.progress({ phase: 'read', done: 0, total: 1 });
     const e = parseRunExport(input.text, input.fileName);
     const result = await importRunExport(await database(), e, input.fileName, { ...(input.into ? { into: input.into } : {}), dropUnknown: input.dropUnknown === true });
-    storedCache = null;
-    fullCache = null;
-    safetyCache = null;
-    detailCache = null;
-    firstPage = null;
+    forgetCaches();
     return result;
   },
 };
