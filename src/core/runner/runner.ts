@@ -337,6 +337,14 @@ class RunSession {
     const local = new AbortController();
     const stopBatch = () => local.abort();
     this.signal.addEventListener('abort', stopBatch, { once: true });
+    // A pause stops the batch too (answers finished so far are kept; the others are asked again on resume): a batch
+    // can take minutes, and a pause is asked for now. The control is a flag, so it is looked at a few times a second.
+    let pausedHere = false;
+    const pauseWatch = setInterval(() => {
+      if (!this.o.control?.pauseRequested || local.signal.aborted) return;
+      pausedHere = true;
+      local.abort();
+    }, 200);
     const stored = new Set<number>();
     let saving: Promise<void> = Promise.resolve();
     let failure: { error: unknown } | null = null;
@@ -360,13 +368,16 @@ class RunSession {
     } catch (err) {
       await saving;
       if (failure) throw (failure as { error: unknown }).error;
+      if (pausedHere && !this.signal.aborted) return stop ?? { status: 'paused', error: null };
       return this.engineFailure(batch.filter((_, i) => !stored.has(i)), err);
     } finally {
+      clearInterval(pauseWatch);
       this.signal.removeEventListener('abort', stopBatch);
     }
     await saving;
     if (failure) throw (failure as { error: unknown }).error;
     if (this.signal.aborted) return { status: 'cancelled', error: null };
+    if (pausedHere) return stop ?? { status: 'paused', error: null };
     return stop;
   }
 

@@ -74,7 +74,7 @@ export const answer = (text: string, finishReason: GenerateResult['finishReason'
   usage: { promptTokens: 10, completionTokens: 20, ttftMs: 5, prefillTokensPerS: 100, decodeTokensPerS: 40, totalMs: 500 },
 });
 
-const defaultResponder: Responder = (req, modelId) => {
+export const defaultResponder: Responder = (req, modelId) => {
   const last = req.messages.at(-1)!;
   return answer(`answer ${modelId} seed=${req.sampling.seed} images=${turnImages(last).length} ${turnText(last)}`);
 };
