@@ -9,7 +9,8 @@
  * - Cache: an identical request already answered (same cache key, finished,
  *   non-empty) is copied instead of generated, unless `force`. Models whose
  *   `filesHash` is unknown never reuse.
- * - Pause: stops after the current item (`paused`). Cancel: aborts the
+ * - Pause: stops after the current item, or stops a batch at once keeping its
+ *   finished answers (`paused`). Cancel: aborts the
  *   in-flight generation, which is not stored (`cancelled`).
  * - Errors: a failed item is stored with finishReason `error` and its message,
  *   and the run goes on. Errors the engine cannot recover from by itself (GPU
