@@ -17,7 +17,7 @@ class BatchingEngine extends FakeEngine {
   }
   async generateBatch(requests: readonly GenerateRequest[], options: BatchOptions = {}): Promise<GenerateResult[]> {
     this.batches++;
-    const first = await defaultResponder(requests[0]!, this.modelId);
+    const first = await defaultResponder(requests[0]!, this.modelId, options.signal);
     options.onResult?.(0, first);
     await new Promise<void>((resolve) => {
       if (options.signal?.aborted) resolve();
