@@ -13,6 +13,7 @@ import { smolVlmFolder } from '../test/support/catalogue-folder.ts';
 import { writeCriteria } from '../test/support/criteria-form.ts';
 import { demoTrainedRunForm, heldOutZip, importBundle } from '../test/support/demo-trained-run.ts';
 import { removeTempDirs } from '../test/support/temp-dir.ts';
+import { PRINT_MARGIN_MM } from '../src/core/results/report-html.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 // `npm run screenshots -- --only committee` takes the committee's pictures alone (they need runs of their own).
@@ -77,14 +78,14 @@ async function tour(page: Page): Promise<void> {
     await page.getByTestId('prompt-preview').locator('summary').click();
     await page.screenshot({ path: `${out}/new-run.png`, fullPage: true });
     await page.getByRole('button', { name: 'Start the run' }).click();
-    await page.getByTestId('latest-answers').waitFor({ timeout: 60_000 });
+    await page.getByTestId('latest-answers').waitFor({ timeout: 180_000 });
     await page.waitForTimeout(1500);
     await page.screenshot({ path: `${out}/run-in-progress.png` });
     await page.getByRole('button', { name: 'Pause' }).click();
     console.log('wrote docs/screenshots/new-run.png, run-in-progress.png');
 
     // Results: the paused run's answers scored with the bundled judge and encoder (random weights).
-    await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor({ timeout: 60_000 });
     await scoreWithBundledJudge(page, 120_000);
     await page.screenshot({ path: `${out}/scores.png`, fullPage: true });
     console.log('wrote docs/screenshots/scores.png');
@@ -114,6 +115,15 @@ async function tour(page: Page): Promise<void> {
     await page.getByTestId('breakdown-dimension').selectOption('diseaseGroup');
     await page.getByTestId('breakdown-chart').filter({ hasText: 'by disease group' }).waitFor();
     await page.getByTestId('breakdown-chart').screenshot({ path: `${out}/breakdown.png` });
+    // The HTML report as it prints on A4 portrait (the width between the report's print margins), first page.
+    const [reportDownload] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByTestId('export-html').click({ timeout: 120_000 })]);
+    const report = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    await report.setContent(readFileSync(await reportDownload.path(), 'utf8'));
+    await report.emulateMedia({ media: 'print' });
+    await report.setViewportSize({ width: Math.floor(((210 - 2 * PRINT_MARGIN_MM) * 96) / 25.4), height: 1123 });
+    await report.screenshot({ path: `${out}/report-a4.png` });
+    await report.close();
+    console.log('wrote docs/screenshots/report-a4.png');
     await page.getByTestId('answers-table').locator('tbody a').first().click();
     await page.getByTestId('drilldown').waitFor();
     await page.getByTestId('show-prompt').check();
@@ -128,6 +138,17 @@ async function tour(page: Page): Promise<void> {
     await page.waitForTimeout(500);
     await page.screenshot({ path: `${out}/review.png`, fullPage: true });
     console.log('wrote docs/screenshots/leaderboard.png, two-axis.png, degradation.png, breakdown.png, drilldown.png, review.png');
+
+    // A blind reader study: a neutral case label, the case's own images, a question for a person.
+    await page.goto(`${server.url}#/readers`);
+    const start = page.getByTestId('reader-start');
+    await start.locator('input[name="pseudonym"]').fill('R1');
+    await start.locator('input[name="role"]').fill('neuroradiologist');
+    await start.getByRole('button', { name: 'Start reading' }).click();
+    await page.getByTestId('reader-form').waitFor();
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: `${out}/reader-study.png`, fullPage: true });
+    console.log('wrote docs/screenshots/reader-study.png');
 
     // A NeuroVLM-Bench harness results file opened from Results → import: the benchmark's own figures, then NeuroEval's.
     await page.goto(`${server.url}#/results`);
