@@ -1,3 +1,4 @@
+import { parseMappingOption } from '../mapping-option.ts';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { readBuildInfo } from '../../../build/build-info.ts';
@@ -121,14 +122,7 @@ export const importCommand: CliCommand = {
       io.err.write(`neuroeval import: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
     }
-    let mapping: unknown;
-    if (a.mapping) {
-      try {
-        mapping = JSON.parse(a.mapping);
-      } catch {
-        throw new InvalidInputError('--mapping must be JSON, e.g. \'{"id":"case","question":"prompt"}\'', { field: '--mapping' });
-      }
-    }
+    const mapping = parseMappingOption(a.mapping);
     const bundle = await loadBenchmark({ targets: a.benchmarks, ...(a.format ? { format: a.format } : {}), ...(mapping ? { options: { mapping } } : {}) });
     const files = a.files.map((f) => {
       if (!existsSync(f)) throw new InvalidInputError(`${f}: no such file.`, { file: f });

@@ -1,3 +1,4 @@
+import { parseMappingOption } from '../mapping-option.ts';
 import { existsSync } from 'node:fs';
 import { readBuildInfo } from '../../../build/build-info.ts';
 import { jsonOutputRecord } from '../../core/protocols/json-output.ts';
@@ -140,14 +141,7 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
   const shard = a.shard === undefined ? null : parseShard(a.shard);
   const variants = checkVariants((a.variants ?? ['none']) as Variant[]);
   const device = chooseDevice(a.device);
-  let mapping: unknown;
-  if (a.mapping) {
-    try {
-      mapping = JSON.parse(a.mapping);
-    } catch {
-      throw new InvalidInputError('--mapping must be JSON, e.g. \'{"id":"case","question":"prompt"}\'', { field: '--mapping' });
-    }
-  }
+  const mapping = parseMappingOption(a.mapping);
   const models = cliModelsOf(a);
   const seen = new Set<string>();
   for (const m of models) {
