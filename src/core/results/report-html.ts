@@ -215,8 +215,8 @@ function caveats(overview: ResultsOverview): string {
   const out: string[] = [];
   if (random.length) out.push(`<p class="caveat" data-note="random-weights"><strong>Random weights.</strong> ${esc(randomWeightsCaveat(random))}</p>`);
   if (overview.judgeUsed || judges.length) {
-    const which = judges.length ? ` Judge used: ${esc(judges.join(', '))}.` : '';
-    const random = randomJudges.length ? ` ${esc(randomJudges.join(', '))} has random weights: its verdicts are meaningless.` : '';
+    const which = judges.length ? ` Judge used: ${esc(judges.map(modelDisplayName).join(', '))}.` : '';
+    const random = randomJudges.length ? ` ${esc(randomJudges.map(modelDisplayName).join(', '))} has random weights: its verdicts are meaningless.` : '';
     out.push(`<p class="caveat" data-note="local-judge"><strong>† Local judge.</strong> ${esc(JUDGE_CAVEAT)}${which}${random}</p>`);
   }
   return out.join('\n');

@@ -66,8 +66,8 @@ describe('the HTML report', () => {
     expect(overviewOf(data).judgeUsed).toBe(false);
     const text = caveat(report(data), 'local-judge');
     expect(text).toContain('NOT equivalent to the GPT-4o rubric grader');
-    expect(text).toContain('Judge used: self-test-text');
-    expect(text).toContain('self-test-text has random weights: its verdicts are meaningless');
+    expect(text).toContain('Judge used: Self-test text model (random weights)');
+    expect(text).toContain('Self-test text model (random weights) has random weights: its verdicts are meaningless');
     expect(caveat(report(await loaded(['my-imported-model'], null)), 'local-judge')).toBeNull();
   });
 });
