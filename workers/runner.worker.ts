@@ -31,7 +31,7 @@ import { jsonOutputRecord } from '../src/core/protocols/json-output.ts';
 import { PROTOCOL_IDS } from '../src/core/protocols/registry.ts';
 import type { RunConfig } from '../src/core/runner/config.ts';
 import { withoutSecrets } from '../src/core/runner/secrets.ts';
-import type { CallContext, RunProgressDetail } from '../src/core/rpc/protocol.ts';
+import { answerPreview, type CallContext, type RunProgressDetail } from '../src/core/rpc/protocol.ts';
 import { decodeToRaw } from './runtime/decode-image.ts';
 import { assertRunFits } from '../src/core/runner/space.ts';
 import { exposeApi } from './runtime/expose.ts';
@@ -188,10 +188,8 @@ async function execute(
     force,
     onProgress: (p) => {
       const r = p.latest;
-      const latest = r
-        ? { itemKey: r.itemKey, caseId: r.caseId, questionId: r.questionId, modelId: r.modelId, variant: r.variant, sample: r.sample, text: r.rawText.slice(0, 400), parseError: r.parseError, finishReason: r.finishReason }
-        : null;
-      const run: RunProgressDetail = { phase: p.phase, modelId: p.modelId, model: p.model, decodeTokensPerS: p.decodeTokensPerS, latest, ...(r ? { row: r } : {}) };
+      const latest = r ? answerPreview(r) : null;
+      const run: RunProgressDetail = { phase: p.phase, modelId: p.modelId, model: p.model, decodeTokensPerS: p.decodeTokensPerS, latest, ...(r ? { rows: [r] } : {}) };
       ctx.progress({ phase: 'run', done: p.overall.done, total: p.overall.total, detail: { kind: 'run', run } });
     },
   });

@@ -60,17 +60,24 @@ export interface RunProgressDetail {
     readonly finishReason: string;
   }) | null;
   /**
-   * The answer just stored, whole: the backup folder keeps the answers it has
-   * seen, so its last copy is complete even when the database can no longer
-   * be read (a full disk closes it).
+   * The answers stored since the last report, whole and in order: the backup
+   * folder keeps the answers it has seen, so its last copy is complete even
+   * when the database can no longer be read (a full disk closes it). A list,
+   * because a batch stores several answers within one throttle interval and
+   * the throttle merges their reports ({@link mergeProgress}).
    */
-  readonly row?: RunResponse;
+  readonly rows?: readonly RunResponse[];
+}
+
+/** What the Runs page shows of a stored answer while the run goes: its text cut to a preview. */
+export function answerPreview(r: RunResponse): NonNullable<RunProgressDetail['latest']> {
+  return { itemKey: r.itemKey, caseId: r.caseId, questionId: r.questionId, modelId: r.modelId, variant: r.variant, sample: r.sample, text: r.rawText.slice(0, 400), parseError: r.parseError, finishReason: r.finishReason };
 }
 
 /**
  * Folds a held-back report into the next one: counts and message are the
- * newer report's, token pieces and finished results are concatenated in
- * order, other details are the newer one's (a newer state replaces an older
+ * newer report's, token pieces, finished results and a run's stored answers
+ * are concatenated in order, other details are the newer one's (a newer state replaces an older
  * one). A batched generation reports results and no token pieces, so neither
  * is ever dropped for the other.
  */
@@ -80,6 +87,10 @@ export function mergeProgress(older: Progress | null, newer: Progress): Progress
   const b = newer.detail;
   if (a?.kind === 'tokens' && b?.kind === 'tokens') return { ...newer, detail: { kind: 'tokens', piece: a.piece + b.piece } };
   if (a?.kind === 'results' && b?.kind === 'results') return { ...newer, detail: { kind: 'results', results: [...a.results, ...b.results] } };
+  if (a?.kind === 'run' && b?.kind === 'run' && a.run.rows?.length) {
+    const rows = [...a.run.rows, ...(b.run.rows ?? [])];
+    return { ...newer, detail: { kind: 'run', run: { ...b.run, latest: b.run.latest ?? a.run.latest, rows } } };
+  }
   if ((a?.kind === 'tokens' || a?.kind === 'results') && !b) return { ...newer, detail: a };
   if (a?.kind === 'results') return { ...newer, detail: a };
   return newer;

@@ -6,7 +6,7 @@
 import { isAbortLike } from '../../core/errors.ts';
 import type { RunOutcome } from '../../core/runner/index.ts';
 import { runnerWorker } from '../../lib/workers/clients.ts';
-import type { RunProgressDetail } from '../../core/rpc/protocol.ts';
+import { answerPreview, type RunProgressDetail } from '../../core/rpc/protocol.ts';
 import { modelHost } from '../../lib/engines/app-host.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
@@ -87,13 +87,15 @@ class RunsManager {
             if (!prev) return;
             const message = p.detail?.kind === 'run' ? p.detail.run : prev.message;
             // Newest first, each item once (a report may repeat the answer an earlier one carried).
-            const newest = message?.latest;
-            const latest = newest && newest.itemKey !== prev.latest[0]?.itemKey ? [newest, ...prev.latest.filter((l) => l.itemKey !== newest.itemKey)].slice(0, 8) : prev.latest;
+            // A batch's answers arrive together (`rows`, oldest first); each is shown.
+            const fresh = message?.rows?.length ? message.rows.map(answerPreview).reverse() : message?.latest && message.latest.itemKey !== prev.latest[0]?.itemKey ? [message.latest] : [];
+            const freshKeys = new Set(fresh.map((l) => l.itemKey));
+            const latest = fresh.length ? [...fresh, ...prev.latest.filter((l) => !freshKeys.has(l.itemKey))].slice(0, 8) : prev.latest;
             // A model's rate is timed from its first answer here: the time before it is its load.
             const answered = p.done > prev.done && message?.modelId && message.model;
             const timing = answered && prev.timing?.modelId !== message.modelId ? { modelId: message.modelId!, at: performance.now(), modelDone: message.model!.done } : prev.timing;
             this.#live[runId] = { ...prev, done: p.done, total: p.total ?? prev.total, startDone: prev.startDone < 0 ? p.done : prev.startDone, message, latest, timing };
-            if (message?.row) backupFolder.answer(runId, message.row);
+            for (const row of message?.rows ?? []) backupFolder.answer(runId, row);
             if (p.done > prev.done) backupFolder.progress(runId);
           },
         },

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortedError, EngineError, InvalidInputError, isDeviceLost, NeuroEvalError, StorageError, throwIfAborted } from '../../../src/core/errors.ts';
-import type { CallContext, Progress } from '../../../src/core/rpc/protocol.ts';
+import type { CallContext, Progress, RunProgressDetail } from '../../../src/core/rpc/protocol.ts';
+import type { RunResponse } from '../../../src/core/runner/types.ts';
 import { createWorkerClient, type WorkerClient } from '../../../src/lib/workers/worker-client.ts';
 import { exposeApi } from '../../../workers/runtime/expose.ts';
 
@@ -46,6 +47,15 @@ const testApi = {
   async tokens(input: { pieces: string[] }, ctx: CallContext): Promise<string> {
     input.pieces.forEach((piece, i) => ctx.progress({ phase: 'token', done: i + 1, total: 1000, detail: { kind: 'tokens', piece } }));
     return input.pieces.join('');
+  },
+  /** A batch stores its answers back to back, each with its own report: every stored answer must reach the page. */
+  async batchStored(input: { keys: string[] }, ctx: CallContext): Promise<number> {
+    input.keys.forEach((itemKey, i) => {
+      const row = { itemKey } as unknown as RunResponse;
+      const latest = { itemKey, text: itemKey, parseError: null, finishReason: 'stop' } as unknown as RunProgressDetail['latest'];
+      ctx.progress({ phase: 'run', done: i + 1, total: input.keys.length + 1, detail: { kind: 'run', run: { phase: 'running', modelId: 'm', model: null, decodeTokensPerS: null, latest, rows: [row] } } });
+    });
+    return input.keys.length;
   },
 };
 type TestApi = typeof testApi;
@@ -228,5 +238,17 @@ describe('typed errors and progress across the boundary', () => {
     expect(reports.length).toBeLessThan(pieces.length);
     expect(reports.every((p) => p.message === undefined)).toBe(true);
     expect(reports.at(-1)?.done).toBe(pieces.length);
+  });
+
+  it('merges the reports of answers stored back to back without dropping one (the backup folder keeps them all)', async () => {
+    const { client } = makeClient();
+    const keys = Array.from({ length: 4 }, (_, i) => `case-${i}#q1|m|none|s0`);
+    const reports: Progress[] = [];
+    await client.api.batchStored({ keys }, { onProgress: (p) => reports.push(p) });
+    const stored = reports.flatMap((p) => (p.detail?.kind === 'run' ? (p.detail.run.rows ?? []).map((r) => r.itemKey) : []));
+    expect(stored).toEqual(keys);
+    expect(reports.length).toBeLessThan(keys.length);
+    const last = reports.at(-1)?.detail;
+    expect(last?.kind === 'run' ? last.run.latest?.itemKey : null).toBe(keys.at(-1));
   });
 });
