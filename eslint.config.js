@@ -2,8 +2,33 @@
 // and type-only imports are marked so bundles never pull in worker code by accident.
 import js from '@eslint/js';
 import svelte from 'eslint-plugin-svelte';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import globals from 'globals';
 import ts from 'typescript-eslint';
+import { layerViolation } from './scripts/layers.mjs';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * `neuroeval/layers`: an import must not reach a layer above its file's
+ * (scripts/layers.mjs), and the model layer imports nothing outside itself.
+ * The whole graph, circles included, is checked by scripts/import-graph.ts.
+ */
+const layersRule = {
+  meta: { type: 'problem', docs: { description: 'Lower layers never import higher ones (scripts/layers.mjs).' }, schema: [] },
+  create(context) {
+    const from = relative(ROOT, context.filename);
+    const check = (node) => {
+      const spec = node?.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const to = relative(ROOT, resolve(dirname(context.filename), spec.split('?')[0]));
+      const why = layerViolation(from, to);
+      if (why) context.report({ node: node.source, message: `Upward import: ${why}. See docs/architecture.md.` });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
 
 const DOM_GLOBALS = ['window', 'document', 'localStorage', 'sessionStorage', 'location', 'navigator', 'self'].map((name) => ({
   name,
@@ -25,6 +50,11 @@ export default ts.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-empty-pattern': 'off',
     },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.svelte', 'workers/**/*.ts'],
+    plugins: { neuroeval: { rules: { layers: layersRule } } },
+    rules: { 'neuroeval/layers': 'error' },
   },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],

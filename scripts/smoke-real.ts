@@ -21,7 +21,7 @@ import { build } from 'vite';
 import { CATALOGUE, describeDtypes, f32Alternative, partWord, weightsFor, type CatalogueEntry } from '../src/core/engines/catalogue.ts';
 import { describePromptSize } from '../src/core/engines/prompt-size.ts';
 import type { EngineSpec, ModelFileRef, TransformersTask } from '../src/core/engines/spec.ts';
-import { formatBytes } from '../src/core/imaging/inflate.ts';
+import { formatBytes } from '../src/core/text/units.ts';
 import { checkModelFolder, mlcShardPaths } from '../src/core/models/folder-layout.ts';
 import { MODEL_MANIFEST, parseModelManifest } from '../src/core/models/manifest.ts';
 import { PROTOCOL_IDS } from '../src/core/protocols/registry.ts';

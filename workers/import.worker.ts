@@ -4,10 +4,10 @@
  * is kept here until the user commits or discards it.
  */
 import { prepareImport, detectFormats, type Detection, type ImportPreview } from '../src/core/bundle/import-pipeline.ts';
-import { commitBundle, loadBundle, type CommitResult } from '../src/core/bundle/store.ts';
+import { commitBundle, loadBundle, type CommitResult } from '../src/core/stored/benchmark-store.ts';
 import { writeBundleZip } from '../src/core/bundle/zip-write.ts';
 import { listColumns, suggestMapping } from '../src/core/bundle/importers/generic.ts';
-import { decodeText, type InputFile } from '../src/core/bundle/importers/importer.ts';
+import { decodeText, type InputFile, type PickedFile } from '../src/core/bundle/importer.ts';
 import { readableInputs } from '../src/core/bundle/read-inputs.ts';
 import type { BenchCase, Bundle } from '../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
@@ -16,12 +16,6 @@ import type { CallContext } from '../src/core/rpc/protocol.ts';
 import './runtime/codec-wasm.ts';
 import { exposeApi } from './runtime/expose.ts';
 import { sortById } from '../src/core/text/compare-ids.ts';
-
-/** A file handed over by the page, with its path relative to what the user picked. */
-export interface PickedFile {
-  readonly path: string;
-  readonly file: Blob;
-}
 
 /** The preview sent to the page: everything but the bundle's bytes and the key salt (which stays in this worker until stored). */
 export interface PreviewResult extends Omit<ImportPreview, 'bundle' | 'keySalt' | 'imageInputs'> {

@@ -15,31 +15,33 @@
  * table's requests up. Each keeps its own cache, checked against the
  * results signature.
  */
-import { loadRunCriteria, needsSafety, runCriteriaView, runSafety, type RunCriteriaView } from '../src/core/criteria/index.ts';
+import { loadRunCriteria } from '../src/core/stored/run-criteria.ts';
+import { needsSafety, runCriteriaView, runSafety, type RunCriteriaView } from '../src/core/results/run-criteria.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import { NeuroEvalError } from '../src/core/errors.ts';
 import { agreementReport, type AgreementReport } from '../src/core/results/agreement.ts';
 import { TABLE_FIRST_PAGE, sameAnswerQuery, type AnswerPage, type AnswerQuery } from '../src/core/results/answers.ts';
-import { importRunExport, previewRunImport, type ImportRunResult, type RunImportPreview } from '../src/core/results/import-run.ts';
+import { importRunExport, previewRunImport, type ImportRunResult, type RunImportPreview } from '../src/core/stored/import-run.ts';
 import { openHarnessFile, type HarnessFileView } from '../src/core/results/harness-file.ts';
 import type { IntervalUnit } from '../src/core/results/format.ts';
 import { breakdown, compareRows, dimensionsFor, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
 import { TECHNICAL_TAGS } from '../src/core/results/technical-tags.ts';
-import { loadResults, overviewOf, resultsSignature, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';
+import { loadResults, resultsSignature } from '../src/core/stored/overview.ts';
+import { overviewOf, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';
 import { buildHtmlReport } from '../src/core/results/report-html.ts';
-import { loadStoredDetail, loadStoredResults, storedAnswers, storedOverview, type StoredDetail, type StoredResults } from '../src/core/results/stored-results.ts';
+import { loadStoredDetail, loadStoredResults, storedAnswers, storedOverview, type StoredDetail, type StoredResults } from '../src/core/stored/results.ts';
 import { scoresCsv } from '../src/core/results/scores-csv.ts';
 import { parseRunExport, serializeRunExport, toRunExport } from '../src/core/scoring/io/run-export.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import type { RunResponse } from '../src/core/runner/types.ts';
-import { readScoredAnswers, safetyView, type SafetyView } from '../src/core/results/safety-load.ts';
+import { readScoredAnswers, safetyView, type SafetyView } from '../src/core/stored/safety.ts';
 import { thumbnailDataUrl } from '../src/core/imaging/thumbnail.ts';
 import { decodeToRaw } from './runtime/decode-image.ts';
-import { loadReaderStudy } from '../src/core/readers/load.ts';
+import { loadReaderStudy } from '../src/core/stored/reader-runs.ts';
 import type { ReaderStudyResult } from '../src/core/readers/compare.ts';
 import { exposeApi } from './runtime/expose.ts';
-import { importForeign, previewForeignImport, type ForeignImportPreview, type ForeignImportRequest, type ForeignImportResult } from '../src/core/interchange/import-foreign.ts';
-import { exportRunForeign, type ForeignExportFormat } from '../src/core/interchange/export-run.ts';
+import { importForeign, previewForeignImport, type ForeignImportPreview, type ForeignImportRequest, type ForeignImportResult } from '../src/core/stored/import-foreign.ts';
+import { exportRunForeign, type ForeignExportFormat } from '../src/core/stored/export-foreign.ts';
 
 let reposPromise: Promise<Repositories> | null = null;
 const database = (): Promise<Repositories> => (reposPromise ??= openDatabase().then((db) => createRepositories(db)));

@@ -8,30 +8,22 @@
  */
 import type { BenchCase } from '../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
-import type { RunRecord } from '../src/core/db/types.ts';
+import type { RunRecord } from '../src/core/runner/records.ts';
 import type { Engine } from '../src/core/engines/engine.ts';
 import { describeDtypes } from '../src/core/engines/dtype-words.ts';
 import { runtimeOfSpec, specFiles } from '../src/core/engines/spec.ts';
 import { InvalidInputError, NeuroEvalError } from '../src/core/errors.ts';
 import { sha256Hex } from '../src/core/hash/sha256.ts';
 import { transformsPixels, variantImage } from '../src/core/imaging/variant-image.ts';
-import {
-  buildProvenance,
-  dexieRunStore,
-  planRun,
-  RunController,
-  runRun,
-  webLocksRunLock,
-  type ProvenanceInputs,
-  type RunOutcome,
-  type Variant,
-} from '../src/core/runner/index.ts';
+import { buildProvenance, planRun, RunController, runRun, webLocksRunLock, type ProvenanceInputs, type RunOutcome, type Variant } from '../src/core/runner/index.ts';
+import { dexieRunStore } from '../src/core/stored/run-store.ts';
 import { AUTO_PROTOCOL, runProtocol } from '../src/core/runner/protocol-adapter.ts';
 import { jsonOutputRecord } from '../src/core/protocols/json-output.ts';
 import { PROTOCOL_IDS } from '../src/core/protocols/registry.ts';
 import type { RunConfig } from '../src/core/runner/config.ts';
 import { withoutSecrets } from '../src/core/runner/secrets.ts';
-import { answerPreview, type CallContext, type RunProgressDetail } from '../src/core/rpc/protocol.ts';
+import type { CallContext } from '../src/core/rpc/protocol.ts';
+import { runReport } from '../src/core/runner/report.ts';
 import { decodeToRaw } from './runtime/decode-image.ts';
 import { assertRunFits } from '../src/core/runner/space.ts';
 import { exposeApi } from './runtime/expose.ts';
@@ -186,12 +178,7 @@ async function execute(
     lock: webLocksRunLock(locks),
     control: controller,
     force,
-    onProgress: (p) => {
-      const r = p.latest;
-      const latest = r ? answerPreview(r) : null;
-      const run: RunProgressDetail = { phase: p.phase, modelId: p.modelId, model: p.model, decodeTokensPerS: p.decodeTokensPerS, latest, ...(r ? { rows: [r] } : {}) };
-      ctx.progress({ phase: 'run', done: p.overall.done, total: p.overall.total, detail: { kind: 'run', run } });
-    },
+    onProgress: (p) => ctx.progress({ phase: 'run', done: p.overall.done, total: p.overall.total, detail: runReport(p) }),
   });
 }
 

@@ -9,7 +9,8 @@
  * so the previous version stays the current one.
  */
 import type { BenchCase } from '../src/core/bundle/types.ts';
-import { createRepositories, openDatabase, type Repositories, type RunRecord } from '../src/core/db/index.ts';
+import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
+import type { RunRecord } from '../src/core/runner/records.ts';
 import { InvalidInputError, NeuroEvalError, throwIfAborted } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
 import type { RunResponse } from '../src/core/runner/types.ts';

@@ -15,7 +15,8 @@ import { loadTransformers, type ModelSource, type TransformersRuntime } from '..
 import { wasmThreadsFor } from '../src/core/engines/transformers/threads.ts';
 import { TransformersTextLlm } from '../src/core/engines/transformers/text-llm.ts';
 import { asGenerator, type LoadedGenerator } from '../src/core/engines/transformers/transformers-engine.ts';
-import { TransformersVlm, type VlmDevice } from '../src/core/engines/transformers/vlm.ts';
+import { TransformersVlm } from '../src/core/engines/transformers/vlm.ts';
+import { type VlmDevice } from '../src/core/engines/transformers/generation.ts';
 import { describeGpu } from '../src/core/env/gpu.ts';
 import { throwIfAborted } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';

@@ -29,7 +29,8 @@
 import type { GenerateRequest, GenerateResult } from '../src/core/engines/engine.ts';
 import type { Pooling } from '../src/core/engines/transformers/embedder.ts';
 import { setDiagnosticImageTransform, type DiagnosticImageTransform } from '../src/core/engines/transformers/vlm.ts';
-import type { CallContext, TokenProgress } from '../src/core/rpc/protocol.ts';
+import type { CallContext } from '../src/core/rpc/protocol.ts';
+import type { TokenProgress } from '../src/core/model/progress.ts';
 import { exposeApi } from './runtime/expose.ts';
 import { gpuMemory, installGpuMeter, type GpuMemoryInput, type GpuMemoryReport } from './runtime/gpu-meter.ts';
 import { models, overrideDecoding, type TransformersInfo, type TransformersLoadInput } from './transformers-models.ts';

@@ -33,7 +33,8 @@ import { EngineError } from '../src/core/engines/errors.ts';
 import { appConfigFor, deleteCached, isCached, WebLlmEngine, type WebLlmApi, type WebLlmCache, type WebLlmOptions } from '../src/core/engines/webllm/webllm-engine.ts';
 import { describeGpu } from '../src/core/env/gpu.ts';
 import { throwIfAborted } from '../src/core/errors.ts';
-import type { CallContext, TokenProgress } from '../src/core/rpc/protocol.ts';
+import type { CallContext } from '../src/core/rpc/protocol.ts';
+import type { TokenProgress } from '../src/core/model/progress.ts';
 import { gpuMemory, installGpuMeter, type GpuMemoryInput, type GpuMemoryReport } from './runtime/gpu-meter.ts';
 
 /** What the API needs of WebLLM; the worker entry passes the real library, tests a stand-in engine. */

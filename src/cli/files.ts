@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { decodeText, type InputFile } from '../core/bundle/importers/importer.ts';
+import { decodeText, type InputFile } from '../core/bundle/importer.ts';
 import { checkInputSize } from '../core/bundle/read-inputs.ts';
 import { decodeUnicode } from '../core/text/decode.ts';
 

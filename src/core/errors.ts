@@ -218,3 +218,35 @@ export function messageWithLocation(error: unknown): string {
   if (!where || (loc?.file && message.includes(loc.file))) return message;
   return `${where}: ${message}`;
 }
+
+/** The fields of a thrown value that storages (IndexedDB, Dexie, Node's fs) use to say what went wrong. */
+interface ErrorLike {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  inner?: unknown;
+  cause?: unknown;
+  failures?: unknown;
+}
+
+/** True if `err`, or an error nested in it (Dexie `inner`, `cause`, bulk `failures`), passes `test`. The depth limit only protects against cycles: error chains are short. */
+export function anyNestedError(err: unknown, test: (e: ErrorLike) => boolean, depth = 0): boolean {
+  if (depth > 5 || typeof err !== 'object' || err === null) return false;
+  const e = err as ErrorLike;
+  if (test(e)) return true;
+  const nested: unknown[] = [e.inner, e.cause];
+  if (Array.isArray(e.failures)) nested.push(...(e.failures as unknown[]));
+  else if (typeof e.failures === 'object' && e.failures !== null) nested.push(...Object.values(e.failures));
+  return nested.some((n) => anyNestedError(n, test, depth + 1));
+}
+
+/**
+ * Chromium reports a full disk under IndexedDB as an aborted transaction whose
+ * message carries LevelDB's file error (`FILE_ERROR_NO_SPACE`), not as a quota error.
+ */
+const NO_SPACE = /FILE_ERROR_NO_SPACE|No space left on device|ENOSPC/;
+
+/** True if `err`, or any error nested in it (Dexie `inner`, `cause`, bulk `failures`), is a quota or no-space error. */
+export function isQuotaError(err: unknown): boolean {
+  return anyNestedError(err, (e) => e.name === 'QuotaExceededError' || e.code === 22 || (typeof e.message === 'string' && NO_SPACE.test(e.message)));
+}

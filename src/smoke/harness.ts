@@ -20,7 +20,7 @@ import { transformersWorker } from '../lib/engines/transformers-client.ts';
 import { webllmWorker } from '../lib/engines/webllm-client.ts';
 import { repos } from '../lib/storage/app-db.ts';
 import type { GpuMemoryInput, GpuMemoryReport } from '../../workers/runtime/gpu-meter.ts';
-import type { Progress } from '../core/rpc/protocol.ts';
+import type { Progress } from '../core/model/progress.ts';
 import type { SmokeApi, SmokeError, SmokeGpuErrors, SmokePick } from './types.ts';
 
 const SESSION = 'smoke';

@@ -3,7 +3,7 @@
  * (scripts/smoke-real.ts) say to each other through Playwright.
  */
 import type { EngineSpec } from '../core/engines/spec.ts';
-import type { ResponseRecord } from '../core/db/types.ts';
+import type { ResponseRecord } from '../core/model/answer.ts';
 
 export interface SmokeGpu {
   readonly available: boolean;

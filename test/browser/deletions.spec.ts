@@ -10,7 +10,7 @@
 import type { Page } from '@playwright/test';
 import { putRows, readStore, seededProvenance } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
-import { formatBytes } from '../../src/lib/format/units.ts';
+import { formatBytes } from '../../src/core/text/units.ts';
 
 interface Row {
   id: string;
@@ -179,9 +179,9 @@ test('Settings shows storage use per benchmark and per stored model; a review is
   await expect(demoRow.locator('td').nth(2)).toContainText('shared');
   await expect(benchmarks.getByRole('row', { name: /Other benchmark/ }).locator('td').nth(2)).toContainText('1 · ');
   await expect(page.getByTestId('benchmark-use-total').locator('td').nth(1)).toContainText(formatBytes(assets.reduce((n, a) => n + a.bytes, 0)));
-  await expect(page.getByTestId('model-use').getByRole('row', { name: /Tiny VLM/ })).toHaveText(/Tiny VLM\s*2\s*3\.0 KiB/);
+  await expect(page.getByTestId('model-use').getByRole('row', { name: /Tiny VLM/ })).toHaveText(/Tiny VLM\s*2\s*3 KiB/);
   // Images and model files as counted above, in one sum beside the browser's own estimate.
-  await expect(page.getByTestId('storage-estimate')).toContainText(`Counted here: ${formatBytes(assets.reduce((n, a) => n + a.bytes, 0))} of images, 3.0 KiB of model files`);
+  await expect(page.getByTestId('storage-estimate')).toContainText(`Counted here: ${formatBytes(assets.reduce((n, a) => n + a.bytes, 0))} of images, 3 KiB of model files`);
   await expect(page.getByTestId('storage-estimate')).toContainText('The browser estimates');
 
   // A reviewer deletes a review from the review page's audit trail.

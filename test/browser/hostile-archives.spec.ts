@@ -30,7 +30,7 @@ test('hostile archives are refused with the entry named, and the benchmark store
 
   // A valid bundle that carries a file besides its image: the preview says so before anything is stored.
   await choose(page, bundleWithAsset());
-  await expect(page.getByTestId('import-summary')).toHaveText(/^1 cases, 1 questions, 1 images \(\d+ bytes\), 1 other file \(293\.0 KiB\)\.\s*$/);
+  await expect(page.getByTestId('import-summary')).toHaveText(/^1 cases, 1 questions, 1 images \(\d+ bytes\), 1 other file \(293 KiB\)\.\s*$/);
   await page.getByTestId('import-preview').getByRole('button', { name: /^Import 1 cases$/ }).click();
   await expect(page.getByTestId('import-done')).toContainText('Imported 1 cases.');
   const list = page.getByTestId('benchmark-list');

@@ -8,7 +8,7 @@
  */
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { zipSync } from 'fflate';
-import { memoryFile, type InputFile } from '../../src/core/bundle/importers/importer.ts';
+import { memoryFile, type InputFile } from '../../src/core/bundle/importer.ts';
 import { encodePng } from '../../src/core/imaging/png-encode.ts';
 
 type Kind = 'string' | 'int64' | 'double' | 'image' | 'images' | 'strings';

@@ -3,7 +3,7 @@
  * real provenance from `buildProvenance` and, when asked, a run configuration.
  * Tests override only the fields they are about.
  */
-import type { RunRecord } from '../../src/core/db/types.ts';
+import type { RunRecord } from '../../src/core/runner/records.ts';
 import type { RunConfig } from '../../src/core/runner/config.ts';
 import { buildProvenance, type Provenance, type ProvenanceInputs } from '../../src/core/runner/provenance.ts';
 

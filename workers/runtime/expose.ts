@@ -5,7 +5,8 @@
  */
 import { expose, releaseProxy, type Endpoint } from 'comlink';
 import { AbortedError, serializeError } from '../../src/core/errors.ts';
-import { mergeProgress, type CallContext, type Envelope, type Progress, type WorkerApi, type WorkerEndpointApi } from '../../src/core/rpc/protocol.ts';
+import { mergeProgress, type CallContext, type Envelope, type WorkerApi, type WorkerEndpointApi } from '../../src/core/rpc/protocol.ts';
+import type { Progress } from '../../src/core/model/progress.ts';
 
 /** Minimum gap between two progress messages; the last one of a call always goes out. */
 const PROGRESS_INTERVAL_MS = 50;

@@ -12,7 +12,7 @@
  * It lets the smoke test's out-of-memory path be exercised on a machine
  * whose GPU is large (or software).
  */
-import { formatBytes } from '../../src/core/imaging/inflate.ts';
+import { formatBytes } from '../../src/core/text/units.ts';
 
 export interface GpuMemoryReport {
   /** Bytes in live buffers now. */

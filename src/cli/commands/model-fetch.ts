@@ -7,7 +7,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { CATALOGUE, DEFAULT_MODEL_HOST, sourceFileUrl, type Catalogue, type CatalogueEntry, type ModelSourceFile } from '../../core/engines/catalogue.ts';
 import { hashBlob } from '../../core/hash/hash-blob.ts';
 import { MODEL_MANIFEST, type ModelManifest } from '../../core/models/manifest.ts';
-import { formatBytes } from '../../lib/format/units.ts';
+import { formatBytes } from '../../core/text/units.ts';
 import type { CliCommand, CliIo } from '../command.ts';
 
 /**

@@ -4,7 +4,7 @@ import { readBuildInfo } from '../../../build/build-info.ts';
 import { jsonOutputRecord } from '../../core/protocols/json-output.ts';
 import { PROTOCOL_IDS } from '../../core/protocols/registry.ts';
 import type { BenchCase, Bundle } from '../../core/bundle/types.ts';
-import type { RunStatus } from '../../core/db/types.ts';
+import type { RunStatus } from '../../core/model/answer.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import { getProtocol, protocolFor } from '../../core/protocols/index.ts';
 import { answerBudget } from '../../core/protocols/budgets.ts';

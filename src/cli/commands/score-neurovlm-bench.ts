@@ -4,13 +4,8 @@
  * dataset, printed under the evaluator's names so they can be compared with
  * its CSV line by line.
  */
-import {
-  describeNeuroVlmBenchFailure,
-  NEUROVLM_BENCH_FIELDS,
-  NEUROVLM_BENCH_HEADLINE,
-  type NeuroVlmBenchBreakdown,
-  type NeuroVlmBenchFigures,
-} from '../../core/scoring/neurovlm/evaluator/index.ts';
+import { describeNeuroVlmBenchFailure, NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchFigures } from '../../core/scoring/neurovlm/evaluator/index.ts';
+import type { NeuroVlmBenchBreakdown } from '../../core/scoring/neurovlm/evaluator/types.ts';
 
 function cell(x: unknown, kind: 'share' | 'percent' | 'ms' | 'number' = 'number'): string {
   if (typeof x !== 'number') return '–';

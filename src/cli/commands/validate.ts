@@ -3,7 +3,7 @@ import { formatLocation } from '../../core/errors.ts';
 import { KEEP_DESCRIPTIONS_OPTION } from '../../core/bundle/dicom-meta.ts';
 import { prepareImport } from '../../core/bundle/import-pipeline.ts';
 import type { Bundle } from '../../core/bundle/types.ts';
-import { formatBytes } from '../../core/imaging/inflate.ts';
+import { formatBytes } from '../../core/text/units.ts';
 import type { CliCommand } from '../command.ts';
 import { inputFilesFrom } from '../files.ts';
 

@@ -8,7 +8,7 @@
  * anywhere, carries the same id and the app's import stores them as one run.
  */
 import { canonicalJson } from '../../core/bundle/canonical.ts';
-import type { RunRecord } from '../../core/db/types.ts';
+import type { RunRecord } from '../../core/runner/records.ts';
 import { sha256Hex } from '../../core/hash/sha256.ts';
 import type { RunConfig } from '../../core/runner/config.ts';
 import type { Provenance } from '../../core/runner/provenance.ts';

@@ -15,7 +15,7 @@
  * anywhere else is an error naming the line: the file was edited.
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
-import type { RunRecord } from '../../core/db/types.ts';
+import type { RunRecord } from '../../core/runner/records.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import type { RunConfig } from '../../core/runner/config.ts';
 import { applyProvenancePatch, type Provenance, type ProvenanceShard } from '../../core/runner/provenance.ts';

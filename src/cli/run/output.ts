@@ -14,7 +14,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { BenchCase } from '../../core/bundle/types.ts';
-import type { RunStatus } from '../../core/db/types.ts';
+import type { RunStatus } from '../../core/model/answer.ts';
 import { NeuroEvalError } from '../../core/errors.ts';
 import type { Provenance } from '../../core/runner/provenance.ts';
 import type { RunResponse } from '../../core/runner/types.ts';

@@ -4,7 +4,7 @@
  * bundle are relative to the folder that holds manifest.json.
  */
 import { InvalidInputError, throwIfAborted } from '../errors.ts';
-import { decodeText, extensionOf, type ImportContext, type ImportDraft, type ImportIssue, type Importer, type InputFile } from './importers/importer.ts';
+import { decodeText, extensionOf, type ImportContext, type ImportDraft, type ImportIssue, type Importer, type InputFile } from './importer.ts';
 import { checkDeclaredImageHashes, type CaseAtLine } from './declared-hashes.ts';
 import { expandZips } from './importers/support.ts';
 import { nonFiniteField, nonFiniteMessage } from './json-values.ts';

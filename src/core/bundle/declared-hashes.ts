@@ -6,7 +6,7 @@
  * hash (a warning), but a swapped image changes what the model is shown.
  */
 import { sha256Hex } from '../hash/sha256.ts';
-import type { ImportIssue } from './importers/importer.ts';
+import type { ImportIssue } from './importer.ts';
 import type { BenchCase } from './types.ts';
 
 /** A validated case and the line of cases.jsonl it came from. */

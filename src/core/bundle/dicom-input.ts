@@ -7,7 +7,7 @@ import { InvalidInputError } from '../errors.ts';
 import { asPart10, detectDicom } from '../imaging/dicom/detect.ts';
 import { parseDicom } from '../imaging/dicom/parse.ts';
 import type { ParsedDicom } from '../imaging/dicom/types.ts';
-import type { ImportIssue } from './importers/importer.ts';
+import type { ImportIssue } from './importer.ts';
 
 /**
  * The bytes as a Part 10 file when they are DICOM at all (raw datasets get an

@@ -9,7 +9,7 @@
  */
 import { sha256Hex } from '../hash/sha256.ts';
 import type { DicomAttributes } from '../imaging/dicom/attributes.ts';
-import type { ImportIssue } from './importers/importer.ts';
+import type { ImportIssue } from './importer.ts';
 
 /** The case meta keys written from DICOM attributes. Other code groups and clusters by these names. */
 const DICOM_META = {

@@ -10,7 +10,7 @@
  */
 import { sha256Hex } from '../hash/sha256.ts';
 import { throwIfAborted } from '../errors.ts';
-import type { Progress } from '../rpc/protocol.ts';
+import type { Progress } from '../model/progress.ts';
 import { checkImageSize, readImageDimensions } from '../imaging/dimensions.ts';
 import { checkPixelData } from '../imaging/pixel-data.ts';
 import { isRasterImageType, mimeFor, sniffImageType } from '../imaging/sniff.ts';
@@ -18,7 +18,7 @@ import { stripImageMetadata } from '../imaging/strip-metadata.ts';
 import { computeContentHash } from './content-hash.ts';
 import { checkCaseId, nonFiniteField, nonFiniteMessage, visibleId } from './json-values.ts';
 import { unreadFormat, unreadFormatPhrase } from './unread-formats.ts';
-import type { ImportDraft, ImportIssue, SkippedCase } from './importers/importer.ts';
+import type { ImportDraft, ImportIssue, SkippedCase } from './importer.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type BenchCase, type Bundle, type CaseImage } from './types.ts';
 
 /** Image types a model can receive directly; DICOM and NIfTI are rendered to PNG before this step. */

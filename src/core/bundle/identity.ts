@@ -3,7 +3,7 @@
  * import. Formats without a manifest (a TSV, a CSV) would otherwise store
  * their importer's guess ("vlmeval", licence "unknown").
  */
-import type { ImportDraft } from './importers/importer.ts';
+import type { ImportDraft } from './importer.ts';
 
 /** Longest name or licence kept: a title, not a document. */
 const MAX_LENGTH = 200;

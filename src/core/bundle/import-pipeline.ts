@@ -5,18 +5,19 @@
  * one transaction (all or nothing). Used by the import worker and the CLI.
  */
 import { InvalidInputError, NeuroEvalError, throwIfAborted } from '../errors.ts';
-import type { Progress } from '../rpc/protocol.ts';
+import type { Progress } from '../model/progress.ts';
 import { bundleImporter } from './bundle-importer.ts';
 import { finalizeBundle, type RemovedMetadata } from './finalize.ts';
 import { IMPORTERS } from './importers/index.ts';
-import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from './importers/importer.ts';
-import type { AnswerKeyMatch } from './importers/answer-key.ts';
+import type { ImportDraft, ImportIssue, Importer, InputFile, SkippedCase } from './importer.ts';
+import type { AnswerKeyMatch } from './importer.ts';
 import { withIdentity } from './identity.ts';
 import { withInputNames } from './input-names.ts';
 import { readableInputs } from './read-inputs.ts';
 import { loadDecodersFor } from '../imaging/dicom/load-decoders.ts';
 import { newKeySalt } from './dicom-meta.ts';
-import { convertMedicalImages, type DroppedTagSummary } from './medical-images.ts';
+import { convertMedicalImages } from './medical-images.ts';
+import { type DroppedTagSummary } from './importer.ts';
 import { withNeutralImageNames } from './neutral-names.ts';
 import type { Bundle } from './types.ts';
 

@@ -4,7 +4,7 @@
  * later (a DICOM that cannot be rendered, an image that fails its checks)
  * would otherwise name that path, which is in none of the user's files.
  */
-import type { ImportIssue } from './importers/importer.ts';
+import type { ImportIssue } from './importer.ts';
 
 /** The issues with each bundle path in `names` (bundle path → name as given) replaced by the user's name. */
 export function withInputNames<T extends ImportIssue>(issues: readonly T[], names: ReadonlyMap<string, string> | undefined): T[] {

@@ -17,18 +17,11 @@ import type { WindowPreset } from '../imaging/window.ts';
 import { sniffImageType } from '../imaging/sniff.ts';
 import { asDicomFile, parseDicomForImport } from './dicom-input.ts';
 import { dicomCaseMeta, dicomMetaOptions, keptAsMeta } from './dicom-meta.ts';
-import type { ImportDraft, ImportIssue } from './importers/importer.ts';
+import type { DroppedTagSummary, ImportDraft, ImportIssue } from './importer.ts';
 import type { RemovedMetadata } from './finalize.ts';
 import { checkStoredFiles } from './stored-files.ts';
-import type { BenchCase, CaseImage, ImageSource, Plane } from './types.ts';
-
-export interface DroppedTagSummary {
-  /** `(0010,0010)`, `private`, or `nifti` for NIfTI header fields. */
-  readonly tag: string;
-  readonly keyword: string;
-  /** How many input files had it. */
-  readonly files: number;
-}
+import type { BenchCase, CaseImage, ImageSource } from './types.ts';
+import type { Plane } from '../model/geometry.ts';
 
 /** Import options for medical images (from the UI or `--options`). */
 interface MedicalImageOptions {

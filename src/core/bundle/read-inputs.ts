@@ -8,7 +8,7 @@
  */
 import { InvalidInputError } from '../errors.ts';
 import { decodeBytes } from '../text/decode.ts';
-import { extensionOf, type ImportIssue, type InputFile } from './importers/importer.ts';
+import { extensionOf, type ImportIssue, type InputFile } from './importer.ts';
 
 /** Largest file read whole: Chromium's Blob reads and Node's readFile both stop at 2 GiB − 1. */
 const MAX_FILE_BYTES = 2 ** 31 - 1;

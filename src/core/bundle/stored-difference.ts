@@ -3,7 +3,7 @@
  * so a re-import of a changed file can say more than "already stored":
  * cases changed, added and removed, and the manifest fields that differ.
  */
-import type { BenchmarkRecord, CaseRecord } from '../db/types.ts';
+import type { BenchmarkRecord, CaseRecord } from './records.ts';
 import { canonicalJson } from './canonical.ts';
 import type { Bundle } from './types.ts';
 

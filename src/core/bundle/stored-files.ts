@@ -31,7 +31,7 @@ import { isRasterImageType, sniffImageType } from '../imaging/sniff.ts';
 import { stripImageMetadata } from '../imaging/strip-metadata.ts';
 import { asDicomFile, parseDicomForImport } from './dicom-input.ts';
 import { hiddenMedicalContent } from './hidden-medical.ts';
-import type { ImportIssue } from './importers/importer.ts';
+import type { ImportIssue } from './importer.ts';
 
 interface CheckContext {
   readonly issues: ImportIssue[];

@@ -5,6 +5,8 @@
  * content hash: it needs a new format version.
  */
 
+import type { Plane } from '../model/geometry.ts';
+
 export const BUNDLE_FORMAT = 'neuroeval-bundle';
 export const BUNDLE_FORMAT_VERSION = 1;
 
@@ -28,7 +30,6 @@ export const TASK_FAMILIES: readonly TaskFamily[] = [
   'multi-turn',
 ];
 
-export type Plane = 'axial' | 'sagittal' | 'coronal';
 export type Laterality = 'left' | 'right' | 'bilateral' | 'midline';
 
 /** Where a stored image came from, when it was rendered from a medical format. */

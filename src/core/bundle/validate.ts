@@ -5,7 +5,7 @@
  * a test keeps the two in agreement.
  */
 import type { ErrorLocation } from '../errors.ts';
-import type { ImportIssue } from './importers/importer.ts';
+import type { ImportIssue } from './importer.ts';
 import { checkCaseId } from './json-values.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, TASK_FAMILIES, type BenchCase, type BundleManifest } from './types.ts';
 

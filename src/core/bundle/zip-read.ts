@@ -19,7 +19,7 @@
 import { Inflate } from 'fflate';
 import { InvalidInputError, throwIfAborted } from '../errors.ts';
 import { Crc32 } from '../hash/crc32.ts';
-import { formatBytes } from '../imaging/inflate.ts';
+import { formatBytes } from '../text/units.ts';
 import { readZipDirectory, type ZipEntry } from './zip-directory.ts';
 
 export interface ZipLimits {

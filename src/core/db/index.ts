@@ -25,12 +25,13 @@ import { createScoringCacheRepo, type ScoringCacheRepo } from './repos/scoring-c
 import { createDeletionsRepo, type DeletionsRepo } from './repos/deletions.repo.ts';
 import { createUsageRepo, type UsageRepo } from './repos/usage.repo.ts';
 
-export * from './types.ts';
+export * from './tables.ts';
 export { DB_NAME, SCHEMA, SCHEMA_VERSION, UPGRADES, NeuroEvalDB, openDatabase } from './schema.ts';
 export type { OpenOptions, StoreDefinitions } from './schema.ts';
 export { LARGE_WRITE_BYTES, approxBytes } from './write-meter.ts';
 export type { StorageHooks } from './write-meter.ts';
-export { QUOTA_MESSAGE, isQuotaError, toStorageError } from './storage-errors.ts';
+export { QUOTA_MESSAGE, toStorageError } from './storage-errors.ts';
+export { isQuotaError } from '../errors.ts';
 export type { Page } from './repos/context.ts';
 export type { BenchmarksRepo, CasesRepo, AssetsRepo, ModelsRepo, RunsRepo, ResponsesRepo, ScoresRepo, ReviewsRepo, SettingsRepo };
 export type { CaseFacet } from './repos/cases.repo.ts';

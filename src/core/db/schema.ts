@@ -10,24 +10,17 @@
 import Dexie, { type Table, type Transaction } from 'dexie';
 import { StorageError } from '../errors.ts';
 import { withoutSecrets } from '../runner/secrets.ts';
-import { legacyItemKeyParts, splitLegacyProvenance } from './legacy.ts';
-import { isQuotaError, isVersionError, newerVersionMessage } from './storage-errors.ts';
+import { legacyItemKeyParts, splitLegacyProvenance } from '../runner/legacy.ts';
+import { isQuotaError } from '../errors.ts';
+import { isVersionError, newerVersionMessage } from './storage-errors.ts';
 import type { ResultDigestRecord } from '../results/digest.ts';
-import type {
-  AssetRecord,
-  BenchmarkRecord,
-  CaseKey,
-  CaseRecord,
-  ModelRecord,
-  ResponseRecord,
-  ReviewRecord,
-  RunRecord,
-  ScoreRecord,
-  ScoreSetRecord,
-  ScoringCacheRecord,
-  SettingRecord,
-  StoreName,
-} from './types.ts';
+import type { AssetRecord, BenchmarkRecord, CaseKey, CaseRecord } from '../bundle/records.ts';
+import type { ModelRecord } from '../models/record.ts';
+import type { ResponseRecord } from '../model/answer.ts';
+import type { ReviewRecord } from '../model/review.ts';
+import type { RunRecord } from '../runner/records.ts';
+import type { ScoreRecord, ScoreSetRecord, ScoringCacheRecord } from '../scoring/run/records.ts';
+import type { SettingRecord, StoreName } from './tables.ts';
 
 /** Name of the IndexedDB database. */
 export const DB_NAME = 'neuroeval';
@@ -132,7 +125,7 @@ export const UPGRADES: Readonly<Record<number, (tx: Transaction) => Promise<void
  * `apiKey` is dropped and the endpoint is named by `endpointId` instead, and
  * no API key is left anywhere in the record. Responses: `caseId` and
  * `questionId` are derived once from the item key; this migration (through
- * db/legacy.ts) is the only place allowed to read an old item key apart.
+ * runner/legacy.ts) is the only place allowed to read an old item key apart.
  */
 async function upgradeRunsAndResponses(tx: Transaction): Promise<void> {
   await tx.table('runs').toCollection().modify((run: Record<string, unknown>, ref: { value: Record<string, unknown> }) => {

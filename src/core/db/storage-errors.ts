@@ -7,7 +7,7 @@
  * `failures` hold it. We walk all of those so the user always sees the same
  * QUOTA_EXCEEDED message.
  */
-import { NeuroEvalError, StorageError } from '../errors.ts';
+import { anyNestedError, isQuotaError, NeuroEvalError, StorageError } from '../errors.ts';
 
 export const QUOTA_MESSAGE =
   'The browser refused to store more data: storage is full. Free space in Settings or delete old runs.';
@@ -41,20 +41,9 @@ export function notFound(what: string, key: unknown): NeuroEvalError {
   return new NeuroEvalError('NOT_FOUND', `No ${what} with id ${JSON.stringify(key)} is stored in this browser.`);
 }
 
-/**
- * Chromium reports a full disk under IndexedDB as an aborted transaction whose
- * message carries LevelDB's file error (`FILE_ERROR_NO_SPACE`), not as a quota error.
- */
-const NO_SPACE = /FILE_ERROR_NO_SPACE|No space left on device|ENOSPC/;
-
-/** True if `err`, or any error nested in it (Dexie `inner`, `cause`, bulk `failures`), is a quota or no-space error. */
-export function isQuotaError(err: unknown): boolean {
-  return someNested(err, (e) => e.name === 'QuotaExceededError' || e.code === 22 || (typeof e.message === 'string' && NO_SPACE.test(e.message)), 0);
-}
-
 /** True if `err` or a nested error is a `VersionError` (IndexedDB or Dexie). */
 export function isVersionError(err: unknown): boolean {
-  return someNested(err, (e) => e.name === 'VersionError', 0);
+  return anyNestedError(err, (e) => e.name === 'VersionError');
 }
 
 /**
@@ -66,7 +55,7 @@ export function toStorageError(err: unknown, action: string, db: ConnectionState
   if (isQuotaError(err)) return new StorageError('QUOTA_EXCEEDED', QUOTA_MESSAGE, err);
   // Once the browser has closed the connection, whatever failed (an aborted read, "database closed") failed because of that.
   if (db.closedByBrowser) return new StorageError('STORAGE_CLOSED', CLOSED_BY_BROWSER_MESSAGE, err);
-  if (someNested(err, (e) => e.name === 'DatabaseClosedError', 0)) return new StorageError('STORAGE_FAILED', CLOSED_MESSAGE, err);
+  if (anyNestedError(err, (e) => e.name === 'DatabaseClosedError')) return new StorageError('STORAGE_FAILED', CLOSED_MESSAGE, err);
   return new StorageError('STORAGE_FAILED', `Could not ${action}: ${describe(err)}`, err);
 }
 
@@ -92,25 +81,6 @@ export function guardFor(db: ConnectionState): Guard {
   };
 }
 
-interface ErrorLike {
-  name?: unknown;
-  code?: unknown;
-  message?: unknown;
-  inner?: unknown;
-  cause?: unknown;
-  failures?: unknown;
-}
-
-// Depth limit: error chains are short; the limit only protects against cycles.
-function someNested(err: unknown, test: (e: ErrorLike) => boolean, depth: number): boolean {
-  if (depth > 5 || typeof err !== 'object' || err === null) return false;
-  const e = err as ErrorLike;
-  if (test(e)) return true;
-  const nested: unknown[] = [e.inner, e.cause];
-  if (Array.isArray(e.failures)) nested.push(...(e.failures as unknown[]));
-  else if (typeof e.failures === 'object' && e.failures !== null) nested.push(...Object.values(e.failures));
-  return nested.some((n) => someNested(n, test, depth + 1));
-}
 
 function describe(err: unknown): string {
   if (err instanceof Error) {

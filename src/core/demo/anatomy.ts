@@ -13,8 +13,8 @@ import { ell, ellipseSd, piecewise, rell, rotation, segmentDistance, sideOfLine 
 import { fbm, valueNoise } from './noise.ts';
 import { hash3 } from './prng.ts';
 import { Tissue as T, type Tissue } from './tissues.ts';
+import type { Plane } from '../model/geometry.ts';
 
-export type Plane = 'axial' | 'sagittal' | 'coronal';
 export type AxialLevel = 'ventricles' | 'posterior-fossa';
 
 export interface AnatomyOptions {

@@ -5,7 +5,8 @@
  */
 import type { BenchCase, CaseImage, Question } from '../bundle/types.ts';
 import { hashString } from './prng.ts';
-import { DEMO_IMAGE_SIZE, type DemoSequence, type Plane, type SliceSpec } from './phantom.ts';
+import { DEMO_IMAGE_SIZE, type DemoSequence, type SliceSpec } from './phantom.ts';
+import type { Plane } from '../model/geometry.ts';
 
 /** A slice as written in a case: the seed is derived from the case id unless given. */
 export type SliceDraft = Omit<SliceSpec, 'seed'> & { readonly seed?: number };

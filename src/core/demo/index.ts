@@ -6,7 +6,7 @@
  * `buildDemoDraft()` is deterministic: the same bytes, and so the same
  * content hash, on every run, machine and JavaScript engine.
  */
-import type { DraftManifest, ImportDraft } from '../bundle/importers/importer.ts';
+import type { DraftManifest, ImportDraft } from '../bundle/importer.ts';
 import { encodePng } from '../imaging/png-encode.ts';
 import { demoCases, type DemoCase } from './cases.ts';
 import { drawnCases, type DrawnTask } from './drawn-cases.ts';

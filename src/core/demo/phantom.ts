@@ -8,13 +8,14 @@
  * intensities are chosen so that a person recognises the sequence and the
  * lesion, nothing more. Everything is deterministic (see prng.ts).
  */
-import { type AnatomyOptions, type AxialLevel, type Plane, anatomyContext, anatomyFor } from './anatomy.ts';
+import { type AnatomyOptions, type AxialLevel, anatomyContext, anatomyFor } from './anatomy.ts';
+import type { Plane } from '../model/geometry.ts';
 import { compilePaint, type Pathology } from './lesions.ts';
 import { fbm, valueNoise } from './noise.ts';
 import { Prng, hash3, hashString } from './prng.ts';
 import { type DemoSequence, INTENSITY, Tissue, isLesion } from './tissues.ts';
 
-export type { AnatomyOptions, AxialLevel, Plane } from './anatomy.ts';
+export type { AnatomyOptions, AxialLevel } from './anatomy.ts';
 export type { DemoSequence } from './tissues.ts';
 
 /** Width and height of every demo image. */

@@ -5,7 +5,8 @@
  */
 import type { PromptPrefix } from '../chat/prefix.ts';
 import type { Turn } from '../chat/turn.ts';
-import type { Progress } from '../rpc/protocol.ts';
+import type { FinishReason, PromptSize } from '../model/answer.ts';
+import type { Progress } from '../model/progress.ts';
 
 /** An image given to the model, in the order of the request. */
 export interface EngineImage {
@@ -43,19 +44,6 @@ export interface GenerateRequest {
   readonly prefix?: PromptPrefix;
 }
 
-/** What a prompt was made of, where the engine can tell. */
-export interface PromptSize {
-  /** Tokens of text (the chat template's markup and special tokens included). */
-  readonly textTokens: number;
-  /** Tokens standing for images, all images together. */
-  readonly imageTokens: number;
-  /** Per image, in order: the tiles the processor cut it into (null where it does not say) and its tokens. */
-  readonly images: readonly { readonly tiles: number | null; readonly tokens: number }[];
-  /** Leading tokens taken from a kept shared prefix instead of computed for this request. */
-  readonly reusedTokens: number;
-}
-
-export type FinishReason = 'stop' | 'length' | 'abort' | 'error';
 
 export interface EngineUsage {
   readonly promptTokens: number | null;
@@ -156,4 +144,9 @@ export interface Engine {
    * `finishReason: 'abort'`.
    */
   generateBatch?(requests: readonly GenerateRequest[], options?: BatchOptions): Promise<GenerateResult[]>;
+}
+
+/** A batched generation's finished answers in a progress report (`detail.kind === 'results'`), as the engine workers send them. */
+export function batchResultsOf(p: Progress): readonly { readonly index: number; readonly result: GenerateResult }[] {
+  return p.detail?.kind === 'results' ? (p.detail.results as readonly { index: number; result: GenerateResult }[]) : [];
 }

@@ -19,8 +19,9 @@
  *   without batch calls answers the requests one by one.
  */
 import { EngineError, isAbortLike } from '../errors.ts';
-import type { CallOptions, Progress } from '../rpc/protocol.ts';
-import type { BatchOptions, Engine, EngineInfo, EngineUsage, GenerateOptions, GenerateRequest, GenerateResult, LoadOptions } from './engine.ts';
+import type { CallOptions } from '../rpc/protocol.ts';
+import type { Progress } from '../model/progress.ts';
+import { batchResultsOf, type BatchOptions, type Engine, type EngineInfo, type EngineUsage, type GenerateOptions, type GenerateRequest, type GenerateResult, type LoadOptions } from './engine.ts';
 
 /** The calls the remote side offers, as its client exposes them. */
 export interface RemoteCalls<L, I extends EngineInfo> {
@@ -112,8 +113,7 @@ export class RemoteEngine<L, I extends EngineInfo = EngineInfo> implements Engin
     const started = performance.now();
     const received = new Map<number, GenerateResult>();
     const onProgress = (p: Progress) => {
-      if (p.detail?.kind !== 'results') return;
-      for (const { index, result } of p.detail.results) {
+      for (const { index, result } of batchResultsOf(p)) {
         if (received.has(index)) continue;
         received.set(index, result);
         options.onResult?.(index, result);

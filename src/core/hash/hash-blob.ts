@@ -1,6 +1,6 @@
 import { createSHA256 } from 'hash-wasm';
 import { throwIfAborted } from '../errors.ts';
-import type { Progress } from '../rpc/protocol.ts';
+import type { Progress } from '../model/progress.ts';
 
 /** Bytes read per step; large enough to be fast, small enough to keep memory flat. */
 const HASH_CHUNK_BYTES = 4 * 1024 * 1024;

@@ -4,6 +4,7 @@
  * checked against a cap, and callers can stop as soon as they have the bytes
  * they need (the first volume of a long fMRI series, for example).
  */
+import { formatBytes } from '../text/units.ts';
 import { type FlateStreamHandler, Gunzip, Inflate, Unzlib } from 'fflate';
 import { InvalidInputError } from '../errors.ts';
 
@@ -133,16 +134,4 @@ export class BoundedInflater {
       this.file ? { file: this.file } : undefined,
     );
   }
-}
-
-/** `1.5 GiB`-style sizes for messages. */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} bytes` : `${Number(value.toFixed(1))} ${units[unit]}`;
 }

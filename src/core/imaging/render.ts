@@ -3,7 +3,7 @@
  * receives, with the window recorded so the result can be reproduced (see
  * `ImageSource.window` in the bundle types).
  */
-import type { Plane } from '../bundle/types.ts';
+import type { Plane } from '../model/geometry.ts';
 import { createDicomImage } from './dicom/pixels.ts';
 import type { StoredVolume } from './dicom/serialize.ts';
 import type { ParsedDicom } from './dicom/types.ts';

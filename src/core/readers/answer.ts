@@ -18,7 +18,7 @@
  * | rubric, open-question          | a free-text answer                             | every metric              |
  */
 import type { Laterality, Question } from '../bundle/types.ts';
-import type { ResponseRecord, Timestamp } from '../db/types.ts';
+import type { ResponseRecord, Timestamp } from '../model/answer.ts';
 import { InvalidInputError } from '../errors.ts';
 import { NEUROVLM_CLASSES, NEUROVLM_SUBTYPES } from '../protocols/neurovlm/protocol.ts';
 import { LATERALITIES } from '../protocols/nmb/lesion.ts';

@@ -4,7 +4,7 @@
  * its own (no protocols, no hashing) so that every list of runs can tell a
  * reader's session from a model run cheaply.
  */
-import type { RunRecord } from '../db/types.ts';
+import type { RunRecord } from '../runner/records.ts';
 
 /** The runtime a reader's provenance names: a person, not an engine. */
 export const READER_RUNTIME = 'reader';

@@ -6,7 +6,9 @@
  * `config` (nothing can start it) and its provenance names the reader.
  */
 import type { BenchCase, ProtocolDefaults } from '../bundle/types.ts';
-import type { BenchmarkRecord, RunRecord, Timestamp } from '../db/types.ts';
+import type { BenchmarkRecord } from '../bundle/records.ts';
+import type { RunRecord } from '../runner/records.ts';
+import type { Timestamp } from '../model/answer.ts';
 import { InvalidInputError } from '../errors.ts';
 import { isAskedMetric } from './answer.ts';
 import { sha256Hex } from '../hash/sha256.ts';

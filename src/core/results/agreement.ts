@@ -7,7 +7,8 @@
  * reviewer, and Pearson r between rationale ratings and the machine's
  * similarity score. Only `correct` / `incorrect` verdicts count as verdicts.
  */
-import type { ReviewRecord, ScoreRecord } from '../db/types.ts';
+import type { ReviewRecord } from '../model/review.ts';
+import type { ScoreRecord } from '../scoring/run/records.ts';
 import { isReviewVerdict } from '../scoring/run/types.ts';
 import { isContinuousMetric } from '../scoring/run/summary.ts';
 import { pearson } from '../scoring/stats/correlation.ts';

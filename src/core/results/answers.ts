@@ -3,7 +3,7 @@
  * in the results worker, so a page with 100,000 answers only ever renders
  * the rows on screen.
  */
-import type { ScoreRecord } from '../db/types.ts';
+import type { ScoreRecord } from '../scoring/run/records.ts';
 
 export interface AnswerRow {
   readonly responseId: string;

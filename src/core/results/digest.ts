@@ -22,7 +22,7 @@
  * classes, agreement) is computed when the page opens, from the reviews.
  */
 import type { BenchCase } from '../bundle/types.ts';
-import type { ScoreRecord, ScoreSetRecord } from '../db/types.ts';
+import type { ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { PATIENT_KEY, STUDY_KEY } from '../scoring/run/patients.ts';
 import { degradationCurves, dimensionsFor, rowReliability, type BreakdownCase, type DegradationCurve, type Dimension, type ScoredItem } from './leaderboard.ts';

@@ -3,8 +3,10 @@
  * proportions as percentages, other metrics as three decimals, a missing
  * number as an en dash.
  */
+import { count } from '../text/plural.ts';
 import { isContinuousMetric } from '../scoring/run/summary.ts';
-import type { Interval, MetricSummary } from '../scoring/run/types.ts';
+import type { Interval } from '../model/geometry.ts';
+import type { MetricSummary } from '../scoring/run/types.ts';
 
 export const percent = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)}%` : '–');
 export const decimal = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : '–');
@@ -61,8 +63,7 @@ export const byPatient = (m: Pick<MetricSummary, 'ciMethod'>): boolean => m.ciMe
 
 /** `n=…` of a patient-level figure: patients, with the cases and answers beside. */
 export function patientCount(patients: number, cases: number | undefined, answers: number | undefined): string {
-  const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
-  return `n=${plural(patients, 'patient')} (${plural(cases ?? 0, 'case')}, ${plural(answers ?? 0, 'answer')})`;
+  return `n=${count(patients, 'patient')} (${count(cases ?? 0, 'case')}, ${count(answers ?? 0, 'answer')})`;
 }
 
 /**

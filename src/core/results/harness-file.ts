@@ -5,7 +5,8 @@
  * side and named apart. Nothing is stored: the file is read where it is.
  */
 import { readNeuroVlmJsonl } from '../scoring/io/neurovlm-jsonl.ts';
-import { neuroVlmBenchOfBytes, neuroVlmBenchOfText, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
+import { neuroVlmBenchOfBytes, neuroVlmBenchOfText } from '../scoring/neurovlm/evaluator/index.ts';
+import type { NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/types.ts';
 import { groupNeuroVlmItems } from '../scoring/neurovlm/items.ts';
 import { NEUROVLM_SCORED_FIELDS, type NeuroVlmScoredField } from '../scoring/neurovlm/normalise.ts';
 import { scoreNeuroVlm } from '../scoring/neurovlm/score.ts';

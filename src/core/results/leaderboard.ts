@@ -6,11 +6,13 @@
  * and their item rows; the results worker runs them.
  */
 import type { BenchCase } from '../bundle/types.ts';
-import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
+import type { RunRecord } from '../runner/records.ts';
+import type { ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
 import { reliabilityPoints, type ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { answerClusters, isContinuousMetric, metricLabel, questionKey } from '../scoring/run/summary.ts';
 import type { CaseLookup } from '../scoring/run/patients.ts';
-import { armKey, type ArmSummary, type Interval, type MetricSummary, type QuestionIdentity, type UnavailableMetric } from '../scoring/run/types.ts';
+import { armKey, type ArmSummary, type MetricSummary, type QuestionIdentity, type UnavailableMetric } from '../scoring/run/types.ts';
+import type { Interval } from '../model/geometry.ts';
 import { bootstrapClusterMeanCi, bootstrapMeanCi, pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { mcnemar } from '../scoring/stats/mcnemar.ts';
 import { wilsonInterval } from '../scoring/stats/wilson.ts';

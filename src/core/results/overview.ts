@@ -1,22 +1,21 @@
 /**
- * Loading a benchmark's results from storage and summarising them for the
- * results page and the report: which runs exist and which are scored, the
- * leaderboard, and the data behind every chart. Used by the results worker.
+ * A benchmark's results summarised for the results page and the report:
+ * which runs exist and which are scored, the leaderboard, and the data behind
+ * every chart. Reading them from storage is src/core/stored/overview.ts.
  */
-import { modelNamesOf } from './model-names.ts';
-import { readerName } from '../readers/identity.ts';
 import type { BenchCase } from '../bundle/types.ts';
-import type { Repositories } from '../db/index.ts';
-import type { BenchmarkRecord, ReviewRecord, ScoreRecord } from '../db/types.ts';
+import type { BenchmarkRecord } from '../bundle/records.ts';
+import type { ReviewRecord } from '../model/review.ts';
+import type { ScoreRecord } from '../scoring/run/records.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
-import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
-import { answerTableRow, type AnswerRow } from './answers.ts';
+import type { AnswerRow } from './answers.ts';
 import { armKey } from '../scoring/run/types.ts';
-import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFailure, NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
+import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFailure } from '../scoring/neurovlm/evaluator/types.ts';
+import type { NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
 import { buildLeaderboard, degradationCurves, dimensionsFor, rowId, rowReliability, type DegradationCurve, type Dimension, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
-interface RunOverview {
+export interface RunOverview {
   readonly id: string;
   readonly name: string;
   readonly status: string;
@@ -62,6 +61,16 @@ export interface ResultsOverview {
   readonly facets: { readonly models: readonly string[]; readonly protocols: readonly string[]; readonly variants: readonly string[] };
 }
 
+/** A benchmark's runs as the results page lists them, their current score sets (rows not read), reviews and signature. */
+export interface ResultsRuns {
+  readonly benchmark: BenchmarkRecord;
+  readonly runs: readonly RunOverview[];
+  /** Each scored run with its current set; `items` is empty. */
+  readonly scored: readonly ScoredRun[];
+  readonly reviews: readonly ReviewRecord[];
+  readonly signature: string;
+}
+
 /** Everything the worker keeps in memory for one benchmark. */
 export interface LoadedResults {
   readonly benchmark: BenchmarkRecord;
@@ -80,55 +89,9 @@ export interface LoadedResults {
  * (a Dexie liveQuery) and hands it to the results worker, which reloads only
  * when it changes.
  */
-function signatureOf(runs: readonly { id: string; updatedAt: number; setId: string | null }[], reviews: readonly { createdAt: number }[]): string {
+export function signatureOf(runs: readonly { id: string; updatedAt: number; setId: string | null }[], reviews: readonly { createdAt: number }[]): string {
   const latest = reviews.reduce((a, r) => Math.max(a, r.createdAt), 0);
   return `${runs.map((r) => `${r.id}:${r.setId ?? '-'}:${r.updatedAt}`).join(',')}|${reviews.length}:${latest}`;
-}
-
-/** The signature read from storage (runs, their current score sets, their reviews). */
-export async function resultsSignature(repos: Repositories, benchmarkId: string): Promise<string> {
-  const runs = await repos.runs.listByBenchmark(benchmarkId);
-  const withSets = await Promise.all(runs.map(async (r) => ({ id: r.id, updatedAt: r.updatedAt, setId: (await repos.scores.latestSet(r.id))?.id ?? null })));
-  const reviews = (await Promise.all(runs.map((r) => repos.reviews.listByRun(r.id)))).flat();
-  return signatureOf(withSets, reviews);
-}
-
-/** A benchmark's runs as the results page lists them, their current score sets (rows not read), reviews and signature. */
-export interface ResultsRuns {
-  readonly benchmark: BenchmarkRecord;
-  readonly runs: readonly RunOverview[];
-  /** Each scored run with its current set; `items` is empty. */
-  readonly scored: readonly ScoredRun[];
-  readonly reviews: readonly ReviewRecord[];
-  readonly signature: string;
-}
-
-export async function readResultsRuns(repos: Repositories, benchmarkId: string): Promise<ResultsRuns> {
-  const [benchmark, runs] = await Promise.all([repos.benchmarks.require(benchmarkId), repos.runs.listByBenchmark(benchmarkId)]);
-  // Each run's reads at once, every run at once: opening the page waits on this, and one read after another was a round trip each.
-  const read = await Promise.all(runs.map(async (run) => {
-    const [set, runReviews, answers] = await Promise.all([repos.scores.latestSet(run.id), repos.reviews.listByRun(run.id), repos.responses.countByRun(run.id)]);
-    return { run, set, runReviews, answers };
-  }));
-  const signed = read.map(({ run, set }) => ({ id: run.id, updatedAt: run.updatedAt, setId: set?.id ?? null }));
-  const reviews = read.flatMap((r) => r.runReviews);
-  const overviews: RunOverview[] = read.map(({ run, set, runReviews, answers }) => ({
-    id: run.id, name: run.name, status: run.status, createdAt: run.createdAt, answers,
-    scoreVersion: set?.version ?? null, scoredAt: set?.createdAt ?? null, judge: set?.config.judge ?? null, encoder: set?.config.encoder ? encoderProvenance(set.config.encoder, set.config.bertscore) : null,
-    newReviews: set ? runReviews.filter((r) => r.createdAt > (set.config.reviewsUpTo ?? 0)).length : runReviews.length,
-    reader: readerName(run),
-  }));
-  const scored: ScoredRun[] = read.flatMap(({ run, set }) => (set ? [{ run: { id: run.id, name: run.name, benchmarkId: run.benchmarkId, status: run.status, createdAt: run.createdAt, modelNames: modelNamesOf(run.provenance) }, set, items: [] }] : []));
-  return { benchmark, runs: overviews, scored, reviews, signature: signatureOf(signed, reviews) };
-}
-
-/** Everything, every score row included: what exports and the report read. */
-export async function loadResults(repos: Repositories, benchmarkId: string): Promise<LoadedResults> {
-  const base = await readResultsRuns(repos, benchmarkId);
-  const scored = await Promise.all(base.scored.map(async (s) => ({ ...s, items: await repos.scores.listBySet(s.set.id) })));
-  const cases = new Map((await repos.cases.listByBenchmark(benchmarkId)).map(({ benchmarkId: _b, ...c }) => [c.id, c as BenchCase]));
-  const answers = scored.flatMap((s) => s.items.map(answerTableRow));
-  return { ...base, scored, cases, answers };
 }
 
 /** The rows' NeuroVLM-Bench figures, from each run's score set, as one breakdown keyed by row label. */

@@ -15,13 +15,14 @@ import { isContinuousMetric } from '../scoring/run/summary.ts';
 import { DIMENSION_LABELS, LOWER_IS_BETTER, PER_PATIENT_SUMMARY_LABELS, PER_QUESTION_SUMMARY_LABELS, comparisonOf, sortRows, type Breakdown, type Comparison } from './leaderboard.ts';
 import type { ResultsOverview } from './overview.ts';
 import { escapeXml as esc, toSvgString } from './svg.ts';
-import { describeCriterion, outcomeReason } from '../criteria/evaluate.ts';
-import type { RunCriteriaView } from '../criteria/for-run.ts';
+import { describeCriterion, outcomeReason } from './criteria-outcomes.ts';
+import type { RunCriteriaView } from './run-criteria.ts';
 import type { ReaderStudyResult } from '../readers/compare.ts';
 import { hasRandomWeights, modelDisplayName, randomWeightsCaveat, rowLabel, rowModelName } from './model-names.ts';
 import { variantLabel } from '../runner/variants.ts';
 import { count, plural } from '../text/plural.ts';
-import { describeNeuroVlmBenchFailure, NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE, type NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/index.ts';
+import { describeNeuroVlmBenchFailure, NEUROVLM_BENCH_FIELDS, NEUROVLM_BENCH_HEADLINE } from '../scoring/neurovlm/evaluator/index.ts';
+import type { NeuroVlmBenchBreakdown } from '../scoring/neurovlm/evaluator/types.ts';
 import type { GalleryGroup } from './gallery.ts';
 import { failuresSection, noValueList, SAFETY_CSS, safetySection } from './report-safety.ts';
 import { benchNoValueNotes } from './bench-no-value.ts';
@@ -37,7 +38,7 @@ interface ReportInput {
   readonly agreement: AgreementReport;
   readonly generatedAt: Date;
   readonly appVersion: string;
-  /** Runs with acceptance criteria: go / no-go per criterion and model (criteria/for-run.ts). */
+  /** Runs with acceptance criteria: go / no-go per criterion and model (results/run-criteria.ts). */
   readonly criteria?: readonly RunCriteriaView[];
   /** The safety view and failure gallery; `thumbnails` null leaves images out (report-safety.ts). */
   readonly safety?: { readonly report: SafetyReport; readonly gallery: readonly GalleryGroup[]; readonly thumbnails: ReadonlyMap<string, string> | null };

@@ -8,7 +8,8 @@
 import { modelNamesOf } from './model-names.ts';
 import { readerName } from '../readers/identity.ts';
 import type { BenchCase } from '../bundle/types.ts';
-import type { BenchmarkRecord, ScoreRecord } from '../db/types.ts';
+import type { BenchmarkRecord } from '../bundle/records.ts';
+import type { ScoreRecord } from '../scoring/run/records.ts';
 import { encoderProvenance } from '../scoring/metrics/bertscore-layers.ts';
 import type { RunExport } from '../scoring/io/run-export.ts';
 import type { RunScoringResult } from '../scoring/run/score-run.ts';

@@ -6,7 +6,8 @@
  * (scoring/neurovlm/normalise.ts), plus the words a normal control goes by.
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
-import type { ReviewRecord, ScoreRecord } from '../db/types.ts';
+import type { ReviewRecord } from '../model/review.ts';
+import type { ScoreRecord } from '../scoring/run/records.ts';
 import type { RunResponse as ResponseRecord } from '../runner/types.ts';
 import { safetyFlags } from '../scoring/neurovlm/safety.ts';
 import { ABSTAIN, normaliseClass } from '../scoring/neurovlm/normalise.ts';

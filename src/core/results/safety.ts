@@ -12,7 +12,8 @@
  * samples) when answers are grouped, as the leaderboard does.
  */
 import { bootstrapCi, bootstrapClusterMeanCi, wilsonInterval } from '../scoring/stats/index.ts';
-import { armKey, type Interval } from '../scoring/run/types.ts';
+import { armKey } from '../scoring/run/types.ts';
+import type { Interval } from '../model/geometry.ts';
 
 /** One scored answer as the safety view reads it (safety-input.ts builds these). */
 export interface SafetyAnswer {

@@ -9,7 +9,7 @@
  * unreachable for reuse; bump CACHE_KEY_VERSION when doing so on purpose.
  */
 import { canonicalJson } from '../bundle/canonical.ts';
-import type { ResponseRecord } from '../db/types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
 import type { SamplingParams } from '../engines/engine.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 import type { Turn } from '../chat/turn.ts';

@@ -3,7 +3,7 @@
  * field of its record (`RunRecord.config`) so any tab can resume it. It holds
  * no secret (see src/core/engines/spec.ts), so it may travel in exports.
  */
-import type { CriteriaSet } from '../criteria/criteria.ts';
+import type { CriteriaSet } from '../model/criteria.ts';
 import type { JsonOutputSetting } from '../protocols/json-output.ts';
 import type { EngineSpec } from '../engines/spec.ts';
 import type { PromptTemplate } from '../protocols/types.ts';

@@ -9,7 +9,7 @@
  * tokens: a mean of per-answer rates would let a two-token answer count as
  * much as a two-hundred-token one.
  */
-import type { ResponseUsage } from '../db/types.ts';
+import type { ResponseUsage } from '../model/answer.ts';
 
 /** Tokens after the first of each turn, and the seconds they took, summed. */
 export interface DecodeTally {

@@ -19,6 +19,5 @@ export { isPausingEngineError, runRun } from './runner.ts';
 export type { RunOptions } from './runner.ts';
 export { CHARS_PER_TOKEN, COLD_WAIT_MS, DEFAULT_IMAGE_TOKENS, LIVE_HALF_WEIGHT, WARMUP_ANSWERS, estimateRun, itemSeconds, itemWorkload, planWorkloads, protocolKey, remainingSeconds, speedRecord } from './estimate.ts';
 export type { AnswerSample, ItemSeconds, ItemWorkload, LiveRate, ModelEstimate, ProtocolSpeed, Remaining, RunEstimate, SpeedRecord } from './estimate.ts';
-export { dexieRunStore } from './dexie-store.ts';
 export { memoryRunStore } from './memory-store.ts';
 export type { MemoryRunStore } from './memory-store.ts';

@@ -10,7 +10,7 @@
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { PromptPrefix } from '../chat/prefix.ts';
-import type { ResponseUsage } from '../db/types.ts';
+import type { ResponseUsage } from '../model/answer.ts';
 import { mapTurnImages, textTurn, withoutImages } from '../chat/turn.ts';
 import { capAnswer, type ChatTurn, type Engine, type EngineImage, type EngineUsage, type GenerateRequest, type GenerateResult } from '../engines/engine.ts';
 import { InvalidInputError } from '../errors.ts';

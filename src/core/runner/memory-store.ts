@@ -1,5 +1,5 @@
 /** A run store in memory: for tests and command-line runs that keep nothing. */
-import type { RunStatus } from '../db/types.ts';
+import type { RunStatus } from '../model/answer.ts';
 import { applyProvenancePatch } from './provenance.ts';
 import type { RunResponse, RunStore, RunUpdate } from './types.ts';
 

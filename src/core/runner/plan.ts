@@ -19,7 +19,7 @@
  */
 import type { BenchCase } from '../bundle/types.ts';
 import { InvalidInputError } from '../errors.ts';
-import type { RunPlanSummary } from '../db/types.ts';
+import type { RunPlanSummary } from './records.ts';
 import type { SamplingParams } from '../engines/engine.ts';
 import type { CaseFilters, PlannedItem, RunModel, RunPlan, RunSpec, Variant } from './types.ts';
 import { checkVariants } from './variants.ts';

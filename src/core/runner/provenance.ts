@@ -4,8 +4,9 @@
  * once when the run is created; the runner adds engine versions and session
  * times as it learns them (see {@link applyProvenancePatch}).
  */
-import { criteriaSha256, type CriteriaSet } from '../criteria/criteria.ts';
-import type { Timestamp } from '../db/types.ts';
+import { criteriaSha256 } from '../criteria/criteria.ts';
+import type { CriteriaSet } from '../model/criteria.ts';
+import type { Timestamp } from '../model/answer.ts';
 import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
 import { canonicalJson } from '../bundle/canonical.ts';
 import { modelFilesHash } from './cache-key.ts';
@@ -68,7 +69,7 @@ export interface Provenance {
   /** Start of the first session and end of the latest one. */
   readonly startedAt: Timestamp | null;
   readonly endedAt: Timestamp | null;
-  /** Exported runs whose answers were merged into this one (results/import-run.ts, `neuroeval merge`), oldest first. */
+  /** Exported runs whose answers were merged into this one (stored/import-run.ts, `neuroeval merge`), oldest first. */
   readonly merged?: readonly ProvenanceMerge[];
   /**
    * The acceptance criteria pre-registered when the run was created: the

@@ -7,7 +7,7 @@
  * site's storage evicted.
  */
 import { NeuroEvalError } from '../errors.ts';
-import { formatBytes } from '../imaging/inflate.ts';
+import { formatBytes } from '../text/units.ts';
 
 /**
  * Stored bytes per answer: the row's fixed fields, and the answer text up to

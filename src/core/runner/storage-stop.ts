@@ -6,8 +6,8 @@
  * before the refused write is stored; the run is paused, not failed, so
  * that it resumes where it stopped once there is room.
  */
-import { NeuroEvalError } from '../errors.ts';
-import { isQuotaError } from '../db/storage-errors.ts';
+import { isQuotaError, NeuroEvalError } from '../errors.ts';
+
 
 /** A failure of the database itself (as opposed to the engine or the plan). */
 export function isStorageFailure(err: unknown): boolean {

@@ -9,7 +9,7 @@
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { JsonOutputSetting } from '../protocols/json-output.ts';
-import type { FinishReason, ResponseRecord, ResponseUsage, RunStatus, Timestamp } from '../db/types.ts';
+import type { StoredFinishReason, ResponseRecord, ResponseUsage, RunStatus, Timestamp } from '../model/answer.ts';
 import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
 import type { ProtocolTurn } from '../protocols/types.ts';
 
@@ -169,7 +169,7 @@ export interface TurnRecord {
   readonly rawText: string;
   readonly parsed: unknown;
   readonly parseError: string | null;
-  readonly finishReason: FinishReason;
+  readonly finishReason: StoredFinishReason;
   readonly usage: ResponseUsage;
   readonly latencyMs: number;
   /** The answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */

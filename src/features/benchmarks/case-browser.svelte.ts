@@ -2,7 +2,7 @@
  * Cases of one benchmark with the filters a reviewer uses: split, task
  * family, disease group and modality.
  */
-import type { CaseRecord } from '../../core/db/types.ts';
+import type { CaseRecord } from '../../core/bundle/records.ts';
 import { compareIds, sortById } from '../../core/text/compare-ids.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 

@@ -6,9 +6,9 @@
 import { isAbortLike, messageWithLocation } from '../../core/errors.ts';
 import { KEEP_DESCRIPTIONS_OPTION } from '../../core/bundle/dicom-meta.ts';
 import type { Detection } from '../../core/bundle/import-pipeline.ts';
-import type { CommitResult } from '../../core/bundle/store.ts';
-import type { Progress } from '../../core/rpc/protocol.ts';
-import type { PickedFile } from '../../lib/files/picked-files.ts';
+import type { CommitResult } from '../../core/stored/benchmark-store.ts';
+import type { Progress } from '../../core/model/progress.ts';
+import type { PickedFile } from '../../core/bundle/importer.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';

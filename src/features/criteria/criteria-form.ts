@@ -3,7 +3,8 @@
  * thresholds of 0/1 metrics are typed as percentages (70 for 70 %) and
  * stored as shares (0.7), as every figure of those metrics is shown.
  */
-import { criterionMetricLabel, isSafetyMetric, SAFETY_CRITERION_METRICS, safetySubgroups, type AcceptanceCriterion, type CriteriaSet } from '../../core/criteria/index.ts';
+import { criterionMetricLabel, isSafetyMetric, SAFETY_CRITERION_METRICS, safetySubgroups } from '../../core/results/criteria-outcomes.ts';
+import { type AcceptanceCriterion, type CriteriaSet } from '../../core/model/criteria.ts';
 import { DIMENSION_LABELS, type Dimension } from '../../core/results/leaderboard.ts';
 import { isContinuousMetric, KNOWN_METRICS } from '../../core/scoring/run/summary.ts';
 

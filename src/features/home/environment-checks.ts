@@ -5,7 +5,7 @@
  */
 import { wasmThreadsFor } from '../../core/engines/transformers/threads.ts';
 import type { GpuFacts } from '../../core/env/gpu.ts';
-import { formatBytes } from '../../lib/format/units.ts';
+import { formatBytes } from '../../core/text/units.ts';
 
 export interface EnvironmentFacts {
   readonly secureContext: boolean;

@@ -3,7 +3,10 @@
  * cases → run → review → report. Each step's state comes from what is stored,
  * so the list shows what is already done instead of repeating advice.
  */
-import type { BenchmarkRecord, ModelRecord, RunRecord } from '../../core/db/types.ts';
+import { count } from '../../core/text/plural.ts';
+import type { BenchmarkRecord } from '../../core/bundle/records.ts';
+import type { ModelRecord } from '../../core/models/record.ts';
+import type { RunRecord } from '../../core/runner/records.ts';
 import { DEMO_SOURCE } from '../../core/demo/source.ts';
 
 /** The first three names, and how many more: "a, b, c and 2 more". */
@@ -41,7 +44,6 @@ export interface PathStep {
 /** The host of an endpoint's address, or the address itself when it is not a URL. */
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The six steps, each with its state read from `facts`. */
 export function firstRunPath(facts: StoredFacts): PathStep[] {
@@ -62,8 +64,8 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
       detail: !demo
         ? 'The demo benchmark is not stored in this browser. Load it from Benchmarks.'
         : demoRuns.length > 0
-          ? `You ran the demo benchmark (${plural(demoRuns.length, 'run')}).`
-          : `The demo benchmark (${plural(demo.caseCount, 'synthetic case')}) is loaded. Start a run with the bundled demo-trained model to see the whole job in a minute.`,
+          ? `You ran the demo benchmark (${count(demoRuns.length, 'run')}).`
+          : `The demo benchmark (${count(demo.caseCount, 'synthetic case')}) is loaded. Start a run with the bundled demo-trained model to see the whole job in a minute.`,
       link: demo && demoRuns.length === 0 ? { label: 'Start a demo run', path: '/runs', params: ['new', 'demo'] } : { label: 'Open the demo', path: '/benchmarks', ...(demo ? { params: [demo.id] } : {}) },
     },
     {
@@ -82,7 +84,7 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
       state: own.length > 0 ? 'done' : 'todo',
       detail:
         own.length > 0
-          ? `Imported: ${firstFew(own.map((b) => `${b.name} (${plural(b.caseCount, 'case')})`))}.`
+          ? `Imported: ${firstFew(own.map((b) => `${b.name} (${count(b.caseCount, 'case')})`))}.`
           : 'Import DICOM, NIfTI or PNG cases with notes, or a Neural-MedBench, NeuroVLM-Bench or VLMEvalKit file. Everything stays in this browser.',
       link: { label: own.length > 0 ? 'Benchmarks' : 'Import cases', path: '/benchmarks' },
     },
@@ -92,9 +94,9 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
       state: finished.length > 0 ? 'done' : 'todo',
       detail:
         finished.length > 0
-          ? `${plural(finished.length, 'run')} finished${unfinished ? `, ${unfinished} not finished` : ''}.`
+          ? `${count(finished.length, 'run')} finished${unfinished ? `, ${unfinished} not finished` : ''}.`
           : unfinished > 0
-            ? `${plural(unfinished, 'run')} started but not finished: resume from Runs.`
+            ? `${count(unfinished, 'run')} started but not finished: resume from Runs.`
             : 'Choose a benchmark and models, then start a run. Every answer is saved as it arrives.',
       link: { label: facts.runs.length > 0 ? 'Runs' : 'Start a run', path: '/runs' },
     },
@@ -104,7 +106,7 @@ export function firstRunPath(facts: StoredFacts): PathStep[] {
       state: facts.reviews > 0 ? 'done' : 'todo',
       detail:
         facts.reviews > 0
-          ? `${plural(facts.reviews, 'review')} recorded.`
+          ? `${count(facts.reviews, 'review')} recorded.`
           : facts.runs.length > 0
             ? 'A clinician grades the answers of a run, blinded to the model.'
             : 'Once a run has answers, a clinician grades them here, blinded to the model.',

@@ -6,10 +6,10 @@
  */
 import { sourceFileUrl, type CatalogueEntry } from '../../core/engines/catalogue.ts';
 import { AbortedError, InvalidInputError, isAbortLike, throwIfAborted } from '../../core/errors.ts';
-import type { ModelRecord } from '../../core/db/types.ts';
+import type { ModelRecord } from '../../core/models/record.ts';
 import { checkModelFolder, MLC_CONFIG, mlcShardPaths } from '../../core/models/folder-layout.ts';
 import { describeModelConfig, MODEL_MANIFEST, parseModelManifest, type ModelManifestFile } from '../../core/models/manifest.ts';
-import type { PickedFile } from '../../lib/files/picked-files.ts';
+import type { PickedFile } from '../../core/bundle/importer.ts';
 import { forgetWebLlmModel, rememberWebLlmModel } from '../../lib/engines/webllm-models.ts';
 import { deleteModelFiles, modelLocation, putModelFile, readModelFile } from '../../lib/models/model-store.ts';
 import { repos } from '../../lib/storage/app-db.ts';

@@ -1,4 +1,4 @@
-import type { ModelRecord } from '../../core/db/types.ts';
+import type { ModelRecord } from '../../core/models/record.ts';
 
 /** A model the app can run: the bundled self-test model, or one stored on this device. */
 export interface RunnableModel {

@@ -3,7 +3,9 @@
  * and mark the run done once every question is answered. Each answer is
  * stored as it is given, so a reader can stop at any point and come back.
  */
-import type { CaseRecord, ResponseRecord, RunRecord } from '../../core/db/types.ts';
+import type { CaseRecord } from '../../core/bundle/records.ts';
+import type { ResponseRecord } from '../../core/model/answer.ts';
+import type { RunRecord } from '../../core/runner/records.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import { readerForm, readerResponse, type ReaderAnswer } from '../../core/readers/answer.ts';
 import { readerCaseLabels, readerItems, readerOf, readerProtocol, readerRunId, readerRunRecord, type ReaderItem } from '../../core/readers/study.ts';

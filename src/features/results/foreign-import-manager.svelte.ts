@@ -6,7 +6,7 @@
  * harness's ids to cases) and previewed again, then stored.
  */
 import { messageWithLocation } from '../../core/errors.ts';
-import type { ForeignImportPreview, ForeignImportRequest, ForeignImportResult } from '../../core/interchange/import-foreign.ts';
+import type { ForeignImportPreview, ForeignImportRequest, ForeignImportResult } from '../../core/stored/import-foreign.ts';
 import type { ForeignFile } from '../../core/interchange/read/index.ts';
 import { resultsWorker } from '../../lib/workers/clients.ts';
 

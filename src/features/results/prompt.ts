@@ -5,7 +5,7 @@
  * exemplars (NeuroVLM-Bench few-shot runs) are named, not re-rendered.
  */
 import type { BenchCase, Question } from '../../core/bundle/types.ts';
-import type { RunRecord } from '../../core/db/types.ts';
+import type { RunRecord } from '../../core/runner/records.ts';
 import { runProtocol } from '../../core/runner/protocol-adapter.ts';
 import type { ProtocolTurn, Variant } from '../../core/runner/types.ts';
 

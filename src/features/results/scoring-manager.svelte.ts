@@ -4,7 +4,7 @@
  * score version, which the results page reads through live queries.
  */
 import { isAbortLike } from '../../core/errors.ts';
-import type { ModelRecord } from '../../core/db/types.ts';
+import type { ModelRecord } from '../../core/models/record.ts';
 import { modelLocation } from '../../lib/models/model-store.ts';
 import { scoringWorker } from '../../lib/workers/clients.ts';
 import type { EngineSpec, TransformersSpec, WebLlmSpec } from '../../core/engines/spec.ts';

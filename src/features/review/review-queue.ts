@@ -3,7 +3,8 @@
  * under which blind labels. Pure, so the order and labels are the same on
  * every visit and testable.
  */
-import type { ReviewRecord, ScoreRecord } from '../../core/db/types.ts';
+import type { ReviewRecord } from '../../core/model/review.ts';
+import type { ScoreRecord } from '../../core/scoring/run/records.ts';
 import { machineVerdict } from '../../core/results/agreement.ts';
 import { sha256Hex } from '../../core/hash/sha256.ts';
 

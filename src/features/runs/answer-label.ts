@@ -3,7 +3,7 @@
  * image variant and which sample, instead of the runner's item key
  * (`case_11#1|self-test|none|s0`), which is an identity for storage only.
  */
-import type { ItemIdentity } from '../../core/db/types.ts';
+import type { ItemIdentity } from '../../core/model/answer.ts';
 import { variantLabel } from '../../core/runner/index.ts';
 import type { Provenance } from '../../core/runner/provenance.ts';
 

@@ -3,7 +3,8 @@
  * recorded in provenance (the time estimate's speeds: speed-records.ts).
  */
 import { compareIds } from '../../core/text/compare-ids.ts';
-import type { CaseRecord, ModelRecord } from '../../core/db/types.ts';
+import type { CaseRecord } from '../../core/bundle/records.ts';
+import type { ModelRecord } from '../../core/models/record.ts';
 import { describeGpu } from '../../core/env/gpu.ts';
 import { CATALOGUE, unanswerableProtocols, weightsFor, type CatalogueEntry } from '../../core/engines/catalogue.ts';
 import { wasmThreadsFor } from '../../core/engines/transformers/threads.ts';

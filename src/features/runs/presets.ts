@@ -4,7 +4,7 @@
  * benchmark's classification cases under the NeuroVLM-Bench protocol it was
  * trained on, which it answers in well under a minute on a laptop's CPU.
  */
-import type { BenchmarkRecord, CaseRecord } from '../../core/db/types.ts';
+import type { BenchmarkRecord, CaseRecord } from '../../core/bundle/records.ts';
 import { DEMO_SOURCE } from '../../core/demo/source.ts';
 
 export type RunPresetId = 'demo';

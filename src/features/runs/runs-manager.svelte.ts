@@ -6,7 +6,8 @@
 import { isAbortLike } from '../../core/errors.ts';
 import type { RunOutcome } from '../../core/runner/index.ts';
 import { runnerWorker } from '../../lib/workers/clients.ts';
-import { answerPreview, type RunProgressDetail } from '../../core/rpc/protocol.ts';
+import { answerPreview, runReportOf, type AnswerPreview } from '../../core/runner/report.ts';
+import type { RunProgress } from '../../core/runner/types.ts';
 import { modelHost } from '../../lib/engines/app-host.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
@@ -20,9 +21,9 @@ interface LiveRun {
   readonly total: number;
   readonly startedAt: number;
   readonly startDone: number;
-  readonly message: RunProgressDetail | null;
+  readonly message: RunProgress | null;
   /** The latest answers, newest first. */
-  readonly latest: readonly NonNullable<RunProgressDetail['latest']>[];
+  readonly latest: readonly AnswerPreview[];
   /** The measured estimate of what was left when the run started here; null until read, or without a record. */
   readonly prior: RunPrior | null;
   /** The model whose live rate is timed, from its first answer in this session (which includes its load). */
@@ -85,17 +86,17 @@ class RunsManager {
           onProgress: (p) => {
             const prev = this.#live[runId];
             if (!prev) return;
-            const message = p.detail?.kind === 'run' ? p.detail.run : prev.message;
-            // Newest first, each item once (a report may repeat the answer an earlier one carried).
-            // A batch's answers arrive together (`rows`, oldest first); each is shown.
-            const fresh = message?.rows?.length ? message.rows.map(answerPreview).reverse() : message?.latest && message.latest.itemKey !== prev.latest[0]?.itemKey ? [message.latest] : [];
+            const report = runReportOf(p);
+            const message = report?.run ?? prev.message;
+            // Newest first, each item once. A batch's answers arrive together (oldest first); each is shown.
+            const fresh = (report?.rows ?? []).map(answerPreview).reverse();
             const freshKeys = new Set(fresh.map((l) => l.itemKey));
             const latest = fresh.length ? [...fresh, ...prev.latest.filter((l) => !freshKeys.has(l.itemKey))].slice(0, 8) : prev.latest;
             // A model's rate is timed from its first answer here: the time before it is its load.
             const answered = p.done > prev.done && message?.modelId && message.model;
             const timing = answered && prev.timing?.modelId !== message.modelId ? { modelId: message.modelId!, at: performance.now(), modelDone: message.model!.done } : prev.timing;
             this.#live[runId] = { ...prev, done: p.done, total: p.total ?? prev.total, startDone: prev.startDone < 0 ? p.done : prev.startDone, message, latest, timing };
-            for (const row of message?.rows ?? []) backupFolder.answer(runId, row);
+            for (const row of report?.rows ?? []) backupFolder.answer(runId, row);
             if (p.done > prev.done) backupFolder.progress(runId);
           },
         },

@@ -17,7 +17,8 @@ import { AUTO_PROTOCOL, runProtocol } from '../../core/runner/protocol-adapter.t
 import { isVariant } from '../../core/runner/variants.ts';
 import { type AnswerSample, itemWorkload, protocolKey, speedRecord, type SpeedRecord } from '../../core/runner/estimate.ts';
 import type { Repositories } from '../../core/db/index.ts';
-import type { ResponseRecord, RunRecord } from '../../core/db/types.ts';
+import type { ResponseRecord } from '../../core/model/answer.ts';
+import type { RunRecord } from '../../core/runner/records.ts';
 
 /** Recent runs read; older ones rarely add anything (the same machine, the same model). */
 const RUNS_READ = 12;

@@ -3,10 +3,7 @@
  * input, a folder input (`webkitdirectory`) or a drag-and-drop of files and
  * folders. Importers match image paths in CSVs against these paths.
  */
-export interface PickedFile {
-  readonly path: string;
-  readonly file: File;
-}
+import type { PickedFile } from '../../core/bundle/importer.ts';
 
 /** From `<input type="file">`, with or without `webkitdirectory`. */
 export function fromFileList(list: FileList | null): PickedFile[] {

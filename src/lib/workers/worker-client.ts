@@ -8,7 +8,8 @@
  */
 import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { AbortedError, WorkerCrashedError, fromSerialized, NeuroEvalError } from '../../core/errors.ts';
-import type { CallOptions, ClientApi, Progress, WorkerApi, WorkerEndpointApi } from '../../core/rpc/protocol.ts';
+import type { CallOptions, ClientApi, WorkerApi, WorkerEndpointApi } from '../../core/rpc/protocol.ts';
+import type { Progress } from '../../core/model/progress.ts';
 
 interface WorkerClientOptions {
   /** Terminate the worker after this many ms without calls in flight. 0 keeps it alive. */

@@ -7,9 +7,10 @@
  * the rows is not.
  */
 import Dexie from 'dexie';
-import { createRepositories, openDatabase, SCHEMA, SCHEMA_VERSION, type ResponseRecord } from '../../../src/core/db/index.ts';
+import { createRepositories, openDatabase, SCHEMA, SCHEMA_VERSION } from '../../../src/core/db/index.ts';
+import type { ResponseRecord } from '../../../src/core/model/answer.ts';
 import { mulberry32 } from '../../../src/core/random/mulberry32.ts';
-import { dexieRunStore } from '../../../src/core/runner/dexie-store.ts';
+import { dexieRunStore } from '../../../src/core/stored/run-store.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';
 
 export interface IdbWriteResult {

@@ -12,9 +12,9 @@
  */
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
-import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile } from '../../../src/core/bundle/importer.ts';
 import { prepareImport } from '../../../src/core/bundle/import-pipeline.ts';
-import { commitBundle } from '../../../src/core/bundle/store.ts';
+import { commitBundle } from '../../../src/core/stored/benchmark-store.ts';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { turnImages } from '../../../src/core/chat/turn.ts';
 import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories } from '../../../src/core/db/index.ts';
@@ -22,20 +22,8 @@ import type { Engine, EngineInfo, GenerateOptions, GenerateRequest, GenerateResu
 import { TransformersEngine } from '../../../src/core/engines/transformers/transformers-engine.ts';
 import { sha256Hex } from '../../../src/core/hash/sha256.ts';
 import { degradeImage, isDegradeVariant } from '../../../src/core/imaging/degrade/index.ts';
-import {
-  buildProvenance,
-  dexieRunStore,
-  planRun,
-  RunController,
-  runRun,
-  webLocksRunLock,
-  type ImageLoader,
-  type RunOutcome,
-  type RunPlan,
-  type RunSpec,
-  type RunStore,
-  type Variant,
-} from '../../../src/core/runner/index.ts';
+import { buildProvenance, planRun, RunController, runRun, webLocksRunLock, type ImageLoader, type RunOutcome, type RunPlan, type RunSpec, type RunStore, type Variant } from '../../../src/core/runner/index.ts';
+import { dexieRunStore } from '../../../src/core/stored/run-store.ts';
 import { runProtocol } from '../../../src/core/runner/protocol-adapter.ts';
 import { decodeToRaw } from '../../../workers/runtime/decode-image.ts';
 

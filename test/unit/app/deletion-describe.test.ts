@@ -8,8 +8,8 @@ const none: DeletionCounts = { benchmarks: 0, cases: 0, images: 0, imageBytes: 0
 describe('deletion counts in words', () => {
   it('lists only the kinds that go, with image bytes in binary units', () => {
     const c = { ...none, benchmarks: 1, cases: 1200, images: 3, imageBytes: 3 * 1024 * 1024, runs: 1, answers: 1, reviews: 2, other: { resultDigests: 2, notes: 1, empty: 0 } };
-    expect(deletionLines(c)).toEqual(['1 benchmark', '1,200 cases', '3 images and bundle files (3.0 MiB)', '1 run', '1 answer', '2 clinician reviews', '2 stored results summaries', '1 stored notes row']);
-    expect(deletionSummary('benchmark', 'Demo', c)).toBe('Deleted benchmark "Demo": 1 benchmark, 1,200 cases, 3 images and bundle files (3.0 MiB), 1 run, 1 answer, 2 clinician reviews, 2 stored results summaries, 1 stored notes row.');
+    expect(deletionLines(c)).toEqual(['1 benchmark', '1,200 cases', '3 images and bundle files (3 MiB)', '1 run', '1 answer', '2 clinician reviews', '2 stored results summaries', '1 stored notes row']);
+    expect(deletionSummary('benchmark', 'Demo', c)).toBe('Deleted benchmark "Demo": 1 benchmark, 1,200 cases, 3 images and bundle files (3 MiB), 1 run, 1 answer, 2 clinician reviews, 2 stored results summaries, 1 stored notes row.');
   });
 
   it('says what is kept or must be redone', () => {

@@ -61,7 +61,7 @@ describe('environment check', () => {
   it('warns about small GPU buffers', () => {
     const c = byId(facts({ gpu: { ...facts().gpu, limits: { maxBufferSize: 256 * 1024 ** 2, maxStorageBufferBindingSize: 128 * 1024 ** 2 } } }));
     expect(c.get('limits')?.verdict).toBe('warn');
-    expect(c.get('limits')?.value).toContain('128.0 MiB');
+    expect(c.get('limits')?.value).toContain('128 MiB');
   });
 
   it('reports one WASM thread without cross-origin isolation and says how to fix it', () => {
@@ -95,10 +95,10 @@ describe('environment check', () => {
     const offline = { cached: 105, total: 105, bytes: 42.5 * 1024 ** 2 };
     const early = byId(facts({ storage: { quota: 10 * GIB, usage: 0 }, offline })).get('storage')!.value;
     expect(early).not.toMatch(/^0 bytes used/);
-    expect(early).toBe("at least 42.5 MiB used by this site (its offline copy; the browser's estimate, 0 bytes, has not counted it yet) of 10.0 GiB");
+    expect(early).toBe("at least 42.5 MiB used by this site (its offline copy; the browser's estimate, 0 bytes, has not counted it yet) of 10 GiB");
     // Once the browser has counted it, its estimate is shown, with what it covers.
     const later = byId(facts({ storage: { quota: 10 * GIB, usage: 46.5 * 1024 ** 2 }, offline })).get('storage')!.value;
-    expect(later).toMatch(/^46\.5 MiB used by this site, the browser's estimate of everything it stores \(the app's offline copy, benchmarks, answers, model files\), of 10\.0 GiB/);
+    expect(later).toMatch(/^46\.5 MiB used by this site, the browser's estimate of everything it stores \(the app's offline copy, benchmarks, answers, model files\), of 10 GiB/);
   });
 
   it('writes a plain-text report with every check and action', () => {

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepareImport, type ImportPreview } from '../../../src/core/bundle/import-pipeline.ts';
-import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile } from '../../../src/core/bundle/importer.ts';
 import { makeDicom, type MakeDicomOptions } from '../../support/fixtures-imaging/index.ts';
 
 async function importOne(over: MakeDicomOptions, keep = false): Promise<{ p: ImportPreview; meta: Record<string, string>; stored: string }> {

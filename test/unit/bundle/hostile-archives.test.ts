@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepareImport, type ImportPreview } from '../../../src/core/bundle/import-pipeline.ts';
-import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile } from '../../../src/core/bundle/importer.ts';
 import { formatLocation } from '../../../src/core/errors.ts';
 import {
   bundleWithAsset,

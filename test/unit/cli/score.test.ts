@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
-import type { RunRecord } from '../../../src/core/db/types.ts';
+import type { RunRecord } from '../../../src/core/runner/records.ts';
 import { main } from '../../../src/cli/main.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { toNeuroVlmJsonl } from '../../../src/core/scoring/io/neurovlm-jsonl.ts';

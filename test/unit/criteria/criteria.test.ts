@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { criteriaSha256, describeCriterion, evaluateCriteria, outcomeReason, parseCriteriaSet, type CriteriaSet } from '../../../src/core/criteria/index.ts';
+import { criteriaSha256, parseCriteriaSet } from '../../../src/core/criteria/criteria.ts';
+import { describeCriterion, evaluateCriteria, outcomeReason } from '../../../src/core/results/criteria-outcomes.ts';
+import type { CriteriaSet } from '../../../src/core/model/criteria.ts';
 import type { BreakdownCase, ScoredItem } from '../../../src/core/results/leaderboard.ts';
 import { SAFETY_METRICS, safetyReport, type SafetyAnswer } from '../../../src/core/results/safety.ts';
 import { wilsonInterval } from '../../../src/core/scoring/stats/wilson.ts';

@@ -5,7 +5,8 @@
  */
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { criteriaSha256, type CriteriaSet } from '../../../src/core/criteria/index.ts';
+import { criteriaSha256 } from '../../../src/core/criteria/criteria.ts';
+import type { CriteriaSet } from '../../../src/core/model/criteria.ts';
 import { createRepositories, openDatabase, type NeuroEvalDB } from '../../../src/core/db/index.ts';
 import { testProvenance, testRun, testRunConfig } from '../../support/run-record.ts';
 

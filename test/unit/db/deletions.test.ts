@@ -5,19 +5,10 @@
  */
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  NeuroEvalDB,
-  SCHEMA,
-  SCHEMA_VERSION,
-  createRepositories,
-  openDatabase,
-  type AssetRecord,
-  type BenchmarkRecord,
-  type CaseRecord,
-  type Repositories,
-  type ResponseRecord,
-  type ScoreSetRecord,
-} from '../../../src/core/db/index.ts';
+import { NeuroEvalDB, SCHEMA, SCHEMA_VERSION, createRepositories, openDatabase, type Repositories } from '../../../src/core/db/index.ts';
+import { type AssetRecord, type BenchmarkRecord, type CaseRecord } from '../../../src/core/bundle/records.ts';
+import type { ResponseRecord } from '../../../src/core/model/answer.ts';
+import type { ScoreSetRecord } from '../../../src/core/scoring/run/records.ts';
 import type { ItemScore } from '../../../src/core/scoring/run/types.ts';
 import { testProvenance, testRun } from '../../support/run-record.ts';
 

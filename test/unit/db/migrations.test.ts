@@ -22,7 +22,7 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { NeuroEvalError } from '../../../src/core/errors.ts';
 import { SCHEMA_VERSION, createRepositories, openDatabase } from '../../../src/core/db/index.ts';
-import { loadStoredResults, storedAnswers } from '../../../src/core/results/stored-results.ts';
+import { loadStoredResults, storedAnswers } from '../../../src/core/stored/results.ts';
 import { buildProvenance } from '../../../src/core/runner/provenance.ts';
 import {
   buildDatabaseByHand,

@@ -4,22 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLOSED_BY_BROWSER_MESSAGE } from '../../../src/core/db/storage-errors.ts';
 import { WriteMeter } from '../../../src/core/db/write-meter.ts';
 import { NeuroEvalError } from '../../../src/core/errors.ts';
-import {
-  LARGE_WRITE_BYTES,
-  QUOTA_MESSAGE,
-  createRepositories,
-  isQuotaError,
-  openDatabase,
-  type AssetRecord,
-  type BenchmarkRecord,
-  type CaseRecord,
-  type NeuroEvalDB,
-  type Repositories,
-  type ResponseRecord,
-  type ReviewRecord,
-  type RunRecord,
-  type StorageHooks,
-} from '../../../src/core/db/index.ts';
+import { LARGE_WRITE_BYTES, QUOTA_MESSAGE, createRepositories, isQuotaError, openDatabase, type NeuroEvalDB, type Repositories, type StorageHooks } from '../../../src/core/db/index.ts';
+import { type AssetRecord, type BenchmarkRecord, type CaseRecord } from '../../../src/core/bundle/records.ts';
+import type { ResponseRecord } from '../../../src/core/model/answer.ts';
+import type { ReviewRecord } from '../../../src/core/model/review.ts';
+import type { RunRecord } from '../../../src/core/runner/records.ts';
 import { testProvenance, testRun } from '../../support/run-record.ts';
 
 let counter = 0;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { readZip } from '../../../src/core/bundle/zip-read.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { finalizeBundle } from '../../../src/core/bundle/finalize.ts';
-import type { ImportDraft } from '../../../src/core/bundle/importers/importer.ts';
+import type { ImportDraft } from '../../../src/core/bundle/importer.ts';
 import type { BenchCase, Question, ReferenceAnswer } from '../../../src/core/bundle/types.ts';
 import { validateCase } from '../../../src/core/bundle/validate.ts';
 import {

@@ -7,7 +7,7 @@
  * test/browser/smoke-real.spec.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import type { Progress } from '../../../src/core/rpc/protocol.ts';
+import type { Progress } from '../../../src/core/model/progress.ts';
 import { DownloadMeter, type FileBytes, type ModelFetch } from '../../../src/core/engines/transformers/download-meter.ts';
 import { downloadReporter } from '../../../src/core/engines/transformers/loading.ts';
 

@@ -16,7 +16,8 @@ import { imagesThenText, textTurn } from '../../../src/core/chat/turn.ts';
 import { AbortedError, InvalidInputError } from '../../../src/core/errors.ts';
 import { TransformersEngine } from '../../../src/core/engines/transformers/transformers-engine.ts';
 import type { TransformersRuntime } from '../../../src/core/engines/transformers/runtime.ts';
-import { TransformersVlm, type TokenEvent, type VlmGenerateInput } from '../../../src/core/engines/transformers/vlm.ts';
+import { TransformersVlm, type VlmGenerateInput } from '../../../src/core/engines/transformers/vlm.ts';
+import { type TokenEvent } from '../../../src/core/engines/transformers/generation.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
 import { ORT_WEB_DIST_URL, loadNodeTransformers, ort } from '../../support/transformers-node.ts';
 

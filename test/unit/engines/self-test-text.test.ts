@@ -19,9 +19,10 @@ import { TransformersEmbedder, cosine } from '../../../src/core/engines/transfor
 import type { TransformersRuntime } from '../../../src/core/engines/transformers/runtime.ts';
 import { TransformersTextLlm, type TextMessage, type TextSampling } from '../../../src/core/engines/transformers/text-llm.ts';
 import { TransformersEngine } from '../../../src/core/engines/transformers/transformers-engine.ts';
-import type { TokenEvent } from '../../../src/core/engines/transformers/vlm.ts';
+import type { TokenEvent } from '../../../src/core/engines/transformers/generation.ts';
 import { AbortedError, InvalidInputError } from '../../../src/core/errors.ts';
-import type { CallContext, Progress } from '../../../src/core/rpc/protocol.ts';
+import type { CallContext } from '../../../src/core/rpc/protocol.ts';
+import type { Progress } from '../../../src/core/model/progress.ts';
 import type { TransformersApi, TransformersLoadInput } from '../../../workers/transformers.worker.ts';
 import { ORT_WEB_DIST_URL, loadNodeTransformers, ort } from '../../support/transformers-node.ts';
 

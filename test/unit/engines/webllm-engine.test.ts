@@ -51,7 +51,7 @@ import {
   type WebLlmOptions,
 } from '../../../src/core/engines/webllm/webllm-engine.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
-import type { Progress } from '../../../src/core/rpc/protocol.ts';
+import type { Progress } from '../../../src/core/model/progress.ts';
 import { isDeviceLost } from '../../../src/lib/engines/webllm-client.ts';
 import { createWorkerClient, type WorkerClient } from '../../../src/lib/workers/worker-client.ts';
 import { exposeApi } from '../../../workers/runtime/expose.ts';

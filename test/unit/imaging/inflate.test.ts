@@ -2,7 +2,8 @@ import { deflateSync, gzipSync, zlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src/core/errors.ts';
 import * as imaging from '../../../src/core/imaging/index.ts';
-import { BoundedInflater, formatBytes } from '../../../src/core/imaging/inflate.ts';
+import { BoundedInflater } from '../../../src/core/imaging/inflate.ts';
+import { formatBytes } from '../../../src/core/text/units.ts';
 
 // Pseudo-random bytes: they compress poorly, so the stream spans many input steps.
 let seed = 7;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Plane } from '../../../src/core/bundle/types.ts';
+import type { Plane } from '../../../src/core/model/geometry.ts';
 import { InvalidInputError } from '../../../src/core/errors.ts';
 import { parseNifti } from '../../../src/core/imaging/nifti/parse.ts';
 import { makeNifti, type NiftiFixtureType, niftiPattern } from '../../support/fixtures-imaging/index.ts';

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareImport } from '../../../src/core/bundle/import-pipeline.ts';
-import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile } from '../../../src/core/bundle/importer.ts';
 import { decodeVolume } from '../../../src/core/imaging/dicom/serialize.ts';
 import { parseDicom } from '../../../src/core/imaging/dicom/parse.ts';
 import type { DicomPixelArray } from '../../../src/core/imaging/dicom/types.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { IMPORTERS, detectImporter } from '../../../src/core/bundle/importers/index.ts';
 import { decodeBase64, parseDataUri } from '../../../src/core/bundle/importers/image-data.ts';
-import { memoryFile, type InputFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile, type InputFile } from '../../../src/core/bundle/importer.ts';
 import { KeyLines, syntaxErrorPosition } from '../../../src/core/bundle/importers/json-source.ts';
 import { ImagePathIndex, normalizePath } from '../../../src/core/bundle/importers/path-match.ts';
 import { base64, png, referenceFile } from './fixtures.ts';

@@ -1,7 +1,7 @@
 /** Shared inputs for the importer tests: stand-in images and the real NeuroVLM-Bench reference files. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { memoryFile, type ImportDraft, type ImportIssue, type InputFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile, type ImportDraft, type ImportIssue, type InputFile } from '../../../src/core/bundle/importer.ts';
 import { encodePng } from '../../../src/core/imaging/png-encode.ts';
 
 /**

@@ -1,7 +1,7 @@
 /** Generic CSV/JSONL import with a user-chosen column mapping. */
 import { describe, expect, it } from 'vitest';
 import { genericImporter, listColumns, suggestMapping } from '../../../src/core/bundle/importers/generic.ts';
-import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile } from '../../../src/core/bundle/importer.ts';
 import { AbortedError } from '../../../src/core/errors.ts';
 import { base64, errors, png, warnings } from './fixtures.ts';
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { genericImporter, listColumns } from '../../../src/core/bundle/importers/generic.ts';
-import { memoryFile, type InputFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile, type InputFile } from '../../../src/core/bundle/importer.ts';
 import { prepareImport } from '../../../src/core/bundle/import-pipeline.ts';
 import { ParquetSource } from '../../../src/core/bundle/importers/parquet-source.ts';
 import { sha256Hex } from '../../../src/core/hash/sha256.ts';

@@ -1,7 +1,7 @@
 /** Neural-MedBench import on a generated file shaped like the public direct-diagnosis.json. */
 import { describe, expect, it } from 'vitest';
 import { guessNmbSplit, neuralMedBenchImporter } from '../../../src/core/bundle/importers/neural-medbench.ts';
-import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile } from '../../../src/core/bundle/importer.ts';
 import { AbortedError, InvalidInputError } from '../../../src/core/errors.ts';
 import { nmbMultiRoundProtocol } from '../../../src/core/protocols/nmb/multi-round.ts';
 import { turnImages } from '../../../src/core/chat/turn.ts';

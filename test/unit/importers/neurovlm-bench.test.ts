@@ -1,9 +1,9 @@
 /** NeuroVLM-Bench import on the benchmark's real index files, with generated stand-in images. */
 import { describe, expect, it } from 'vitest';
 import { FEW_SHOT_ID_PREFIX, neuroVlmBenchImporter } from '../../../src/core/bundle/importers/neurovlm-bench.ts';
-import { decodeText, memoryFile, type InputFile } from '../../../src/core/bundle/importers/importer.ts';
+import { decodeText, memoryFile, type InputFile } from '../../../src/core/bundle/importer.ts';
 import { AbortedError } from '../../../src/core/errors.ts';
-import type { Progress } from '../../../src/core/rpc/protocol.ts';
+import type { Progress } from '../../../src/core/model/progress.ts';
 import { parseDelimited } from '../../../src/core/text/delimited.ts';
 import { errors, png, reference, referenceFile, warnings } from './fixtures.ts';
 

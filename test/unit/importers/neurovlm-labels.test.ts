@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepareImport } from '../../../src/core/bundle/import-pipeline.ts';
-import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile } from '../../../src/core/bundle/importer.ts';
 import { NeuroVlmLabelCheck } from '../../../src/core/bundle/importers/neurovlm-labels.ts';
 import { Issues } from '../../../src/core/bundle/importers/support.ts';
 import { formatLocation } from '../../../src/core/errors.ts';

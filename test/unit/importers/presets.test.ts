@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { genericImporter, listColumns } from '../../../src/core/bundle/importers/generic.ts';
-import { memoryFile, type InputFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile, type InputFile } from '../../../src/core/bundle/importer.ts';
 import { DATASET_PRESETS, presetFor } from '../../../src/core/bundle/presets/index.ts';
 import { protocolFor } from '../../../src/core/protocols/registry.ts';
 import { healthBenchFiles, medCalcFiles, medXpertQaFiles, omniMedVqaFiles, pmcVqaFiles, slakeFiles, vqaRadFiles } from '../../support/hf-datasets.ts';

@@ -1,6 +1,6 @@
 /** VLMEvalKit TSV import: base64 images, image lists, index references, options and answers. */
 import { describe, expect, it } from 'vitest';
-import { memoryFile } from '../../../src/core/bundle/importers/importer.ts';
+import { memoryFile } from '../../../src/core/bundle/importer.ts';
 import { splitImageCell, vlmEvalKitImporter } from '../../../src/core/bundle/importers/vlmevalkit.ts';
 import { AbortedError } from '../../../src/core/errors.ts';
 import { base64, errors, png, warnings } from './fixtures.ts';

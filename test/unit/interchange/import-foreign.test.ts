@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../../../src/core/db/index.ts';
-import { importForeign, previewForeignImport } from '../../../src/core/interchange/import-foreign.ts';
+import { importForeign, previewForeignImport } from '../../../src/core/stored/import-foreign.ts';
 import { describeProvenance } from '../../../src/core/runner/provenance.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';

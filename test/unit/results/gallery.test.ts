@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
-import type { ReviewRecord, ScoreRecord } from '../../../src/core/db/types.ts';
+import type { ReviewRecord } from '../../../src/core/model/review.ts';
+import type { ScoreRecord } from '../../../src/core/scoring/run/records.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';
 import { failureGallery, RAW_TEXT_CHARS } from '../../../src/core/results/gallery.ts';
 import { joinAnswers } from '../../../src/core/results/safety-input.ts';

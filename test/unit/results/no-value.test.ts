@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
-import type { ScoreRecord } from '../../../src/core/db/index.ts';
+import type { ScoreRecord } from '../../../src/core/scoring/run/records.ts';
 import { agreementReport } from '../../../src/core/results/agreement.ts';
 import { benchNoValueNotes, benchNoValueReason } from '../../../src/core/results/bench-no-value.ts';
 import type { ScoredRun } from '../../../src/core/results/leaderboard.ts';
@@ -15,7 +15,7 @@ import { rowModelName } from '../../../src/core/results/model-names.ts';
 import { noValueNotes } from '../../../src/core/results/no-value.ts';
 import { overviewOf, type LoadedResults } from '../../../src/core/results/overview.ts';
 import { buildHtmlReport } from '../../../src/core/results/report-html.ts';
-import { safetyView } from '../../../src/core/results/safety-load.ts';
+import { safetyView } from '../../../src/core/stored/safety.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';
 import { NEUROVLM_BENCH_HEADLINE } from '../../../src/core/scoring/neurovlm/evaluator/index.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';

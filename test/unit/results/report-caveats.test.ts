@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
-import type { ScoreRecord } from '../../../src/core/db/index.ts';
+import type { ScoreRecord } from '../../../src/core/scoring/run/records.ts';
 import { agreementReport } from '../../../src/core/results/agreement.ts';
 import type { ScoredRun } from '../../../src/core/results/leaderboard.ts';
 import { overviewOf, type LoadedResults } from '../../../src/core/results/overview.ts';

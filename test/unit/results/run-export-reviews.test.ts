@@ -8,8 +8,9 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
-import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories, type ResponseRecord } from '../../../src/core/db/index.ts';
-import { importRunExport, previewRunImport } from '../../../src/core/results/import-run.ts';
+import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories } from '../../../src/core/db/index.ts';
+import type { ResponseRecord } from '../../../src/core/model/answer.ts';
+import { importRunExport, previewRunImport } from '../../../src/core/stored/import-run.ts';
 import { parseRunExport, serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { testProvenance, testRun } from '../../support/run-record.ts';
 

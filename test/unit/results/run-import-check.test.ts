@@ -10,7 +10,7 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { createRepositories, openDatabase } from '../../../src/core/db/index.ts';
-import { importRunExport, previewRunImport } from '../../../src/core/results/import-run.ts';
+import { importRunExport, previewRunImport } from '../../../src/core/stored/import-run.ts';
 import { parseRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { hostileRunExports } from '../../support/hostile-files.ts';
 import { removeTempDirs } from '../../support/temp-dir.ts';

@@ -8,11 +8,13 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
-import { createRepositories, openDatabase, type RunRecord } from '../../../src/core/db/index.ts';
+import { createRepositories, openDatabase } from '../../../src/core/db/index.ts';
+import type { RunRecord } from '../../../src/core/runner/records.ts';
 import { runtimeOfSpec, specFiles } from '../../../src/core/engines/spec.ts';
 import { agreementReport } from '../../../src/core/results/agreement.ts';
 import { compareRows } from '../../../src/core/results/leaderboard.ts';
-import { loadResults, overviewOf } from '../../../src/core/results/overview.ts';
+import { loadResults } from '../../../src/core/stored/overview.ts';
+import { overviewOf } from '../../../src/core/results/overview.ts';
 import { buildHtmlReport } from '../../../src/core/results/report-html.ts';
 import { scoresCsv } from '../../../src/core/results/scores-csv.ts';
 import type { RunConfig } from '../../../src/core/runner/config.ts';

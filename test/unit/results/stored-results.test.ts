@@ -13,8 +13,9 @@ import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories }
 import { agreementReport } from '../../../src/core/results/agreement.ts';
 import { queryAnswers, sameAnswerQuery, TABLE_FIRST_PAGE, TABLE_PAGE, type AnswerQuery, type AnswerSortKey } from '../../../src/core/results/answers.ts';
 import { breakdown, compareRows } from '../../../src/core/results/leaderboard.ts';
-import { loadResults, overviewOf, resultsSignature } from '../../../src/core/results/overview.ts';
-import { loadStoredDetail, loadStoredResults, storedAnswers, storedOverview } from '../../../src/core/results/stored-results.ts';
+import { loadResults, resultsSignature } from '../../../src/core/stored/overview.ts';
+import { overviewOf } from '../../../src/core/results/overview.ts';
+import { loadStoredDetail, loadStoredResults, storedAnswers, storedOverview } from '../../../src/core/stored/results.ts';
 import { itemKeyOf } from '../../../src/core/runner/plan.ts';
 import type { RunResponse, Variant } from '../../../src/core/runner/types.ts';
 import { scoreRun } from '../../../src/core/scoring/run/score-run.ts';

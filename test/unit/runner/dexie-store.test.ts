@@ -1,9 +1,10 @@
 /** The runner on the real repositories (fake-indexeddb): resume, status, provenance and cache through Dexie. */
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories, type RunRecord } from '../../../src/core/db/index.ts';
+import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories } from '../../../src/core/db/index.ts';
+import type { RunRecord } from '../../../src/core/runner/records.ts';
 import { memoryRunLock } from '../../../src/core/runner/control.ts';
-import { dexieRunStore } from '../../../src/core/runner/dexie-store.ts';
+import { dexieRunStore } from '../../../src/core/stored/run-store.ts';
 import { planRun, planSummary } from '../../../src/core/runner/plan.ts';
 import { buildProvenance, describeProvenance, isProvenance } from '../../../src/core/runner/provenance.ts';
 import { runRun, type RunOptions } from '../../../src/core/runner/runner.ts';

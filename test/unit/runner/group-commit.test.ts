@@ -1,12 +1,12 @@
 /**
- * The runner's answer writes by group commit (dexie-store.ts): answers saved
+ * The runner's answer writes by group commit (src/core/stored/run-store.ts): answers saved
  * together land in one transaction, each save resolves only once stored, and
  * a failed transaction fails every save in it and nothing after it.
  */
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { createRepositories, openDatabase } from '../../../src/core/db/index.ts';
-import { dexieRunStore, groupCommit } from '../../../src/core/runner/dexie-store.ts';
+import { dexieRunStore, groupCommit } from '../../../src/core/stored/run-store.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';
 
 const row = (i: number): RunResponse => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { count, plural } from '../../../src/core/text/plural.ts';
-import { formatBytes } from '../../../src/lib/format/units.ts';
+import { formatBytes } from '../../../src/core/text/units.ts';
 
 describe('counted words', () => {
   it('agrees nouns and verbs with the count', () => {
@@ -19,8 +19,8 @@ describe('byte sizes', () => {
     expect(formatBytes(1)).toBe('1 byte');
     expect(formatBytes(512)).toBe('512 bytes');
     expect(formatBytes(1536)).toBe('1.5 KiB');
-    expect(formatBytes(24 * 1024 * 1024)).toBe('24.0 MiB');
-    expect(formatBytes(2 * 1024 ** 3)).toBe('2.0 GiB');
+    expect(formatBytes(24 * 1024 * 1024)).toBe('24 MiB');
+    expect(formatBytes(2 * 1024 ** 3)).toBe('2 GiB');
     expect(formatBytes(undefined)).toBe('—');
   });
 });

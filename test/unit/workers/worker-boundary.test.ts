@@ -5,7 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortedError, EngineError, InvalidInputError, isDeviceLost, NeuroEvalError, StorageError, throwIfAborted } from '../../../src/core/errors.ts';
-import type { CallContext, Progress, RunProgressDetail } from '../../../src/core/rpc/protocol.ts';
+import type { CallContext } from '../../../src/core/rpc/protocol.ts';
+import { runReport, runReportOf } from '../../../src/core/runner/report.ts';
+import type { Progress } from '../../../src/core/model/progress.ts';
 import type { RunResponse } from '../../../src/core/runner/types.ts';
 import { createWorkerClient, type WorkerClient } from '../../../src/lib/workers/worker-client.ts';
 import { exposeApi } from '../../../workers/runtime/expose.ts';
@@ -51,9 +53,9 @@ const testApi = {
   /** A batch stores its answers back to back, each with its own report: every stored answer must reach the page. */
   async batchStored(input: { keys: string[] }, ctx: CallContext): Promise<number> {
     input.keys.forEach((itemKey, i) => {
-      const row = { itemKey } as unknown as RunResponse;
-      const latest = { itemKey, text: itemKey, parseError: null, finishReason: 'stop' } as unknown as RunProgressDetail['latest'];
-      ctx.progress({ phase: 'run', done: i + 1, total: input.keys.length + 1, detail: { kind: 'run', run: { phase: 'running', modelId: 'm', model: null, decodeTokensPerS: null, latest, rows: [row] } } });
+      const latest = { itemKey } as unknown as RunResponse;
+      const run = { runId: 'r', phase: 'running', modelId: 'm', overall: { done: i + 1, total: input.keys.length + 1 }, model: null, decodeTokensPerS: null, latest } as const;
+      ctx.progress({ phase: 'run', done: i + 1, total: input.keys.length + 1, detail: runReport(run) });
     });
     return input.keys.length;
   },
@@ -245,10 +247,9 @@ describe('typed errors and progress across the boundary', () => {
     const keys = Array.from({ length: 4 }, (_, i) => `case-${i}#q1|m|none|s0`);
     const reports: Progress[] = [];
     await client.api.batchStored({ keys }, { onProgress: (p) => reports.push(p) });
-    const stored = reports.flatMap((p) => (p.detail?.kind === 'run' ? (p.detail.run.rows ?? []).map((r) => r.itemKey) : []));
+    const stored = reports.flatMap((p) => (runReportOf(p)?.rows ?? []).map((r) => r.itemKey));
     expect(stored).toEqual(keys);
     expect(reports.length).toBeLessThan(keys.length);
-    const last = reports.at(-1)?.detail;
-    expect(last?.kind === 'run' ? last.run.latest?.itemKey : null).toBe(keys.at(-1));
+    expect(runReportOf(reports.at(-1)!)?.run.overall.done).toBe(keys.length);
   });
 });

@@ -16,10 +16,12 @@
  * of the round in the question file. A turn's answer overrides the
  * dialogue's field by field.
  */
+import { count } from '../../text/plural.ts';
 import type { ErrorLocation } from '../../errors.ts';
 import type { BenchCase, Laterality, ReferenceAnswer } from '../types.ts';
 import { KeyLines } from './json-source.ts';
-import { plural, readTable, type Issues } from './support.ts';
+import { readTable, type Issues } from './support.ts';
+import type { AnswerKeyMatch } from '../importer.ts';
 
 export interface KeyRow {
   readonly caseId: string;
@@ -239,19 +241,6 @@ function joinCase(c: BenchCase, targets: ReadonlyMap<string, KeyRow>): BenchCase
   return { ...c, questions, ...(diseaseGroup ? { diseaseGroup } : {}) };
 }
 
-/** How an answer key met the questions it was given with, for the import preview. */
-export interface AnswerKeyMatch {
-  /** The answer-key files read. */
-  readonly files: readonly string[];
-  readonly rows: number;
-  readonly cases: number;
-  /** Cases with at least one row joined. */
-  readonly matchedCases: number;
-  /** Cases with no row at all, by id: they will not be scored (a case whose rows all failed to match is in `unmatchedRows`). */
-  readonly casesWithoutKey: readonly string[];
-  /** Rows that matched no question, each with where it is and why. */
-  readonly unmatchedRows: readonly string[];
-}
 
 /**
  * Joins key rows to cases on case_id (+ question_number, + turn). Returns the
@@ -311,7 +300,7 @@ export function joinAnswerKey(cases: readonly BenchCase[], rows: readonly KeyRow
     unmatchedRows.push(`${where(row.location)}: ${reason}`);
   }
   if (withoutKey.length > 0 && rows.length > 0) {
-    issues.warn(`${plural(withoutKey.length, 'case')} of ${cases.length} ${withoutKey.length === 1 ? 'has' : 'have'} no row in the answer key and will not be scored.`, { file: ctx.keyFiles.join(', ') });
+    issues.warn(`${count(withoutKey.length, 'case')} of ${cases.length} ${withoutKey.length === 1 ? 'has' : 'have'} no row in the answer key and will not be scored.`, { file: ctx.keyFiles.join(', ') });
   }
   return { cases: out, match: { files: ctx.keyFiles, rows: rows.length, cases: cases.length, matchedCases, casesWithoutKey: withoutKey, unmatchedRows } };
 }

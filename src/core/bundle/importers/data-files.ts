@@ -8,7 +8,7 @@
  * never scored by mistake.
  */
 import { DATA_EXTENSIONS } from './table-source.ts';
-import { baseName, extensionOf, type InputFile } from './importer.ts';
+import { baseName, extensionOf, type InputFile } from '../importer.ts';
 
 const SPLIT_WORDS = ['train', 'training', 'validation', 'valid', 'val', 'dev', 'test', 'testmini', 'test_mini', 'eval', 'evaluation'];
 const SHARD = /-\d{5}-of-\d{5}$/;

@@ -10,6 +10,7 @@
  * de-identified volume under `sources/`, and the `dicom.*` case meta
  * (dicom-meta.ts). The input's file names are never stored.
  */
+import { count } from '../../text/plural.ts';
 import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
 import { loadDecodersFor } from '../../imaging/dicom/load-decoders.ts';
@@ -22,10 +23,12 @@ import { asDicomFile, parseDicomForImport } from '../dicom-input.ts';
 import { applyAnswerKey, parseAnswerKeyTable, type KeyRow } from './answer-key.ts';
 import { resolveSeriesRows } from './dicom-answer-key.ts';
 import { dicomCaseMeta, dicomMetaOptions, keptAsMeta, newKeySalt, pseudonymousKeys } from '../dicom-meta.ts';
-import { windowOf, type DroppedTagSummary } from '../medical-images.ts';
-import type { BenchCase, CaseImage, Plane } from '../types.ts';
-import { baseName, extensionOf, type ImportDraft, type Importer } from './importer.ts';
-import { draftManifest, expandZips, Issues, newParts, plural, Ticker } from './support.ts';
+import { windowOf } from '../medical-images.ts';
+import { type DroppedTagSummary } from '../importer.ts';
+import type { BenchCase, CaseImage } from '../types.ts';
+import type { Plane } from '../../model/geometry.ts';
+import { baseName, extensionOf, type ImportDraft, type Importer } from '../importer.ts';
+import { draftManifest, expandZips, Issues, newParts, Ticker } from './support.ts';
 
 /** Files a DICOM export carries beside the images; skipped without a word. */
 const HOUSEKEEPING = /^(DICOMDIR|\.DS_Store|Thumbs\.db|desktop\.ini|LOCKFILE|VERSION)$/i;
@@ -157,7 +160,7 @@ export const dicomImporter: Importer = {
     ticker.finish();
     if (notDicom.length) {
       const are = notDicom.length === 1 ? 'is' : 'are';
-      issues.warn(`${plural(notDicom.length, 'file')} ${are} not DICOM and ${are} left out (first: ${notDicom[0]}).`, { file: notDicom[0]! });
+      issues.warn(`${count(notDicom.length, 'file')} ${are} not DICOM and ${are} left out (first: ${notDicom[0]}).`, { file: notDicom[0]! });
     }
     if (read.length === 0 && !issues.list.some((i) => i.severity === 'error')) {
       issues.error('None of these files is a DICOM image.', { file: inputs[0]?.path ?? '' });
@@ -210,7 +213,7 @@ export const dicomImporter: Importer = {
     // The id and name say nothing of the input: folder and file names often carry the patient's name.
     const manifest = draftManifest(ctx, {
       id: `dicom-${sha256Hex(`${salt}:benchmark`).slice(0, 8)}`,
-      name: `DICOM import (${plural(cases.length, 'series', 'series')}${patients ? `, ${plural(patients, 'patient')}` : ''})`,
+      name: `DICOM import (${count(cases.length, 'series', 'series')}${patients ? `, ${count(patients, 'patient')}` : ''})`,
       version: '1',
       license: 'unknown',
       source: { kind: 'dicom' },

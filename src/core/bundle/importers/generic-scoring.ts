@@ -5,6 +5,7 @@
  * protocol of the cases will score (an answer column on cases that are not
  * multiple choice, cases whose protocol finds nothing to compare with).
  */
+import { count } from '../../text/plural.ts';
 import type { ErrorLocation } from '../../errors.ts';
 import { NEUROVLM_CLASSES } from '../../protocols/neurovlm/protocol.ts';
 import { protocolFor } from '../../protocols/registry.ts';
@@ -105,7 +106,6 @@ function because(c: BenchCase, protocolId: string): string {
   return `task family ${c.taskFamily}`;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Warns, per protocol the cases will be asked under (each case's default,
@@ -140,7 +140,7 @@ export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, fil
         `add "${MAPPING_FIELD_LABELS.options}" for multiple choice`,
       ];
       issues.warn(
-        `The answer column "${m.answer}" is not scored for ${plural(withAnswer, 'case')}: they will be asked under ${g.label} (${g.why}), which does not read an answer; only multiple choice does. Map the column ${as.join(', or ')}.`,
+        `The answer column "${m.answer}" is not scored for ${count(withAnswer, 'case')}: they will be asked under ${g.label} (${g.why}), which does not read an answer; only multiple choice does. Map the column ${as.join(', or ')}.`,
         at(m.answer),
       );
     }
@@ -149,7 +149,7 @@ export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, fil
     const first = offKey[0]?.questions.find((q) => q.reference?.answer);
     if (offKey.length && first) {
       issues.warn(
-        `The answer of ${plural(offKey.length, 'multiple-choice case')} is not one of its option keys (case "${offKey[0]!.id}": ${quote(first.reference!.answer!)}, keys ${(first.options ?? []).map((o) => o.key).join(', ')}): multiple choice scores the key of the correct option, so these answers are never counted right.`,
+        `The answer of ${count(offKey.length, 'multiple-choice case')} is not one of its option keys (case "${offKey[0]!.id}": ${quote(first.reference!.answer!)}, keys ${(first.options ?? []).map((o) => o.key).join(', ')}): multiple choice scores the key of the correct option, so these answers are never counted right.`,
         at(m.answer),
       );
     }
@@ -165,7 +165,7 @@ export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, fil
       const withIt = g.cases.filter((c) => c.questions.some((q) => need.has(q))).length;
       if (!withIt) continue;
       issues.warn(
-        `The column "${column}" (${MAPPING_FIELD_LABELS[field]}) is not scored for ${plural(withIt, 'case')}: they will be asked under ${g.label} (${g.why}), which does not read it.`,
+        `The column "${column}" (${MAPPING_FIELD_LABELS[field]}) is not scored for ${count(withIt, 'case')}: they will be asked under ${g.label} (${g.why}), which does not read it.`,
         at(column),
       );
     }

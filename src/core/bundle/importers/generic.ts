@@ -16,7 +16,7 @@ import { mappedColumns, parseMapping, ROW_NUMBER, suggestMapping, type GenericMa
 import { ClassLabels, warnUnscored } from './generic-scoring.ts';
 import { dataUriImage, identifyImage } from './image-data.ts';
 import { imageCells, pathRefs } from './image-cells.ts';
-import { extensionOf, type Importer, type InputFile } from './importer.ts';
+import { extensionOf, type Importer, type InputFile } from '../importer.ts';
 import { OptionKeys } from './option-keys.ts';
 import { PathImages } from './path-images.ts';
 import { openTable, DATA_EXTENSIONS, type Row, type TableSource } from './table-source.ts';

@@ -5,7 +5,7 @@
  */
 import { dicomImporter } from './dicom.ts';
 import { genericImporter } from './generic.ts';
-import type { Importer, InputFile } from './importer.ts';
+import type { Importer, InputFile } from '../importer.ts';
 import { neuralMedBenchImporter } from './neural-medbench.ts';
 import { neuroVlmBenchImporter } from './neurovlm-bench.ts';
 import { vlmEvalKitImporter } from './vlmevalkit.ts';

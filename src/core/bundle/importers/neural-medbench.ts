@@ -13,11 +13,12 @@
  * the model's answer; a round's own `images` (data URIs) are shown with that
  * round. The answer key then carries an answer per turn (answer-key.ts).
  */
+import { count } from '../../text/plural.ts';
 import type { ErrorLocation } from '../../errors.ts';
 import { TASK_FAMILIES, type BenchCase, type CaseImage, type Question, type TaskFamily } from '../types.ts';
 import { joinAnswerKey, parseAnswerKeyJson, parseAnswerKeyTable, type KeyRow } from './answer-key.ts';
 import { dataUriImage, normaliseMime } from './image-data.ts';
-import { baseName, extensionOf, type ImportContext, type Importer, type InputFile } from './importer.ts';
+import { baseName, extensionOf, type ImportContext, type Importer, type InputFile } from '../importer.ts';
 import { KeyLines, parseJsonWithLocation } from './json-source.ts';
 import {
   CaseIds,
@@ -27,7 +28,6 @@ import {
   guessCjkLang,
   headText,
   newParts,
-  plural,
   safeSegment,
   stem,
   stringOption,
@@ -135,7 +135,7 @@ export const neuralMedBenchImporter: Importer = {
         if (c) parts.cases.push(c);
       }
       for (const [labels, n] of state.mislabelled) {
-        issues.warn(`${plural(n, 'image')} labelled ${labels}; stored with the type their bytes show.`, { file: state.file, field: 'images' });
+        issues.warn(`${count(n, 'image')} labelled ${labels}; stored with the type their bytes show.`, { file: state.file, field: 'images' });
       }
     }
     ticker.finish();

@@ -12,12 +12,13 @@
  * Labels outside the benchmark's label set are warned about (formulas are
  * refused): see neurovlm-labels.ts.
  */
+import { count } from '../../text/plural.ts';
 import type { ErrorLocation } from '../../errors.ts';
 import type { BenchCase, CaseImage } from '../types.ts';
-import { baseName, extensionOf, type Importer } from './importer.ts';
+import { baseName, extensionOf, type Importer } from '../importer.ts';
 import { NeuroVlmLabelCheck } from './neurovlm-labels.ts';
 import { PathImages } from './path-images.ts';
-import { CaseIds, Issues, Ticker, draftManifest, firstLine, headText, newParts, plural, readTable, stem, stringOption, toDraft, type TableRow } from './support.ts';
+import { CaseIds, Issues, Ticker, draftManifest, firstLine, headText, newParts, readTable, stem, stringOption, toDraft, type TableRow } from './support.ts';
 
 const REQUIRED = ['file_path', 'class'] as const;
 const FEW_SHOT_SPLIT = 'few-shot';
@@ -123,7 +124,7 @@ export const neuroVlmBenchImporter: Importer = {
     labels.report(issues);
     reportLeaks(sheets, new Set(parts.cases.map((c) => c.id)), issues);
     if (total > 0 && notFound === total) {
-      issues.warn(`None of the ${plural(total, 'image')} named in the index was found. Pick the folder that holds the dataset folders (e.g. images-17/, stroke/).`, { file: sheets[0]!.file });
+      issues.warn(`None of the ${count(total, 'image')} named in the index was found. Pick the folder that holds the dataset folders (e.g. images-17/, stroke/).`, { file: sheets[0]!.file });
     }
 
     const evalSplits = [...new Set(sheets.filter((s) => !s.fewShot).map((s) => s.split))];
@@ -198,7 +199,7 @@ function reportLeaks(sheets: readonly Sheet[], caseIds: ReadonlySet<string>, iss
     const leaked = sheet.rows.filter((r) => caseIds.has((r.values.file_path ?? '').trim()));
     if (leaked.length) {
       issues.warn(
-        `${plural(leaked.length, 'few-shot exemplar')} ${leaked.length === 1 ? 'is' : 'are'} also evaluation cases (first: line ${leaked[0]!.line}); a run that uses them as examples sees those answers.`,
+        `${count(leaked.length, 'few-shot exemplar')} ${leaked.length === 1 ? 'is' : 'are'} also evaluation cases (first: line ${leaked[0]!.line}); a run that uses them as examples sees those answers.`,
         { file: sheet.file, line: leaked[0]!.line, field: 'file_path' },
       );
     }

@@ -7,10 +7,11 @@
  * an `Answer_label` of `B` score as the benchmark means, and an answer that
  * still names no option is left for generic-scoring.ts to warn about.
  */
+import { count } from '../../text/plural.ts';
 import type { ErrorLocation } from '../../errors.ts';
 import type { QuestionOption } from '../types.ts';
 import type { GenericMapping } from './generic-mapping.ts';
-import { plural, type Issues } from './support.ts';
+import { type Issues } from './support.ts';
 
 /** `Choice A`, `option_b`, `opt-C`, `A` → the letter; other names stay as they are. */
 export function keyOfColumn(column: string): string {
@@ -81,7 +82,7 @@ export class OptionKeys {
       );
     }
     if (this.byText && this.firstByText) {
-      issues.warn(`${plural(this.byText, 'answer')} in "${m.answer}" gave the text of an option rather than its key; each is stored as the key of that option.`, this.firstByText);
+      issues.warn(`${count(this.byText, 'answer')} in "${m.answer}" gave the text of an option rather than its key; each is stored as the key of that option.`, this.firstByText);
     }
   }
 }

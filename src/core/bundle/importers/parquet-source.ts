@@ -13,7 +13,7 @@
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData, type SchemaTree } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { InvalidInputError } from '../../errors.ts';
-import type { InputFile } from './importer.ts';
+import type { InputFile } from '../importer.ts';
 
 const MAGIC = 'PAR1';
 

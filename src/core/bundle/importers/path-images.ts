@@ -4,12 +4,13 @@
  * with {@link ImagePathIndex}, read and checked once per file, and stored at
  * `images/<path as written>`.
  */
+import { count } from '../../text/plural.ts';
 import type { ErrorLocation } from '../../errors.ts';
 import type { CaseImage } from '../types.ts';
 import { identifyImage, normaliseExtension } from './image-data.ts';
-import { extensionOf, type InputFile } from './importer.ts';
+import { extensionOf, type InputFile } from '../importer.ts';
 import { ImagePathIndex, normalizePath } from './path-match.ts';
-import { plural, type DraftParts, type Issues } from './support.ts';
+import { type DraftParts, type Issues } from './support.ts';
 
 export class PathImages {
   private readonly found = new Map<string, InputFile | undefined>();
@@ -82,7 +83,7 @@ export class PathImages {
   report(): void {
     if (this.wrongExtension && this.firstWrong) {
       this.issues.warn(
-        `${plural(this.wrongExtension, 'image')} have a file extension that does not match their content (first: line ${this.firstWrong.line}); they are stored with the type their bytes show.`,
+        `${count(this.wrongExtension, 'image')} have a file extension that does not match their content (first: line ${this.firstWrong.line}); they are stored with the type their bytes show.`,
         this.firstWrong,
       );
     }

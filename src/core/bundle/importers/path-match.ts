@@ -17,7 +17,7 @@
  *    same name when only the T2 folder was picked.
  * Matching is case-sensitive, like the file systems the datasets come from.
  */
-import type { InputFile } from './importer.ts';
+import type { InputFile } from '../importer.ts';
 
 /** Normalises a relative path for comparison. */
 export function normalizePath(path: string): string {

@@ -8,7 +8,7 @@ import { decodeBytes } from '../../text/decode.ts';
 import { parseDelimited, type DelimitedRow as TableRow, type DelimitedTable as Table } from '../../text/delimited.ts';
 import type { BenchCase } from '../types.ts';
 import { readZip, zipLimitsFrom } from '../zip-read.ts';
-import { extensionOf, memoryFile, type DraftManifest, type ImportContext, type ImportDraft, type ImportIssue, type InputFile, type SkippedCase } from './importer.ts';
+import { extensionOf, memoryFile, type DraftManifest, type ImportContext, type ImportDraft, type ImportIssue, type InputFile, type SkippedCase } from '../importer.ts';
 
 /** Collects errors and warnings; importers report data problems here instead of throwing. */
 export class Issues {
@@ -179,7 +179,3 @@ export function toDraft(manifest: DraftManifest, parts: DraftParts, issues: Issu
   return { manifest, ...parts, issues: issues.list };
 }
 
-/** "1 image" / "3 images". */
-export function plural(n: number, word: string, pluralWord = `${word}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? word : pluralWord}`;
-}

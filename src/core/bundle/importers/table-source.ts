@@ -9,7 +9,7 @@
 import { InvalidInputError } from '../../errors.ts';
 import { sniffDelimiter } from '../../text/delimited.ts';
 import { nonFiniteField, nonFiniteMessage } from '../json-values.ts';
-import { extensionOf, type InputFile } from './importer.ts';
+import { extensionOf, type InputFile } from '../importer.ts';
 import { KeyLines, parseJsonWithLocation } from './json-source.ts';
 import { ParquetSource, type ParquetColumn } from './parquet-source.ts';
 import { firstLine, readTable, type Issues } from './support.ts';

@@ -7,12 +7,13 @@
  * image it reuses. Without an `image` column, `image_path` names files among
  * the inputs (matched as in path-match.ts).
  */
+import { count } from '../../text/plural.ts';
 import type { ErrorLocation } from '../../errors.ts';
 import type { CaseImage, QuestionOption, ReferenceAnswer } from '../types.ts';
 import { decodeBase64, identifyImage } from './image-data.ts';
-import { extensionOf, type Importer } from './importer.ts';
+import { extensionOf, type Importer } from '../importer.ts';
 import { PathImages } from './path-images.ts';
-import { CaseIds, Issues, Ticker, draftManifest, firstLine, guessCjkLang, headText, newParts, plural, readTable, safeSegment, stem, stringOption, toDraft, type DraftParts, type TableRow } from './support.ts';
+import { CaseIds, Issues, Ticker, draftManifest, firstLine, guessCjkLang, headText, newParts, readTable, safeSegment, stem, stringOption, toDraft, type DraftParts, type TableRow } from './support.ts';
 
 const OPTION_KEYS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'] as const;
 
@@ -122,9 +123,9 @@ export const vlmEvalKitImporter: Importer = {
       }
       byPath?.report();
       if (!hasAnswer) noAnswer.push(sheet.file);
-      if (emptyAnswers) issues.warn(`${plural(emptyAnswers, 'row')} have an empty answer and cannot be scored.`, { file: sheet.file, field: 'answer' });
+      if (emptyAnswers) issues.warn(`${count(emptyAnswers, 'row')} have an empty answer and cannot be scored.`, { file: sheet.file, field: 'answer' });
       if (strayAnswers) {
-        issues.warn(`${plural(strayAnswers, 'answer')} name no option of their row (first: line ${firstStray}).`, { file: sheet.file, line: firstStray!, field: 'answer' });
+        issues.warn(`${count(strayAnswers, 'answer')} name no option of their row (first: line ${firstStray}).`, { file: sheet.file, line: firstStray!, field: 'answer' });
       }
     }
     ticker.finish();

@@ -1,6 +1,6 @@
 /** Content-addressed image blobs, keyed by SHA-256. */
 import { guardFor, notFound } from '../storage-errors.ts';
-import type { AssetRecord } from '../types.ts';
+import type { AssetRecord } from '../../bundle/records.ts';
 import type { RepoContext } from './context.ts';
 
 export interface AssetsRepo {

@@ -4,7 +4,7 @@
  * deletions repository's (deletions.repo.ts).
  */
 import { guardFor, notFound } from '../storage-errors.ts';
-import type { AssetRecord, BenchmarkRecord, CasePayload, CaseRecord } from '../types.ts';
+import type { AssetRecord, BenchmarkRecord, CasePayload, CaseRecord } from '../../bundle/records.ts';
 import type { RepoContext } from './context.ts';
 
 export interface BenchmarksRepo {

@@ -1,7 +1,7 @@
 /** Benchmark cases, keyed by `[benchmarkId, id]`. */
 import Dexie from 'dexie';
 import { guardFor, notFound } from '../storage-errors.ts';
-import type { CaseRecord } from '../types.ts';
+import type { CaseRecord } from '../../bundle/records.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
 /** Case fields that have a `[benchmarkId+field]` index. */

@@ -19,7 +19,8 @@
 import type { Table } from 'dexie';
 import { guardFor, notFound } from '../storage-errors.ts';
 import type { NeuroEvalDB } from '../schema.ts';
-import type { ScoreSetRecord, Timestamp } from '../types.ts';
+import type { ScoreSetRecord } from '../../scoring/run/records.ts';
+import type { Timestamp } from '../../model/answer.ts';
 import type { RepoContext } from './context.ts';
 
 /** What a deletion removes (a plan) or removed (a result), per kind of record. */

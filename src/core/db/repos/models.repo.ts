@@ -1,6 +1,6 @@
 /** Models the user has added (from the catalogue, imported, or the self-test model). */
 import { guardFor, notFound } from '../storage-errors.ts';
-import type { ModelRecord } from '../types.ts';
+import type { ModelRecord } from '../../models/record.ts';
 import type { RepoContext } from './context.ts';
 
 export interface ModelsRepo {

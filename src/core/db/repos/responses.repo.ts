@@ -1,7 +1,7 @@
 /** Model responses of runs: written in batches while a run progresses. */
 import Dexie from 'dexie';
 import { guardFor, notFound } from '../storage-errors.ts';
-import type { ResponseRecord } from '../types.ts';
+import type { ResponseRecord } from '../../model/answer.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
 export interface ResponsesRepo {

@@ -1,6 +1,6 @@
 /** Human reviews of responses, with an append-only audit trail of changes. */
 import { guardFor, notFound } from '../storage-errors.ts';
-import type { ReviewRecord, ReviewState } from '../types.ts';
+import type { ReviewRecord, ReviewState } from '../../model/review.ts';
 import type { RepoContext } from './context.ts';
 
 /** Fields a reviewer may change; the reviewer making the change is required. */

@@ -1,8 +1,11 @@
 /** Evaluation runs, their status, and deleting a run with everything it produced. */
-import { criteriaSha256, type CriteriaDeviation, type CriteriaSet } from '../../criteria/criteria.ts';
+import { criteriaSha256 } from '../../criteria/criteria.ts';
+import { type CriteriaDeviation, type CriteriaSet } from '../../model/criteria.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { guardFor, notFound } from '../storage-errors.ts';
-import type { ResponseRecord, ReviewRecord, RunRecord, RunStatus } from '../types.ts';
+import type { ResponseRecord, RunStatus } from '../../model/answer.ts';
+import type { ReviewRecord } from '../../model/review.ts';
+import type { RunRecord } from '../../runner/records.ts';
 import { paged, type Page, type RepoContext } from './context.ts';
 
 /** What {@link RunsRepo.importWithResponses} stored: answers added or already there; reviews added, updated to a newer state, or kept. */

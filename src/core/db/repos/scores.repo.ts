@@ -8,7 +8,7 @@
 import type { BenchCase } from '../../bundle/types.ts';
 import { buildDigest, currentFor, digestId, type DetailDigest, type OpenDigest } from '../../results/digest.ts';
 import { guardFor } from '../storage-errors.ts';
-import type { ScoreRecord, ScoreSetRecord } from '../types.ts';
+import type { ScoreRecord, ScoreSetRecord } from '../../scoring/run/records.ts';
 import type { ItemScore } from '../../scoring/run/types.ts';
 import type { RepoContext } from './context.ts';
 

@@ -1,6 +1,6 @@
 /** Key/value app settings. */
 import { guardFor } from '../storage-errors.ts';
-import type { SettingRecord } from '../types.ts';
+import type { SettingRecord } from '../tables.ts';
 import type { RepoContext } from './context.ts';
 
 export interface SettingsRepo {

@@ -35,7 +35,7 @@ import { BATCH_SIZES, PLANNED_POSITIONS, chooseBatchSize, quantisedPerCall, type
 import { cacheFromOutputs, cacheLength, disposeCache, plainKvNames, selectRows, stackRows, type KvCache } from './kv-cache.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import type { TransformersLib } from './runtime.ts';
-import type { TokenEvent, VlmSampling } from './vlm.ts';
+import type { TokenEvent, VlmSampling } from './generation.ts';
 
 /** A request tokenised for the decoder. */
 export interface EncodedPrompt {

@@ -8,7 +8,7 @@ import type { GenerateResult } from '../engine.ts';
 import type { GenerationMeter } from './generation-meter.ts';
 import type { TransformersLib } from './runtime.ts';
 import { createTopPProcessor } from './sampling.ts';
-import type { TokenEvent, VlmSampling } from './vlm.ts';
+import type { TokenEvent, VlmSampling } from './generation.ts';
 
 interface DecodeLoopInput {
   readonly lib: TransformersLib;

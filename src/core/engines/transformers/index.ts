@@ -9,4 +9,5 @@ export { TransformersTextLlm } from './text-llm.ts';
 export type { TextLlmInfo, TextLlmLoadOptions, TextMessage, TextSampling } from './text-llm.ts';
 export { TransformersEngine, asGenerator, type GenerationTask, type LoadedGenerator, type TransformersEngineOptions } from './transformers-engine.ts';
 export { TransformersVlm } from './vlm.ts';
-export type { TokenEvent, VlmDevice, VlmGenerateInput, VlmImage, VlmInfo, VlmLoadOptions, VlmMessage, VlmSampling } from './vlm.ts';
+export type { TokenEvent, VlmDevice, VlmSampling } from './generation.ts';
+export type { VlmGenerateInput, VlmImage, VlmInfo, VlmLoadOptions, VlmMessage } from './vlm.ts';

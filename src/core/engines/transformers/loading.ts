@@ -5,11 +5,11 @@
  * and a macrotask turn so an abort sent to a worker gets in between steps.
  */
 import { AbortedError, throwIfAborted } from '../../errors.ts';
-import type { Progress } from '../../rpc/protocol.ts';
+import type { Progress } from '../../model/progress.ts';
 import { EngineError } from '../errors.ts';
 import type { FileBytesListener } from './download-meter.ts';
 import type { ModelSource, TransformersRuntime } from './runtime.ts';
-import type { VlmDevice } from './vlm.ts';
+import type { VlmDevice } from './generation.ts';
 
 export type TransformersDevice = VlmDevice;
 

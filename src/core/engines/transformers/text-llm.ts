@@ -15,7 +15,7 @@ import { GenerationMeter } from './generation-meter.ts';
 import { disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
 import { runDecodeLoop } from './decode-loop.ts';
-import type { TokenEvent, VlmSampling } from './vlm.ts';
+import type { TokenEvent, VlmSampling } from './generation.ts';
 
 export type TextLlmLoadOptions = ModelLoadOptions;
 export type TextLlmInfo = ModelInfo;

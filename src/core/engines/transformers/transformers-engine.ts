@@ -16,7 +16,8 @@ import type { BatchChoice } from './batch-size.ts';
 import { PREFIX_MARKER, type ProcessorSettings } from './loading.ts';
 import { loadTransformers, type ModelSource, type RuntimeOptions } from './runtime.ts';
 import { TransformersTextLlm, type TextMessage } from './text-llm.ts';
-import { TransformersVlm, type TokenEvent, type VlmDevice, type VlmInfo, type VlmSampling } from './vlm.ts';
+import { TransformersVlm, type VlmInfo } from './vlm.ts';
+import { type TokenEvent, type VlmDevice, type VlmSampling } from './generation.ts';
 
 /** The generating tasks an engine can run (feature extraction is {@link TransformersEmbedder}'s). */
 export type GenerationTask = 'image-text-to-text' | 'text-generation';

@@ -12,12 +12,10 @@ import { EngineError } from '../errors.ts';
 import type { BatchChoice } from './batch-size.ts';
 import { CachedDecoder, canDrive, type EncodedPrompt, type RowRequest } from './cached-generation.ts';
 import { GenerationMeter } from './generation-meter.ts';
+import type { TokenEvent, VlmSampling } from './generation.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
 import { runDecodeLoop } from './decode-loop.ts';
 import { PREFIX_MARKER, disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions, type ProcessorSettings } from './loading.ts';
-
-/** `cpu`: onnxruntime-node's CPU provider, only with the native Node backend (runtime.ts `nativeNode`, the CLI). */
-export type VlmDevice = 'wasm' | 'webgpu' | 'cpu';
 
 /** Load options: the same as every transformers.js model (see loading.ts). */
 export type VlmLoadOptions = ModelLoadOptions;
@@ -32,37 +30,11 @@ export interface VlmImage {
 /** A turn of a conversation: text and images in the order the model reads them. */
 export type VlmMessage = Turn<VlmImage>;
 
-export interface VlmSampling {
-  /** Upper bound on generated tokens (≥ 1). */
-  readonly maxTokens: number;
-  /** 0 = greedy (the seed is then irrelevant). */
-  readonly temperature: number;
-  /** Nucleus sampling mass in (0, 1]; 1 = off. Only used when temperature > 0. */
-  readonly topP: number;
-  /** Seeds transformers.js' sampler (a per-realm global). */
-  readonly seed: number;
-  readonly signal?: AbortSignal;
-}
-
 /** One user turn with images: the shape most benchmark items have. */
 export interface VlmGenerateInput extends VlmSampling {
   readonly text: string;
   /** PNG bytes, in the order the model should see them. */
   readonly images: readonly Uint8Array[];
-}
-
-export interface TokenEvent {
-  /** 0 for the first generated token. */
-  readonly index: number;
-  readonly tokenId: number;
-  /**
-   * Text this token completed: the decoded output grew by exactly this much.
-   * Often '' (special tokens, half of a multi-byte character). The pieces add
-   * up to the final text, except possibly an incomplete last character.
-   */
-  readonly text: string;
-  /** ms since generate was called. */
-  readonly elapsedMs: number;
 }
 
 /** What a loaded VLM says about itself (the same as every transformers.js model). */

@@ -7,7 +7,7 @@
  */
 import type { AppConfig, ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionRequestStreaming, InitProgressReport, MLCEngineInterface, ModelRecord, ModelType } from '@mlc-ai/web-llm';
 import { AbortedError } from '../../errors.ts';
-import type { Progress } from '../../rpc/protocol.ts';
+import type { Progress } from '../../model/progress.ts';
 import { toDataUrl } from '../openai/data-url.ts';
 import { f32Alternative, type CatalogueEntry } from '../catalogue.ts';
 import { turnText } from '../../chat/turn.ts';

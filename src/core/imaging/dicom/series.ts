@@ -6,7 +6,7 @@
  * directions), so slices and reformatted planes are cut and flipped by the
  * same code as NIfTI (nifti/volume.ts), and stored in the same container.
  */
-import type { Plane } from '../../bundle/types.ts';
+import type { Plane } from '../../model/geometry.ts';
 import type { AxisSign, NiftiOrientation } from '../nifti/orientation.ts';
 import type { NiftiTypedArray, NiftiVolumeInfo } from '../nifti/volume.ts';
 import { presetWindow } from '../window.ts';

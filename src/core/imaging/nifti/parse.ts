@@ -5,7 +5,8 @@
  */
 import { InvalidInputError } from '../../errors.ts';
 import { checkImageSize } from '../dimensions.ts';
-import { BoundedInflater, formatBytes, MAX_DECOMPRESSED_BYTES } from '../inflate.ts';
+import { BoundedInflater, MAX_DECOMPRESSED_BYTES } from '../inflate.ts';
+import { formatBytes } from '../../text/units.ts';
 import { niftiDataType, type NiftiDataType, parseNiftiHeader } from './header.ts';
 import { niftiOrientation } from './orientation.ts';
 import { createNiftiVolume, type NiftiTypedArray, type ParsedNifti } from './volume.ts';

@@ -12,7 +12,7 @@
  * Voxels are not resampled: with anisotropic voxels (thick slices), coronal
  * and sagittal images come out squashed; `pixelSpacing` says by how much.
  */
-import type { Plane } from '../../bundle/types.ts';
+import type { Plane } from '../../model/geometry.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { NiftiDataType } from './header.ts';
 import type { NiftiOrientation } from './orientation.ts';

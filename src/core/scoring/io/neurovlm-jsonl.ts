@@ -15,7 +15,7 @@
  * produced by the harness and by NeuroEval can be scored side by side.
  */
 import type { BenchCase } from '../../bundle/types.ts';
-import type { RunRecord } from '../../db/types.ts';
+import type { RunRecord } from '../../runner/records.ts';
 import type { JsonOutputRecord } from '../../protocols/json-output.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { findQuestion, goldOf, outcomeOf, type ScorableResponse } from '../neurovlm/items.ts';

@@ -9,7 +9,7 @@
  * `provenance`, which sits at the top level; each response carries `caseId`
  * and `questionId`. Version 1 (before database schema v3) kept the config in
  * `provenance.config` and responses without case and question ids; it is
- * still read (db/legacy.ts). Version 3 adds `reviews`: the run's clinician
+ * still read (runner/legacy.ts). Version 3 adds `reviews`: the run's clinician
  * reviews as stored (verdict, reasons, the reviewer's pseudonym, the audit
  * trail in `previous`), each naming the answer it reviews by that answer's
  * `id` in `responses`; versions 1 and 2 are read with no reviews. No API key
@@ -19,8 +19,10 @@
  * reader for the old one.
  */
 import type { BenchCase } from '../../bundle/types.ts';
-import { legacyItemKeyParts, splitLegacyProvenance } from '../../db/legacy.ts';
-import type { ResponseUsage, ReviewRecord, ReviewState, RunRecord, RunStatus } from '../../db/types.ts';
+import { legacyItemKeyParts, splitLegacyProvenance } from '../../runner/legacy.ts';
+import type { ResponseUsage, RunStatus } from '../../model/answer.ts';
+import type { ReviewRecord, ReviewState } from '../../model/review.ts';
+import type { RunRecord } from '../../runner/records.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { RunConfig } from '../../runner/config.ts';
 import { PROVENANCE_SCHEMA, type Provenance } from '../../runner/provenance.ts';
@@ -223,7 +225,7 @@ function responseOf(v: unknown, i: number, file: string, runId: string, version:
   const sample = r.sample === undefined ? 0 : need(file, `${at}.sample`, r.sample, isNumber, 'a number');
   const latencyMs = r.latencyMs === undefined || r.latencyMs === null ? Number.NaN : need(file, `${at}.latencyMs`, r.latencyMs, isNumber, 'a number');
   const variant = isString(r.variant) ? r.variant : 'none';
-  // Version 1 had no case and question ids: derived once from the item key (db/legacy.ts).
+  // Version 1 had no case and question ids: derived once from the item key (runner/legacy.ts).
   const ids = version === 1 && (r.caseId === undefined || r.questionId === undefined)
     ? legacyItemKeyParts({ itemKey, modelId, variant, sample })
     : { caseId: need(file, `${at}.caseId`, r.caseId, isString, 'a string'), questionId: need(file, `${at}.questionId`, r.questionId, isString, 'a string') };

@@ -4,7 +4,7 @@
  * variant, since a report mixes neither.
  */
 import type { BenchCase, Question } from '../../bundle/types.ts';
-import type { ResponseRecord } from '../../db/types.ts';
+import type { ResponseRecord } from '../../model/answer.ts';
 import { NEUROVLM_SCORED_FIELDS, type NeuroVlmScoredField } from './normalise.ts';
 import { armKey } from '../run/types.ts';
 import type { NeuroVlmAnswerOutcome, NeuroVlmItem } from './types.ts';

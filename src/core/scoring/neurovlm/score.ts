@@ -19,6 +19,7 @@
  * precision/recall do not (abstentions are false negatives only).
  * Ratios with no data are NaN (JSON: null).
  */
+import type { Interval } from '../../model/geometry.ts';
 import { accuracy, averagedPrf, calibrationReport, classificationReport, type ConfusionMatrix, type ReliabilityPoint } from '../metrics/index.ts';
 import { bootstrapCi, wilsonInterval } from '../stats/index.ts';
 import { neuroVlmEce, pythonFloat } from './calibration.ts';
@@ -36,11 +37,6 @@ interface NeuroVlmScoreOptions {
   readonly resamples?: number;
   /** Interval coverage (default 0.95). */
   readonly level?: number;
-}
-
-export interface Interval {
-  readonly lower: number;
-  readonly upper: number;
 }
 
 /** A count out of a total, with its Wilson interval. */

@@ -7,7 +7,7 @@
  */
 import { runConsistency } from './consistency.ts';
 import type { BenchCase, ProtocolDefaults } from '../../bundle/types.ts';
-import type { ReviewRecord } from '../../db/types.ts';
+import type { ReviewRecord } from '../../model/review.ts';
 import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import { getProtocol, protocolFor } from '../../protocols/registry.ts';
 import type { RunResponse } from '../../runner/types.ts';

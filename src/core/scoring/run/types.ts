@@ -4,10 +4,11 @@
  * summary with 95 % intervals. The result is stored as one *score set*; a
  * re-score writes a new set and keeps the old one as a previous version.
  */
+import type { Interval } from '../../model/geometry.ts';
 import type { ConsistencySummary } from './consistency.ts';
-import type { ItemIdentity } from '../../db/types.ts';
+import type { ItemIdentity } from '../../model/answer.ts';
 import type { NeuroVlmReport } from '../neurovlm/score.ts';
-import type { NeuroVlmBenchBreakdown } from '../neurovlm/evaluator/index.ts';
+import type { NeuroVlmBenchBreakdown } from '../neurovlm/evaluator/types.ts';
 import type { SeverityShift } from '../metrics/calibration-shift.ts';
 import type { BertScoreLayer } from '../metrics/bertscore-layers.ts';
 
@@ -95,11 +96,6 @@ export interface ItemScore extends ItemIdentity {
   readonly taxonomy: TaxonomyProposal | null;
   /** Why something could not be scored (a failed call, no reference, no judge). */
   readonly notes: readonly string[];
-}
-
-export interface Interval {
-  readonly lower: number;
-  readonly upper: number;
 }
 
 /** What the samples of one question share; `questionKey` (summary.ts) joins them. */

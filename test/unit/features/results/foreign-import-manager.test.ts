@@ -1,7 +1,7 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRepositories, openDatabase, type Repositories } from '../../../../src/core/db/index.ts';
-import { importForeign, previewForeignImport } from '../../../../src/core/interchange/import-foreign.ts';
+import { importForeign, previewForeignImport } from '../../../../src/core/stored/import-foreign.ts';
 import { ForeignImportManager } from '../../../../src/features/results/foreign-import-manager.svelte.ts';
 import { lmmsEvalSamplesJsonl, mcqAnswers, mcqBundle } from '../../../support/interchange.ts';
 

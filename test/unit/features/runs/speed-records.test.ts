@@ -6,7 +6,8 @@
  */
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRepositories, openDatabase, type NeuroEvalDB, type ResponseRecord } from '../../../../src/core/db/index.ts';
+import { createRepositories, openDatabase, type NeuroEvalDB } from '../../../../src/core/db/index.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { WARMUP_ANSWERS, estimateRun } from '../../../../src/core/runner/estimate.ts';
 import { speedRecords } from '../../../../src/features/runs/speed-records.ts';
 import { testProvenance, testRun } from '../../../support/run-record.ts';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BenchCase, Question } from '../../../../src/core/bundle/types.ts';
-import type { ReviewRecord } from '../../../../src/core/db/types.ts';
+import type { ReviewRecord } from '../../../../src/core/model/review.ts';
 import { validateCase } from '../../../../src/core/bundle/validate.ts';
 import { protocolFor, PROTOCOLS } from '../../../../src/core/protocols/registry.ts';
 import { questionVars } from '../../../../src/core/protocols/template.ts';

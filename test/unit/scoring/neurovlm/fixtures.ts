@@ -4,7 +4,7 @@
  * start from the same records the app keeps.
  */
 import type { BenchCase } from '../../../../src/core/bundle/types.ts';
-import type { RunRecord } from '../../../../src/core/db/types.ts';
+import type { RunRecord } from '../../../../src/core/runner/records.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
 import type { RunResponse, Variant } from '../../../../src/core/runner/types.ts';
 import type { NeuroVlmScoredField } from '../../../../src/core/scoring/neurovlm/normalise.ts';

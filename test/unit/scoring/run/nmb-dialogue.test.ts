@@ -16,7 +16,7 @@ import { agreementReport } from '../../../../src/core/results/agreement.ts';
 import { metricDefinition } from '../../../../src/core/scoring/run/definitions.ts';
 import { scoreRun, type RunScoringInput } from '../../../../src/core/scoring/run/index.ts';
 import type { SimilarityEncoder } from '../../../../src/core/scoring/run/similarity.ts';
-import type { ScoreRecord } from '../../../../src/core/db/types.ts';
+import type { ScoreRecord } from '../../../../src/core/scoring/run/records.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
 import type { RunResponse, TurnRecord } from '../../../../src/core/runner/types.ts';
 

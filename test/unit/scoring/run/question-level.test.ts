@@ -18,7 +18,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../../src/core/bundle/types.ts';
-import type { ScoreRecord } from '../../../../src/core/db/types.ts';
+import type { ScoreRecord } from '../../../../src/core/scoring/run/records.ts';
 import { agreementReport } from '../../../../src/core/results/agreement.ts';
 import { metricView } from '../../../../src/core/results/format.ts';
 import { breakdown, compareRows, type ScoredRun } from '../../../../src/core/results/leaderboard.ts';

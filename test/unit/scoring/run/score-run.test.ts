@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchCase, Question } from '../../../../src/core/bundle/types.ts';
 import { turnText } from '../../../../src/core/chat/turn.ts';
-import type { ReviewRecord } from '../../../../src/core/db/types.ts';
+import type { ReviewRecord } from '../../../../src/core/model/review.ts';
 import type { GenerateRequest, GenerateResult } from '../../../../src/core/engines/engine.ts';
 import { passAtKUnbiased } from '../../../../src/core/scoring/metrics/passk.ts';
 import { adjudications, scoreRun, type LocalJudge, type RunScoringInput } from '../../../../src/core/scoring/run/index.ts';

@@ -15,24 +15,8 @@ import { evaluateNeuroVlmBench, NeuroVlmBenchStop, type NeuroVlmBenchFigures } f
 import { datasetsIn, decodeLikePython, loadJsonl } from './load.ts';
 
 export type { NeuroVlmBenchFigures } from './evaluate.ts';
-
-/** Why there are no benchmark figures: the evaluator stops on the file, or NeuroEval does not reproduce what it would do. */
-export interface NeuroVlmBenchFailure {
-  readonly kind: 'evaluator-fails' | 'not-reproduced';
-  readonly message: string;
-  readonly line?: number;
-}
-
-export interface NeuroVlmBenchBreakdown {
-  /** Figures per model (the evaluator's `per_model` keys) over every record; empty when `failure` is set. */
-  readonly all: Readonly<Record<string, NeuroVlmBenchFigures>>;
-  /** Per source dataset (sorted), figures per model over that dataset's records. */
-  readonly datasets: Readonly<Record<string, Readonly<Record<string, NeuroVlmBenchFigures>>>>;
-  /** The evaluator stops on the whole file: no figure is the benchmark's. */
-  readonly failure?: NeuroVlmBenchFailure;
-  /** Datasets whose own evaluation stops (their figures are absent from `datasets`). */
-  readonly datasetFailures?: Readonly<Record<string, NeuroVlmBenchFailure>>;
-}
+export type { NeuroVlmBenchBreakdown, NeuroVlmBenchFailure } from './types.ts';
+import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFailure } from './types.ts';
 
 /** The figures NeuroEval shows first, in this order, with what they are (benchmark names). */
 export const NEUROVLM_BENCH_HEADLINE: readonly { readonly key: string; readonly label: string; readonly kind: 'share' | 'percent' | 'ms' | 'number' }[] = [

@@ -8,7 +8,8 @@
  * them unless the user asks to leave them out.
  */
 import type { Repositories } from '../db/index.ts';
-import type { BenchmarkRecord, RunRecord } from '../db/types.ts';
+import type { BenchmarkRecord } from '../bundle/records.ts';
+import type { RunRecord } from '../runner/records.ts';
 import { InvalidInputError } from '../errors.ts';
 import { itemKeyOf } from '../runner/plan.ts';
 import type { RunResponse, Variant } from '../runner/types.ts';

@@ -7,14 +7,14 @@
  * importing the same file again adds nothing. Stores nothing on refusal.
  */
 import type { Repositories } from '../db/index.ts';
-import type { BenchmarkRecord } from '../db/types.ts';
+import type { BenchmarkRecord } from '../bundle/records.ts';
 import { InvalidInputError } from '../errors.ts';
-import { importRunExport, type ImportRunResult } from '../results/import-run.ts';
+import { importRunExport, type ImportRunResult } from './import-run.ts';
 import { getProtocol } from '../protocols/registry.ts';
-import { matchForeign, type IdMapping, type MatchResult } from './match.ts';
-import { readForeign, type ForeignFile } from './read/index.ts';
-import { foreignRunExport } from './to-run.ts';
-import { HARNESS_NAMES, type ForeignLog } from './types.ts';
+import { matchForeign, type IdMapping, type MatchResult } from '../interchange/match.ts';
+import { readForeign, type ForeignFile } from '../interchange/read/index.ts';
+import { foreignRunExport } from '../interchange/to-run.ts';
+import { HARNESS_NAMES, type ForeignLog } from '../interchange/types.ts';
 import type { BenchCase } from '../bundle/types.ts';
 
 export interface ForeignImportRequest {

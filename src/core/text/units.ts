@@ -1,4 +1,4 @@
-/** Formats a byte count in binary units with one decimal: "512 bytes", "1.5 KiB", "24.0 MiB" (1 KiB = 1,024 bytes). */
+/** Formats a byte count in binary units with at most one decimal: "1 byte", "512 bytes", "1.5 KiB", "24 MiB" (1 KiB = 1,024 bytes). */
 export function formatBytes(bytes: number | undefined | null): string {
   if (bytes === undefined || bytes === null || !Number.isFinite(bytes)) return '—';
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -8,7 +8,7 @@ export function formatBytes(bytes: number | undefined | null): string {
     value /= 1024;
     unit++;
   }
-  return unit === 0 ? `${value} ${value === 1 ? 'byte' : 'bytes'}` : `${value.toFixed(1)} ${units[unit]}`;
+  return unit === 0 ? `${value} ${value === 1 ? 'byte' : 'bytes'}` : `${Number(value.toFixed(1))} ${units[unit]}`;
 }
 
 /** Formats milliseconds as "850 ms" or "2.4 s". */

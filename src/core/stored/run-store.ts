@@ -5,8 +5,8 @@
  * about engines into the run's provenance.
  */
 import type { Repositories } from '../db/index.ts';
-import { applyProvenancePatch } from './provenance.ts';
-import type { RunResponse, RunStore } from './types.ts';
+import { applyProvenancePatch } from '../runner/provenance.ts';
+import type { RunResponse, RunStore } from '../runner/types.ts';
 
 export function dexieRunStore(repos: Pick<Repositories, 'runs' | 'responses'>): RunStore {
   return {

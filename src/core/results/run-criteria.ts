@@ -5,14 +5,15 @@
  * score set.
  */
 import type { BenchCase } from '../bundle/types.ts';
-import type { Repositories } from '../db/index.ts';
-import type { RunRecord, ScoreRecord, ScoreSetRecord } from '../db/types.ts';
-import type { BreakdownCase, ScoredItem } from '../results/leaderboard.ts';
-import { joinAnswers } from '../results/safety-input.ts';
-import { safetyReport, type SafetyReport } from '../results/safety.ts';
+import type { RunRecord } from '../runner/records.ts';
+import type { ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
+import type { BreakdownCase, ScoredItem } from './leaderboard.ts';
+import { joinAnswers } from './safety-input.ts';
+import { safetyReport, type SafetyReport } from './safety.ts';
 import type { RunResponse } from '../runner/types.ts';
-import { criteriaSha256, type CriteriaDeviation, type CriteriaSet } from './criteria.ts';
-import { evaluateCriteria, isSafetyMetric, type CriterionOutcome } from './evaluate.ts';
+import { criteriaSha256 } from '../criteria/criteria.ts';
+import { type CriteriaDeviation, type CriteriaSet } from '../model/criteria.ts';
+import { evaluateCriteria, isSafetyMetric, type CriterionOutcome } from './criteria-outcomes.ts';
 
 export interface RunCriteriaView {
   readonly runId: string;
@@ -54,15 +55,4 @@ export function runCriteriaView(run: RunRecord, set: ScoreSetRecord | undefined,
     scoreSet: set ? { id: set.id, version: set.version } : null,
     outcomes: criteria && set ? evaluateCriteria(criteria, { runId: run.id, arms: set.summary.arms, scored: [{ run, items }], cases, ...(safety ? { safety } : {}) }) : [],
   };
-}
-
-/** Reads what {@link runCriteriaView} needs for one run from storage. */
-export async function loadRunCriteria(repos: Repositories, runId: string): Promise<RunCriteriaView> {
-  const run = await repos.runs.require(runId);
-  const set = run.config?.criteria?.criteria.length ? await repos.scores.latestSet(runId) : undefined;
-  if (!set) return runCriteriaView(run, undefined, [], new Map());
-  const safety = needsSafety(run);
-  const [rows, cases, responses] = await Promise.all([repos.scores.listBySet(set.id), repos.cases.listByBenchmark(run.benchmarkId), safety ? repos.responses.listByRun(runId) : []]);
-  const byId = new Map(cases.map((c) => [c.id, c]));
-  return runCriteriaView(run, set, rows, byId, safety ? runSafety(set, rows, new Map(responses.map((r) => [r.id, r as RunResponse])), byId) : undefined);
 }

@@ -4,12 +4,10 @@
  * {@link ImportDraft}: cases and image bytes in the bundle model, plus issues.
  * Nothing is stored until the user has seen the preview and confirmed.
  */
-import type { ErrorLocation } from '../../errors.ts';
-import { decodeBytes, decodeUnicode } from '../../text/decode.ts';
-import type { Progress } from '../../rpc/protocol.ts';
-import type { DroppedTagSummary } from '../medical-images.ts';
-import type { BenchCase, BundleManifest } from '../types.ts';
-import type { AnswerKeyMatch } from './answer-key.ts';
+import type { ErrorLocation } from '../errors.ts';
+import { decodeBytes, decodeUnicode } from '../text/decode.ts';
+import type { Progress } from '../model/progress.ts';
+import type { BenchCase, BundleManifest } from './types.ts';
 
 /** A file the user provided, with its path relative to what they picked (folders included). */
 export interface InputFile {
@@ -23,6 +21,25 @@ export interface InputFile {
    * group through it. Absent: readers fall back to `bytes()`.
    */
   slice?(start: number, end: number): Promise<Uint8Array>;
+}
+
+/**
+ * A file the user chose in the page (file input, folder input or drop), with
+ * its path relative to what they picked, as it is handed to the import
+ * worker. The worker reads it as an {@link InputFile}.
+ */
+export interface PickedFile {
+  readonly path: string;
+  readonly file: Blob;
+}
+
+/** A DICOM tag (or NIfTI header field) an import left out of what it stores, and in how many files. */
+export interface DroppedTagSummary {
+  /** `(0010,0010)`, `private`, or `nifti` for NIfTI header fields. */
+  readonly tag: string;
+  readonly keyword: string;
+  /** How many input files had it. */
+  readonly files: number;
 }
 
 type IssueSeverity = 'error' | 'warning';
@@ -67,6 +84,20 @@ export interface ImportDraft {
   readonly knownHashes?: ReadonlyMap<Uint8Array, string>;
   /** For formats whose answers come in a separate file: what the key matched, or null when none was given. */
   readonly answerKey?: AnswerKeyMatch | null;
+}
+
+/** How an answer key met the questions it was given with, for the import preview. */
+export interface AnswerKeyMatch {
+  /** The answer-key files read. */
+  readonly files: readonly string[];
+  readonly rows: number;
+  readonly cases: number;
+  /** Cases with at least one row joined. */
+  readonly matchedCases: number;
+  /** Cases with no row at all, by id: they will not be scored (a case whose rows all failed to match is in `unmatchedRows`). */
+  readonly casesWithoutKey: readonly string[];
+  /** Rows that matched no question, each with where it is and why. */
+  readonly unmatchedRows: readonly string[];
 }
 
 export interface ImportContext {

@@ -9,9 +9,9 @@ import type { Repositories } from '../db/index.ts';
 import { NeuroEvalError } from '../errors.ts';
 import type { RunResponse } from '../runner/types.ts';
 import { toRunExport } from '../scoring/io/run-export.ts';
-import { exportForeign, FOREIGN_EXPORT_FORMATS, isForeignExportFormat, type ForeignExportFormat } from './write/index.ts';
+import { exportForeign, FOREIGN_EXPORT_FORMATS, isForeignExportFormat, type ForeignExportFormat } from '../interchange/write/index.ts';
 
-export type { ForeignExportFormat } from './write/index.ts';
+export type { ForeignExportFormat } from '../interchange/write/index.ts';
 
 const FIXED_MTIME = new Date(1980, 0, 1, 0, 0, 0);
 

@@ -11,8 +11,8 @@
  * Nothing else may read an item key apart: new code uses the typed fields.
  */
 import type { EngineSpec } from '../engines/spec.ts';
-import type { RunConfig } from '../runner/config.ts';
-import { withoutSecrets } from '../runner/secrets.ts';
+import type { RunConfig } from './config.ts';
+import { withoutSecrets } from './secrets.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

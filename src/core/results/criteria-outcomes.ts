@@ -9,11 +9,11 @@
  * accuracy at 80 % coverage) are decided on the run's safety report: for the
  * whole run or per disease group, the only subgroup that report has.
  */
-import { breakdown, DIMENSION_LABELS, rowId, type BreakdownCase, type Dimension, type ScoredItems } from '../results/leaderboard.ts';
-import { armKeyOf, SAFETY_METRIC_LABELS, SAFETY_METRICS, type RiskCoverage, type SafetyRate, type SafetyReport } from '../results/safety.ts';
+import { breakdown, DIMENSION_LABELS, rowId, type BreakdownCase, type Dimension, type ScoredItems } from './leaderboard.ts';
+import { armKeyOf, SAFETY_METRIC_LABELS, SAFETY_METRICS, type RiskCoverage, type SafetyRate, type SafetyReport } from './safety.ts';
 import { isContinuousMetric, metricLabel } from '../scoring/run/summary.ts';
 import type { ArmSummary } from '../scoring/run/types.ts';
-import type { AcceptanceCriterion, CriteriaSet } from './criteria.ts';
+import type { AcceptanceCriterion, CriteriaSet } from '../model/criteria.ts';
 
 export interface CriterionEvidence {
   /** The group of the subgroup dimension; null for the whole run. */

@@ -6,10 +6,10 @@
  */
 import type { Repositories } from '../db/index.ts';
 import type { RunResponse } from '../runner/types.ts';
-import { failureGallery, type GalleryGroup } from './gallery.ts';
-import type { LoadedResults } from './overview.ts';
-import { joinAnswers } from './safety-input.ts';
-import { safetyReport, type SafetyReport } from './safety.ts';
+import { failureGallery, type GalleryGroup } from '../results/gallery.ts';
+import type { LoadedResults } from '../results/overview.ts';
+import { joinAnswers } from '../results/safety-input.ts';
+import { safetyReport, type SafetyReport } from '../results/safety.ts';
 
 export interface SafetyView {
   readonly report: SafetyReport;

@@ -9,12 +9,13 @@
  * rows changed since) gets one built and stored on the way.
  */
 import type { Repositories } from '../db/index.ts';
-import type { ScoreRecord, ScoreSetRecord } from '../db/types.ts';
-import { AnswerIndex } from './answer-index.ts';
-import { answerTableRow, type AnswerPage, type AnswerQuery } from './answers.ts';
-import { casesFromColumns, lightItems, type DetailDigest, type OpenDigest } from './digest.ts';
-import { dimensionsFor, type BreakdownCase, type ScoredItems, type ScoredRun } from './leaderboard.ts';
-import { assembleOverview, readResultsRuns, type ResultsOverview, type ResultsRuns } from './overview.ts';
+import type { ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
+import { AnswerIndex } from '../results/answer-index.ts';
+import { answerTableRow, type AnswerPage, type AnswerQuery } from '../results/answers.ts';
+import { casesFromColumns, lightItems, type DetailDigest, type OpenDigest } from '../results/digest.ts';
+import { dimensionsFor, type BreakdownCase, type ScoredItems, type ScoredRun } from '../results/leaderboard.ts';
+import { assembleOverview, type ResultsOverview, type ResultsRuns } from '../results/overview.ts';
+import { readResultsRuns } from './overview.ts';
 
 export interface StoredResults extends ResultsRuns {
   /** Each scored run's open digest, aligned with `scored`. */

@@ -8,9 +8,9 @@ import type { Repositories } from '../db/index.ts';
 import { buildLeaderboard, rowId, type ScoredItems, type ScoredRun } from '../results/leaderboard.ts';
 import { armKey } from '../scoring/run/types.ts';
 import { questionKey } from '../scoring/run/summary.ts';
-import { answerKey, keyField, storedAnswer } from './answer.ts';
-import { readerStudy, type ModelArmInput, type ReaderInput, type ReaderStudyResult } from './compare.ts';
-import { isReaderModelId, readerLabel, readerOf } from './study.ts';
+import { answerKey, keyField, storedAnswer } from '../readers/answer.ts';
+import { readerStudy, type ModelArmInput, type ReaderInput, type ReaderStudyResult } from '../readers/compare.ts';
+import { isReaderModelId, readerLabel, readerOf } from '../readers/study.ts';
 
 /** `runs` are the scored runs' items on `metric` (stored-results `itemsFor`, or every score row for the report). */
 export async function loadReaderStudy(repos: Repositories, scored: readonly ScoredRun[], runs: readonly ScoredItems[], metric: string): Promise<ReaderStudyResult | null> {

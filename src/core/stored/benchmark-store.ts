@@ -4,13 +4,13 @@
  * its new assets are written in one transaction.
  */
 import type { Repositories } from '../db/index.ts';
-import type { AssetRecord, BenchmarkRecord, CaseRecord } from '../db/types.ts';
+import type { AssetRecord, BenchmarkRecord, CaseRecord } from '../bundle/records.ts';
 import { NeuroEvalError } from '../errors.ts';
 import { sha256Hex } from '../hash/sha256.ts';
-import { conflictError } from './import-pipeline.ts';
-import { describeDifference, storedDifference } from './stored-difference.ts';
-import { neutralImagePath } from './neutral-names.ts';
-import type { BenchCase, Bundle } from './types.ts';
+import { conflictError } from '../bundle/import-pipeline.ts';
+import { describeDifference, storedDifference } from '../bundle/stored-difference.ts';
+import { neutralImagePath } from '../bundle/neutral-names.ts';
+import type { BenchCase, Bundle } from '../bundle/types.ts';
 
 export interface CommitResult {
   readonly benchmarkId: string;

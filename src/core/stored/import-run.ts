@@ -8,7 +8,8 @@
  * stored one). Scores are not imported: score the merged run here.
  */
 import type { Repositories } from '../db/index.ts';
-import type { ReviewRecord, RunRecord } from '../db/types.ts';
+import type { ReviewRecord } from '../model/review.ts';
+import type { RunRecord } from '../runner/records.ts';
 import { InvalidInputError } from '../errors.ts';
 import { applyProvenancePatch, type Provenance, type ProvenanceMerge } from '../runner/provenance.ts';
 import { runRecordOf, type RunExport } from '../scoring/io/run-export.ts';
