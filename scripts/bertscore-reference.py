@@ -1,4 +1,4 @@
-"""Reference numbers for test/unit/scoring/metrics/bertscore-bert-score.test.ts.
+"""Reference numbers for test/unit/core/scoring/metrics/bertscore-bert-score.test.ts.
 
 BERTScore as bert_score defines it, written independently in torch: greedy
 cosine matching over every token, [CLS]/[SEP] included; weights 1 with

@@ -5,8 +5,12 @@
  *
  *   npx tsx scripts/import-graph.ts            prints the counts and every finding
  *   npx tsx scripts/import-graph.ts --check    the same, and fails on an upward
- *                                              import not allowed in layers.mjs or
- *                                              a circle spanning two folders
+ *                                              import not allowed in layers.mjs, a
+ *                                              circle spanning two folders, a file
+ *                                              no layer holds, a core folder whose
+ *                                              README does not name its layer, or a
+ *                                              unit test whose folder mirrors no
+ *                                              source folder
  *
  * `npm run lint` runs the check, so CI does.
  */
@@ -131,6 +135,22 @@ export function readmeProblems(root = ROOT): string[] {
   return problems;
 }
 
+/**
+ * Unit tests whose folder mirrors no source folder: `test/unit/<path>` tests
+ * `src/<path>`, or `<path>` for the folders outside src (workers, scripts,
+ * build), or `test/<path>` for the bench's own code (test/bench).
+ */
+export function testMirrorProblems(root = ROOT): string[] {
+  const tests = walk(join(root, 'test/unit'), []).map((f) => relative(root, f)).filter((f) => f.endsWith('.test.ts'));
+  return tests
+    .filter((t) => {
+      const folder = dirname(relative('test/unit', t));
+      return ![join('src', folder), folder, join('test', folder)].some((d) => folder !== '.' && existsSync(join(root, d)) && statSync(join(root, d)).isDirectory() && !d.startsWith('test/unit'));
+    })
+    .sort()
+    .map((t) => `${t} mirrors no source folder: move it to test/unit/<the path of what it tests under src/>`);
+}
+
 export function reportGraph(graph: ImportGraph): GraphReport {
   const upward: { from: string; to: string; why: string | null }[] = [];
   let imports = 0;
@@ -170,6 +190,7 @@ function main(): void {
   for (const c of spanning) problems.push(`circle across ${c.folders.join(', ')}: ${c.files.join(', ')}`);
   for (const f of r.unplaced) problems.push(`no layer holds ${f}: add its folder to scripts/layers.mjs`);
   problems.push(...readmeProblems());
+  problems.push(...testMirrorProblems());
   for (const p of problems) console.log(`  ${p}`);
   if (check && problems.length) {
     console.error(`import-graph: ${problems.length} problem(s); see docs/architecture.md for the layers.`);

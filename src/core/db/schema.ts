@@ -32,7 +32,7 @@ export type StoreDefinitions = Readonly<Partial<Record<StoreName, string>>>;
  * GUARD: a version's store definitions are frozen once released. To change a
  * primary key, add or drop an index, or add a table, add a NEW version
  * (SCHEMA[n + 1], with an upgrade function in UPGRADES if existing rows must
- * change) and a migration test in test/unit/db/migrations.test.ts that builds
+ * change) and a migration test in test/unit/core/db/migrations.test.ts that builds
  * version n by hand and opens it with the new code. Editing SCHEMA[1] in place
  * breaks every browser that already holds version 1 data, and the migration
  * test fails on purpose.

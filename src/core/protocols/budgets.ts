@@ -7,7 +7,7 @@
  * of them in tokens of the catalogue models' tokenizers (Gemma 3 for
  * MedGemma and Gemma, Qwen for Qwen-VL, Llama 2 for Phi-3.5-vision) times
  * 1.25 for headroom, rounded up to a multiple of 32. A unit test
- * (test/unit/protocols/budgets.test.ts) tokenizes the examples and fails when
+ * (test/unit/core/protocols/budgets.test.ts) tokenizes the examples and fails when
  * a budget is too small for them, or far larger than they need. The run form
  * shows the budget and lets the user change it; answers that hit it are
  * marked truncated.

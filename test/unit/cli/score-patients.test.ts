@@ -2,7 +2,7 @@
  * `neuroeval score` on a run export whose cases are slices of two patients:
  * the table counts patients (cases and answers beside), the interval is the
  * one over patients (0–100 % for one patient right on every slice and one
- * wrong on every slice; see test/unit/scoring/run/patient-level.test.ts), and
+ * wrong on every slice; see test/unit/core/scoring/run/patient-level.test.ts), and
  * a note says intervals are by patient.
  */
 import { writeFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ import type { RunRecord } from '../../../src/core/runner/records.ts';
 import { main } from '../../../src/cli/main.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { toNeuroVlmJsonl } from '../../../src/core/scoring/io/neurovlm-jsonl.ts';
-import { answer, nvbCase, nvbResponse, nvbRun } from '../scoring/neurovlm/fixtures.ts';
+import { answer, nvbCase, nvbResponse, nvbRun } from '../core/scoring/neurovlm/fixtures.ts';
 import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
 
 function capture() {

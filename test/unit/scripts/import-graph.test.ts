@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importSpecifiers, readImportGraph, readmeProblems, reportGraph } from '../../../scripts/import-graph.ts';
+import { importSpecifiers, readImportGraph, readmeProblems, reportGraph, testMirrorProblems } from '../../../scripts/import-graph.ts';
 import { layerViolation } from '../../../scripts/layers.mjs';
 import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
 
@@ -80,6 +80,22 @@ describe('import graph', () => {
     expect(r.upward.length).toBeLessThanOrEqual(3);
     expect(r.circles.filter((c) => c.folders.length > 1)).toEqual([]);
     expect(readmeProblems()).toEqual([]);
+    expect(testMirrorProblems()).toEqual([]);
+  });
+
+  it('asks every unit test to sit in the folder that mirrors its source', () => {
+    const root = tree({
+      'src/core/runner/run.ts': '',
+      'workers/runtime/x.ts': '',
+      'test/unit/core/runner/run.test.ts': '',
+      'test/unit/workers/runtime/x.test.ts': '',
+      'test/unit/runner/run.test.ts': '',
+      'test/unit/top.test.ts': '',
+    });
+    expect(testMirrorProblems(root)).toEqual([
+      'test/unit/runner/run.test.ts mirrors no source folder: move it to test/unit/<the path of what it tests under src/>',
+      'test/unit/top.test.ts mirrors no source folder: move it to test/unit/<the path of what it tests under src/>',
+    ]);
   });
 
   it('asks every core folder for a README that names its layer', () => {

@@ -3,7 +3,7 @@
  * once for the places that must warn before a figure goes missing: the
  * generic CSV/JSONL import (a mapped column no protocol of the cases scores),
  * and Results (why a metric has no value). The scorer itself decides; the
- * unit test test/unit/scoring/reference-needs.test.ts holds the two together.
+ * unit test test/unit/core/scoring/run/unavailable.test.ts holds the two together.
  */
 import type { Question, ReferenceAnswer } from '../../bundle/types.ts';
 import { ABSTAIN, normaliseField } from '../neurovlm/normalise.ts';

@@ -4,7 +4,7 @@
  * records (one JSON object per call, `input.metadata` the ground truth,
  * `output.parsed_response` the answer). Every figure is computed as the
  * evaluator computes it, per model, under the evaluator's own names; the
- * parity test (test/unit/scoring/neurovlm-evaluator-parity.test.ts) compares
+ * parity test (test/unit/core/scoring/neurovlm/evaluator-parity.test.ts) compares
  * each one with the evaluator's output on committed result files.
  *
  * The evaluator's rules, some of them surprising, all kept:

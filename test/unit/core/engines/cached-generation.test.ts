@@ -1,0 +1,185 @@
+/**
+ * The cached decoder (shared prefix kept, several requests per decode step)
+ * on the bundled demo-trained model, through the real transformers.js and
+ * onnxruntime-web (wasm) code path in Node: its greedy answers to
+ * NeuroVLM-Bench requests, zero-shot and few-shot (exemplars with their
+ * images in the prefix), are exactly those of transformers.js' own
+ * `generate` one request at a time; the prefix is computed once and later
+ * requests compute only their own tokens; the prompt's text and image
+ * tokens are reported; an abort mid-batch returns what each row had. The
+ * same for a text model (the self-test judge) with its system turn kept.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signatures, sharedPrefix, type PromptPrefix } from '../../../../src/core/chat/prefix.ts';
+import { mapTurnImages, textTurn } from '../../../../src/core/chat/turn.ts';
+import type { DemoCase } from '../../../../src/core/demo/case-kit.ts';
+import { DEMO_IMAGE_SIZE, drawnCases, renderSlice } from '../../../../src/core/demo/index.ts';
+import type { GenerateResult } from '../../../../src/core/engines/engine.ts';
+import { imageSpans, sharedLength } from '../../../../src/core/engines/transformers/cached-generation.ts';
+import { TransformersEngine } from '../../../../src/core/engines/transformers/transformers-engine.ts';
+import { TransformersVlm, type VlmMessage } from '../../../../src/core/engines/transformers/vlm.ts';
+import { encodePng } from '../../../../src/core/imaging/png-encode.ts';
+import { neuroVlmProtocol } from '../../../../src/core/protocols/neurovlm/protocol.ts';
+import type { ImageRef } from '../../../../src/core/protocols/types.ts';
+import { ORT_WEB_DIST_URL, loadNodeTransformers, ort } from '../../../support/transformers-node.ts';
+
+const MODEL_DIR = fileURLToPath(new URL('../../../../public/models/demo-trained/', import.meta.url));
+const GREEDY = { maxTokens: 96, temperature: 0, topP: 1, seed: 1 } as const;
+
+const pngOf = (c: DemoCase) => encodePng(renderSlice(c.renders[0]!.slice, c.renders[0]!.sequence), DEMO_IMAGE_SIZE, DEMO_IMAGE_SIZE, 'gray');
+
+/** NeuroVLM-Bench requests for `cases`, each image resolved to its case's PNG; few-shot with `exemplars`. */
+async function requests(cases: readonly DemoCase[], exemplars: readonly DemoCase[] = []): Promise<VlmMessage[][]> {
+  const byId = new Map([...cases, ...exemplars].map((c) => [c.case.id, pngOf(c)]));
+  return Promise.all(
+    cases.map(async (c) => {
+      const built = neuroVlmProtocol.buildRequest(c.case, c.case.questions[0]!, exemplars.length ? { fewShot: exemplars.map((e) => e.case) } : {});
+      return Promise.all(built.messages.map((m) => mapTurnImages(m, (ref: ImageRef) => ({ bytes: byId.get(ref.caseId)! }))));
+    }),
+  );
+}
+
+/** The prefix the runner would name for these requests (images identified by the case they show). */
+function prefixOf(all: readonly VlmMessage[][]): PromptPrefix {
+  const ids = new Map<Uint8Array, string>();
+  const imageId = (img: { bytes: Uint8Array }) => {
+    if (!ids.has(img.bytes)) ids.set(img.bytes, `img${ids.size}`);
+    return ids.get(img.bytes)!;
+  };
+  const shared = sharedPrefix(all.map((m) => signatures(m, imageId)));
+  expect(shared).not.toBeNull();
+  return { key: `test-${shared!.count}`, turn: shared!.turn, parts: shared!.parts };
+}
+
+describe('cached decoder on the demo-trained model', () => {
+  let cached: TransformersVlm;
+  let plain: TransformersVlm;
+  const cases = drawnCases(23, 5);
+  const exemplars = drawnCases(29, 2);
+
+  beforeAll(async () => {
+    const rt = await loadNodeTransformers();
+    const source = { kind: 'folder' as const, location: MODEL_DIR };
+    cached = await TransformersVlm.load(rt, { source, device: 'wasm' });
+    plain = await TransformersVlm.load(rt, { source, device: 'wasm', cachedDecoding: false });
+  }, 60_000);
+  afterAll(async () => {
+    await cached?.dispose();
+    await plain?.dispose();
+  });
+
+  it('drives the demo-trained model; the engine as it was does not', () => {
+    expect(cached.drivesCache).toBe(true);
+    expect(plain.drivesCache).toBe(false);
+  });
+
+  for (const shots of [0, 2]) {
+    it(`gives transformers.js' own greedy answers with and without the kept prefix, alone and in batches (${shots ? 'few-shot' : 'zero-shot'})`, async () => {
+      const all = await requests(cases, exemplars.slice(0, shots));
+      const prefix = prefixOf(all);
+      // Zero-shot shares the system turn; few-shot also the exemplars' turn, images and all.
+      expect(prefix).toMatchObject(shots ? { turn: 2, parts: 0 } : { turn: 1, parts: 0 });
+
+      const reference: string[] = [];
+      for (const m of all) reference.push((await plain.generateChat(m, GREEDY)).text);
+      expect(new Set(reference).size).toBeGreaterThan(1);
+
+      const alone: GenerateResult[] = [];
+      for (const m of all) alone.push(await cached.generateChat(m, GREEDY));
+      expect(alone.map((r) => r.text)).toEqual(reference);
+
+      cached.forgetPrefix();
+      const reused: GenerateResult[] = [];
+      for (const m of all) reused.push(await cached.generateChat(m, GREEDY, undefined, prefix));
+      expect(reused.map((r) => r.text)).toEqual(reference);
+      // The first request computes the prefix; every later one takes it as it was kept.
+      const kept = reused.map((r) => r.usage.prompt!.reusedTokens);
+      expect(kept[0]).toBeGreaterThan(0);
+      expect(new Set(kept).size).toBe(1);
+      expect(kept[0]).toBeLessThan(reused[0]!.usage.promptTokens!);
+      // Few-shot: the two exemplars' images (64 tokens each) are inside the kept prefix.
+      if (shots) expect(kept[0]).toBeGreaterThan(2 * 64);
+
+      for (const size of [2, 5]) {
+        const streamed = new Map<number, string>();
+        const batched = await cached.generateBatch(
+          all.slice(0, size).map((messages) => ({ messages, sampling: GREEDY, prefix })),
+          (i, r) => streamed.set(i, r.text),
+        );
+        expect(batched.map((r) => r.text)).toEqual(reference.slice(0, size));
+        expect([...streamed.keys()].sort()).toEqual([...Array(size).keys()]);
+        expect(batched.every((r) => r.usage.batch === size)).toBe(true);
+      }
+    }, 180_000);
+  }
+
+  it('reports the prompt\'s text and image tokens, and each image\'s tiles', async () => {
+    const [messages] = await requests(cases.slice(0, 1), exemplars);
+    const r = await cached.generateChat(messages!, { ...GREEDY, maxTokens: 4 });
+    const p = r.usage.prompt!;
+    // Three images (two exemplars and the query), one 256 px frame each: 64 tokens (8 × 8 cells).
+    expect(p.images).toEqual([{ tiles: 1, tokens: 64 }, { tiles: 1, tokens: 64 }, { tiles: 1, tokens: 64 }]);
+    expect(p.imageTokens).toBe(192);
+    expect(p.textTokens + p.imageTokens).toBe(r.usage.promptTokens);
+  }, 60_000);
+
+  it('ends every row of a batch with what it had when aborted', async () => {
+    const all = await requests(cases.slice(0, 3));
+    const controller = new AbortController();
+    let tokens = 0;
+    const out = await cached.generateBatch(
+      all.map((messages) => ({
+        messages,
+        sampling: { ...GREEDY, signal: controller.signal },
+        onToken: () => {
+          if (++tokens === 6) controller.abort();
+        },
+      })),
+    );
+    expect(out.every((r) => r.finishReason === 'abort')).toBe(true);
+    expect(out.some((r) => r.usage.completionTokens! > 0)).toBe(true);
+  }, 60_000);
+});
+
+describe('prefix arithmetic', () => {
+  it('counts shared tokens and finds each image\'s tokens', () => {
+    expect(sharedLength([1, 2, 3, 4], [1, 2, 9])).toBe(2);
+    expect(sharedLength([1, 2], [1, 2, 3])).toBe(2);
+    // Image token 7: the first image has 3 tokens in two runs (tiles), the second 2.
+    expect(imageSpans([1, 7, 7, 5, 7, 2, 7, 7, 3], 7, [{ tokens: 3 }, { tokens: 2 }])).toEqual([{ start: 1, end: 5 }, { start: 6, end: 8 }]);
+    expect(imageSpans([1, 2], null, [{ tokens: 3 }])).toEqual([]);
+  });
+});
+
+describe('cached decoder on a text model (the self-test judge, through the Engine interface)', () => {
+  const TEXT_DIR = fileURLToPath(new URL('../../../../public/models/self-test-text/', import.meta.url));
+  const system = 'You judge whether two diagnoses name the same disease. Answer with one word: yes or no. Consider synonyms, abbreviations and spelling variants as the same disease.';
+  const pairs = ['multiple sclerosis / MS', 'glioblastoma / meningioma', 'stroke / cerebral infarction', 'CJD / prion disease'];
+  const requests = pairs.map((p) => ({ messages: [textTurn('system', system), textTurn('user', p)], sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 12 } }));
+  const engine = (options: { cachedDecoding: boolean; batch?: number }) =>
+    new TransformersEngine({ runtime: { wasmPaths: ORT_WEB_DIST_URL, ort }, source: { kind: 'folder', location: TEXT_DIR }, task: 'text-generation', ...options });
+
+  it('gives generate\'s answers with the shared system turn kept, alone and decoded together', async () => {
+    const plain = engine({ cachedDecoding: false });
+    const cached = engine({ cachedDecoding: true, batch: 4 });
+    await plain.load();
+    await cached.load();
+    try {
+      const reference = [];
+      for (const r of requests) reference.push((await plain.generate(r)).text);
+      const prefix = { key: 'judge-system', turn: 1, parts: 0 };
+      const alone = [];
+      for (const r of requests) alone.push(await cached.generate({ ...r, prefix }));
+      expect(alone.map((r) => r.text)).toEqual(reference);
+      expect(alone.slice(1).every((r) => r.usage.prompt!.reusedTokens > 0 && r.usage.prompt!.imageTokens === 0)).toBe(true);
+      expect(await cached.batchLimit!(requests[0]!)).toBe(4);
+      const batched = await cached.generateBatch!(requests.map((r) => ({ ...r, prefix })));
+      expect(batched.map((r) => r.text)).toEqual(reference);
+      expect(batched.every((r) => r.usage.batch === 4)).toBe(true);
+    } finally {
+      await plain.unload();
+      await cached.unload();
+    }
+  }, 120_000);
+});
