@@ -112,7 +112,7 @@ interface ParseFail {
 }
 
 /** The result of `parse(rawText)`. Parsers never throw. */
-export type ParseResult<T> = ParseOk<T> | ParseFail;
+export type ParseResult<T = unknown> = ParseOk<T> | ParseFail;
 
 export interface Protocol<T = unknown> {
   readonly id: ProtocolId;

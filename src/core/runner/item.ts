@@ -18,17 +18,8 @@ import { redactSecrets } from '../security/redact.ts';
 import type { ImageRef } from '../protocols/types.ts';
 import { cacheKey, promptHash } from './cache-key.ts';
 import { responseIdOf } from './plan.ts';
-import type {
-  ImageLoader,
-  LoadedImage,
-  ParseResult,
-  PlannedItem,
-  ProtocolTurn,
-  RunModel,
-  RunProtocol,
-  RunResponse,
-  TurnRecord,
-} from './types.ts';
+import type { ImageLoader, LoadedImage, PlannedItem, ProtocolTurn, RunModel, RunProtocol, RunResponse, TurnRecord } from './types.ts';
+import type { ParseResult } from '../protocols/types.ts';
 
 export interface PreparedItem {
   readonly opening: readonly ChatTurn[];

@@ -12,7 +12,8 @@ import type { PromptTemplate, Protocol } from '../protocols/index.ts';
 import { paraphraseOf } from '../protocols/paraphrase/index.ts';
 import { asksForJson, type JsonOutputSetting } from '../protocols/json-output.ts';
 import { PARAPHRASE_VARIANT } from './variants.ts';
-import type { ParseResult, ProtocolContext, ProtocolFollowUp, ProtocolTurn, RunProtocol } from './types.ts';
+import type { ParseResult } from '../protocols/types.ts';
+import type { ProtocolContext, ProtocolFollowUp, ProtocolTurn, RunProtocol } from './types.ts';
 
 export const AUTO_PROTOCOL = 'auto';
 
@@ -76,18 +77,14 @@ export function runProtocol(id: string, options: AdapterOptions = {}): RunProtoc
     turns(kase: BenchCase, question: Question, ctx: ProtocolContext): readonly ProtocolFollowUp[] {
       const p = pick(kase);
       if (!isMultiTurn(p)) return [];
-      return p.followUpTurns(kase, question, ctxFor(p, ctx)).map((f) => ({ id: f.id, turn: f.turn, parse: (raw: string) => toParse(p.parse(raw, question)) }));
+      return p.followUpTurns(kase, question, ctxFor(p, ctx)).map((f) => ({ id: f.id, turn: f.turn, parse: (raw: string) => p.parse(raw, question) }));
     },
     parse(raw: string, kase?: BenchCase, question?: Question): ParseResult {
       const p = fixed ?? (kase ? pick(kase) : null);
       if (!p) return { ok: false, error: 'No protocol for this answer.' };
-      return toParse(p.parse(raw, question));
+      return p.parse(raw, question);
     },
   };
-}
-
-function toParse(r: ReturnType<Protocol['parse']>): ParseResult {
-  return r.ok ? { ok: true, value: r.value } : { ok: false, error: r.error };
 }
 
 /**

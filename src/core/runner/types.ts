@@ -11,7 +11,7 @@ import type { BenchCase, Question } from '../bundle/types.ts';
 import type { JsonOutputSetting } from '../protocols/json-output.ts';
 import type { StoredFinishReason, ResponseRecord, ResponseUsage, RunStatus, Timestamp } from '../model/answer.ts';
 import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
-import type { ProtocolTurn } from '../protocols/types.ts';
+import type { FollowUpTurn, ParseResult, ProtocolTurn } from '../protocols/types.ts';
 
 export type { ProtocolTurn } from '../protocols/types.ts';
 
@@ -42,8 +42,6 @@ export type ParsedVariant =
 
 // ── Protocol (local view) ───────────────────────────────────────────────────
 
-export type ParseResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
-
 /** What a protocol learns about the item it builds a request for. */
 export interface ProtocolContext {
   readonly modelId: string;
@@ -51,12 +49,13 @@ export interface ProtocolContext {
   readonly sample: number;
 }
 
-/** A scripted follow-up of a multi-turn item, sent after the model's previous answer. */
-export interface ProtocolFollowUp {
-  /** Stable id of the turn (the case's follow-up id), stored with its answer. */
-  readonly id: string;
-  /** The user turn to append; its images are resolved like the first request's. */
-  readonly turn: ProtocolTurn;
+/**
+ * A scripted follow-up of a multi-turn item, sent after the model's previous
+ * answer: the protocol's follow-up turn (its id is stored with the answer;
+ * its images are resolved like the first request's) with the parser of its
+ * answer.
+ */
+export interface ProtocolFollowUp extends FollowUpTurn {
   /** Parser for this turn's answer; defaults to the protocol's `parse`. */
   readonly parse?: (raw: string) => ParseResult;
 }
