@@ -55,6 +55,11 @@ export interface ResponseUsage {
   batch?: number;
 }
 
+/** The usage of an answer no runtime measured (a reader's answer, a failed call): every figure unknown. A fresh object each time, as stored records are written. */
+export function noUsage(): ResponseUsage {
+  return { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null };
+}
+
 export interface ResponseRecord {
   /** Deterministic key derived from the run and the item, so a resumed run overwrites rather than duplicates. */
   id: string;

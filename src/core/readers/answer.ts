@@ -18,7 +18,7 @@
  * | rubric, open-question          | a free-text answer                             | every metric              |
  */
 import type { Laterality, Question } from '../bundle/types.ts';
-import type { ResponseRecord, Timestamp } from '../model/answer.ts';
+import { noUsage, type ResponseRecord, type Timestamp } from '../model/answer.ts';
 import { InvalidInputError } from '../errors.ts';
 import { NEUROVLM_CLASSES, NEUROVLM_SUBTYPES } from '../protocols/neurovlm/protocol.ts';
 import { LATERALITIES } from '../protocols/nmb/lesion.ts';
@@ -207,7 +207,6 @@ export interface ReaderResponseInputs {
   readonly now: Timestamp;
 }
 
-const NO_USAGE = { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null } as const;
 
 /** The stored answer: the same record a model's answer is, parsed by the same protocol. */
 export function readerResponse(input: ReaderResponseInputs): ResponseRecord & { readonly turns?: readonly TurnRecord[] } {
@@ -229,7 +228,7 @@ export function readerResponse(input: ReaderResponseInputs): ResponseRecord & { 
   const turns: TurnRecord[] | undefined = form.followUps?.length
     ? texts.map((rawText, i) => {
         const p = parsed[i]!;
-        return { id: i === 0 ? 'initial' : form.followUps![i - 1]!.id, rawText, parsed: p.ok ? p.value : null, parseError: p.ok ? null : p.error, finishReason: 'stop', usage: NO_USAGE, latencyMs: latency(i) };
+        return { id: i === 0 ? 'initial' : form.followUps![i - 1]!.id, rawText, parsed: p.ok ? p.value : null, parseError: p.ok ? null : p.error, finishReason: 'stop', usage: noUsage(), latencyMs: latency(i) };
       })
     : undefined;
   const final = parsed[last]!;
@@ -239,7 +238,7 @@ export function readerResponse(input: ReaderResponseInputs): ResponseRecord & { 
     cacheKey: `reader:${id}`,
     modelId: input.modelId, variant: 'none', sample: 0, rawText: texts[last]!,
     parsed: final.ok ? final.value : null, parseError: final.ok ? null : final.error,
-    usage: NO_USAGE,
+    usage: noUsage(),
     latencyMs: input.latencyMs.reduce((s, _, i) => s + latency(i), 0), finishReason: 'stop', createdAt: input.now,
     ...(turns ? { turns } : {}),
   };

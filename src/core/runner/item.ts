@@ -10,7 +10,7 @@
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { PromptPrefix } from '../chat/prefix.ts';
-import type { ResponseUsage } from '../model/answer.ts';
+import { noUsage, type ResponseUsage } from '../model/answer.ts';
 import { mapTurnImages, textTurn, withoutImages } from '../chat/turn.ts';
 import { capAnswer, type ChatTurn, type Engine, type EngineImage, type EngineUsage, type GenerateRequest, type GenerateResult } from '../engines/engine.ts';
 import { InvalidInputError } from '../errors.ts';
@@ -209,7 +209,7 @@ export function errorRow(runId: string, item: PlannedItem, key: string, message:
     rawText: '',
     parsed: null,
     parseError: null,
-    usage: { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null },
+    usage: noUsage(),
     latencyMs: 0,
     finishReason: 'error',
     error: redactSecrets(message),
@@ -273,7 +273,7 @@ function toUsage(u: EngineUsage): ResponseUsage {
 /** Totals over turns: tokens add up, time to first token is the first turn's, speeds are averaged. */
 function sumUsage(all: readonly ResponseUsage[]): ResponseUsage {
   const first = all[0];
-  if (!first || all.length === 1) return first ?? { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null };
+  if (!first || all.length === 1) return first ?? noUsage();
   const sum = (pick: (u: ResponseUsage) => number | null) =>
     all.some((u) => pick(u) === null) ? null : all.reduce((n, u) => n + pick(u)!, 0);
   const mean = (pick: (u: ResponseUsage) => number | null) => {
