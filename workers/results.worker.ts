@@ -24,7 +24,8 @@ import { TABLE_FIRST_PAGE, sameAnswerQuery, type AnswerPage, type AnswerQuery } 
 import { importRunExport, previewRunImport, type ImportRunResult, type RunImportPreview } from '../src/core/stored/import-run.ts';
 import { openHarnessFile, type HarnessFileView } from '../src/core/results/harness-file.ts';
 import type { IntervalUnit } from '../src/core/results/format.ts';
-import { breakdown, compareRows, dimensionsFor, type Breakdown, type Comparison, type Dimension } from '../src/core/results/leaderboard.ts';
+import { breakdown, dimensionsFor, type Breakdown, type Dimension } from '../src/core/results/breakdowns.ts';
+import { compareRows, type Comparison } from '../src/core/results/comparisons.ts';
 import { TECHNICAL_TAGS } from '../src/core/results/technical-tags.ts';
 import { loadResults, resultsSignature } from '../src/core/stored/overview.ts';
 import { overviewOf, type LoadedResults, type ResultsOverview } from '../src/core/results/overview.ts';

@@ -9,7 +9,8 @@
  * accuracy at 80 % coverage) are decided on the run's safety report: for the
  * whole run or per disease group, the only subgroup that report has.
  */
-import { breakdown, DIMENSION_LABELS, rowId, type BreakdownCase, type Dimension, type ScoredItems } from './leaderboard.ts';
+import { breakdown, DIMENSION_LABELS, type Dimension } from './breakdowns.ts';
+import { rowId, type BreakdownCase, type ScoredItems } from './leaderboard.ts';
 import { armKeyOf, SAFETY_METRIC_LABELS, SAFETY_METRICS, type RiskCoverage, type SafetyRate, type SafetyReport } from './safety.ts';
 import { isContinuousMetric, metricLabel } from '../scoring/run/summary.ts';
 import type { ArmSummary } from '../scoring/run/types.ts';

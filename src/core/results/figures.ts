@@ -6,8 +6,10 @@ import { ERROR_CLASSES } from '../scoring/equivalence/taxonomy.ts';
 import { metricLabel } from '../scoring/run/summary.ts';
 import type { ReliabilityPoint } from '../scoring/metrics/calibration.ts';
 import { barChart, confusionHeatmap, lineChart, reliabilityDiagram, riskCoverageChart, scatterChart, type ScatterPoint } from './charts.ts';
-import type { Breakdown, DegradationCurve, LeaderboardRow } from './leaderboard.ts';
-import { DIMENSION_LABELS } from './leaderboard.ts';
+import type { Breakdown } from './breakdowns.ts';
+import type { DegradationCurve } from './curves.ts';
+import type { LeaderboardRow } from './leaderboard.ts';
+import { DIMENSION_LABELS } from './breakdowns.ts';
 import { TARGET_COVERAGE, type SafetyReport } from './safety.ts';
 import type { SvgNode } from './svg.ts';
 

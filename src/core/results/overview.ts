@@ -12,7 +12,9 @@ import type { AnswerRow } from './answers.ts';
 import { armKey } from '../scoring/run/types.ts';
 import type { NeuroVlmBenchBreakdown, NeuroVlmBenchFailure } from '../scoring/neurovlm/evaluator/types.ts';
 import type { NeuroVlmBenchFigures } from '../scoring/neurovlm/evaluator/index.ts';
-import { buildLeaderboard, degradationCurves, dimensionsFor, rowId, rowReliability, type DegradationCurve, type Dimension, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
+import { buildLeaderboard, rowId, type Leaderboard, type LeaderboardRow, type ScoredRun } from './leaderboard.ts';
+import { degradationCurves, rowReliability, type DegradationCurve } from './curves.ts';
+import { dimensionsFor, type Dimension } from './breakdowns.ts';
 import type { TaxonomyCounts } from './figures.ts';
 
 export interface RunOverview {

@@ -13,7 +13,8 @@ import type { ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
 import { AnswerIndex } from '../results/answer-index.ts';
 import { answerTableRow, type AnswerPage, type AnswerQuery } from '../results/answers.ts';
 import { casesFromColumns, lightItems, type DetailDigest, type OpenDigest } from '../results/digest.ts';
-import { dimensionsFor, type BreakdownCase, type ScoredItems, type ScoredRun } from '../results/leaderboard.ts';
+import { dimensionsFor } from '../results/breakdowns.ts';
+import { type BreakdownCase, type ScoredItems, type ScoredRun } from '../results/leaderboard.ts';
 import { assembleOverview, type ResultsOverview, type ResultsRuns } from '../results/overview.ts';
 import { readResultsRuns } from './overview.ts';
 

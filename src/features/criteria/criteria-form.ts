@@ -5,7 +5,7 @@
  */
 import { criterionMetricLabel, isSafetyMetric, SAFETY_CRITERION_METRICS, safetySubgroups } from '../../core/results/criteria-outcomes.ts';
 import { type AcceptanceCriterion, type CriteriaSet } from '../../core/model/criteria.ts';
-import { DIMENSION_LABELS, type Dimension } from '../../core/results/leaderboard.ts';
+import { DIMENSION_LABELS, type Dimension } from '../../core/results/breakdowns.ts';
 import { isContinuousMetric, KNOWN_METRICS } from '../../core/scoring/run/summary.ts';
 
 export interface CriterionDraft {

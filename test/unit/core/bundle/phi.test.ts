@@ -17,7 +17,7 @@ import { writeBundleZip } from '../../../../src/core/bundle/zip-write.ts';
 import { createRepositories, openDatabase, type NeuroEvalDB, type Repositories } from '../../../../src/core/db/index.ts';
 import { decodeVolume } from '../../../../src/core/imaging/dicom/serialize.ts';
 import { agreementReport } from '../../../../src/core/results/agreement.ts';
-import { compareRows } from '../../../../src/core/results/leaderboard.ts';
+import { compareRows } from '../../../../src/core/results/comparisons.ts';
 import { loadResults } from '../../../../src/core/stored/overview.ts';
 import { overviewOf } from '../../../../src/core/results/overview.ts';
 import { buildHtmlReport } from '../../../../src/core/results/report-html.ts';

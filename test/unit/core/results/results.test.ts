@@ -15,7 +15,9 @@ import { agreementReport, machineVerdict } from '../../../../src/core/results/ag
 import { queryAnswers, answerTableRow } from '../../../../src/core/results/answers.ts';
 import { csvCell, toCsv } from '../../../../src/core/results/csv.ts';
 import { importRunExport, mergeCandidates } from '../../../../src/core/stored/import-run.ts';
-import { breakdown, buildLeaderboard, compareRows, comparisonOf, sortRows, type ScoredRun } from '../../../../src/core/results/leaderboard.ts';
+import { breakdown } from '../../../../src/core/results/breakdowns.ts';
+import { buildLeaderboard, sortRows, type ScoredRun } from '../../../../src/core/results/leaderboard.ts';
+import { compareRows, comparisonOf } from '../../../../src/core/results/comparisons.ts';
 import { buildHtmlReport } from '../../../../src/core/results/report-html.ts';
 import { overviewOf } from '../../../../src/core/results/overview.ts';
 import { loadResults, resultsSignature } from '../../../../src/core/stored/overview.ts';

@@ -12,7 +12,7 @@ import { createRepositories, openDatabase } from '../../../../src/core/db/index.
 import type { RunRecord } from '../../../../src/core/runner/records.ts';
 import { runtimeOfSpec, specFiles } from '../../../../src/core/engines/spec.ts';
 import { agreementReport } from '../../../../src/core/results/agreement.ts';
-import { compareRows } from '../../../../src/core/results/leaderboard.ts';
+import { compareRows } from '../../../../src/core/results/comparisons.ts';
 import { loadResults } from '../../../../src/core/stored/overview.ts';
 import { overviewOf } from '../../../../src/core/results/overview.ts';
 import { buildHtmlReport } from '../../../../src/core/results/report-html.ts';

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../../src/core/bundle/types.ts';
 import type { ScoreRecord } from '../../../../src/core/scoring/run/records.ts';
-import { breakdown, dimensionsFor, DIMENSION_LABELS, type ScoredRun } from '../../../../src/core/results/leaderboard.ts';
+import { breakdown, dimensionsFor, DIMENSION_LABELS } from '../../../../src/core/results/breakdowns.ts';
+import type { ScoredRun } from '../../../../src/core/results/leaderboard.ts';
 import { breakdownFigure } from '../../../../src/core/results/figures.ts';
 import { toSvgString } from '../../../../src/core/results/svg.ts';
 import { contrastGroup, fieldStrengthGroup, manufacturerGroup, sliceThicknessGroup, metaKeyLabel, technicalGroup } from '../../../../src/core/results/technical-tags.ts';
