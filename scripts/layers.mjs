@@ -24,7 +24,7 @@ export const LAYERS = [
   { name: 'scoring', paths: ['src/core/scoring'], what: 'metrics, statistics, the benchmarks’ own evaluators and run scoring' },
   {
     name: 'importers',
-    paths: ['src/core/bundle/importers', 'src/core/bundle/import-pipeline.ts', 'src/core/bundle/bundle-importer.ts', 'src/core/bundle/presets'],
+    paths: ['src/core/importers'],
     what: 'reading other formats into bundles, which checks that what they import can be scored',
   },
   { name: 'results', paths: ['src/core/results', 'src/core/readers', 'src/core/interchange'], what: 'leaderboards, comparisons, safety, reports, reader studies and other harnesses’ formats: pure, no repository' },

@@ -3,10 +3,10 @@
  * images, DICOM/NIfTI rendering and hashing never block the page. A preview
  * is kept here until the user commits or discards it.
  */
-import { prepareImport, detectFormats, type Detection, type ImportPreview } from '../src/core/bundle/import-pipeline.ts';
+import { prepareImport, detectFormats, type Detection, type ImportPreview } from '../src/core/importers/import-pipeline.ts';
 import { commitBundle, loadBundle, type CommitResult } from '../src/core/stored/benchmark-store.ts';
 import { writeBundleZip } from '../src/core/bundle/zip-write.ts';
-import { listColumns, suggestMapping } from '../src/core/bundle/importers/generic.ts';
+import { listColumns, suggestMapping } from '../src/core/importers/generic.ts';
 import { decodeText, type InputFile, type PickedFile } from '../src/core/bundle/importer.ts';
 import { readableInputs } from '../src/core/bundle/read-inputs.ts';
 import type { BenchCase, Bundle } from '../src/core/bundle/types.ts';

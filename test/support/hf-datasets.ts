@@ -4,7 +4,7 @@
  * (image columns as `struct<bytes: binary, path: string>`, option lists as
  * `list<string>`, one file per split shard), JSON arrays, JSONL and CSV.
  * Each dataset's columns follow its card, cited in the presets
- * (src/core/bundle/presets/).
+ * (src/core/importers/presets/).
  */
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { zipSync } from 'fflate';

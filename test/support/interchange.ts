@@ -9,7 +9,7 @@
 import { strToU8, zipSync } from 'fflate';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { prepareImport } from '../../src/core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../src/core/importers/import-pipeline.ts';
 import { decodeText, type InputFile } from '../../src/core/bundle/importer.ts';
 import type { BenchCase, Bundle } from '../../src/core/bundle/types.ts';
 import { sha256Hex } from '../../src/core/hash/sha256.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { formatLocation } from '../../core/errors.ts';
 import { KEEP_DESCRIPTIONS_OPTION } from '../../core/bundle/dicom-meta.ts';
-import { prepareImport } from '../../core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../core/importers/import-pipeline.ts';
 import type { Bundle } from '../../core/bundle/types.ts';
 import { formatBytes } from '../../core/text/units.ts';
 import type { CliCommand } from '../command.ts';

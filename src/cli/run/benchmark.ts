@@ -4,7 +4,7 @@
  * importer reads. Nothing is stored; the cases and image bytes stay in memory.
  */
 import { existsSync } from 'node:fs';
-import { prepareImport } from '../../core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../core/importers/import-pipeline.ts';
 import type { Bundle } from '../../core/bundle/types.ts';
 import { formatLocation, InvalidInputError } from '../../core/errors.ts';
 import { sha256Hex } from '../../core/hash/sha256.ts';

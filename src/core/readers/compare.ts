@@ -7,7 +7,7 @@
  * the others and for every difference's 95 % interval), and Cohen's κ
  * between readers on their answers.
  */
-import type { ScoredItem } from '../results/leaderboard.ts';
+import type { ScoredItem } from '../scoring/run/records.ts';
 import { isContinuousMetric, questionKey } from '../scoring/run/summary.ts';
 import { pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { cohenKappa } from '../scoring/stats/kappa.ts';

@@ -9,7 +9,8 @@ import type { IntervalUnit } from './format.ts';
 import { rowModelName } from './model-names.ts';
 import { TECHNICAL_LABELS, TECHNICAL_TAGS, technicalDimensionsOf, technicalGroup, technicalRank, type TechnicalDimension } from './technical-tags.ts';
 
-import { rowId, type ScoredItem, type ScoredItems, type BreakdownCase } from './leaderboard.ts';
+import { rowId, type ScoredItems, type BreakdownCase } from './leaderboard.ts';
+import { type ScoredItem } from '../scoring/run/records.ts';
 
 /** Dimensions every benchmark has; the technical ones (technical-tags.ts) come after them when cases carry the tags. */
 const CASE_DIMENSIONS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequence', 'plane', 'variant', 'protocol'] as const;

@@ -11,7 +11,8 @@ import { pairedBootstrapMean } from '../scoring/stats/bootstrap.ts';
 import { mcnemar } from '../scoring/stats/mcnemar.ts';
 import type { IntervalUnit } from './format.ts';
 
-import { rowId, type ScoredItem, type ScoredItems } from './leaderboard.ts';
+import { rowId, type ScoredItems } from './leaderboard.ts';
+import { type ScoredItem } from '../scoring/run/records.ts';
 
 /**
  * How a question's samples are summarised before a paired test when some

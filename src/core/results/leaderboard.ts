@@ -8,7 +8,7 @@
  */
 import type { BenchCase } from '../bundle/types.ts';
 import type { RunRecord } from '../runner/records.ts';
-import type { ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
+import type { ScoredItem, ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
 import { isContinuousMetric, metricLabel } from '../scoring/run/summary.ts';
 import { type ArmSummary, type MetricSummary, type UnavailableMetric } from '../scoring/run/types.ts';
 import { rowModelName } from './model-names.ts';
@@ -20,15 +20,6 @@ export interface ScoredRun {
   readonly set: ScoreSetRecord;
   readonly items: readonly ScoreRecord[];
 }
-
-/**
- * What paired tests and breakdowns read of an answer: its identity and metric
- * values. A stored score row is one; so is a row rebuilt from a results
- * digest (`digest.ts`), which carries only the metric asked for.
- */
-export type ScoredItem = Pick<ScoreRecord, 'caseId' | 'questionId' | 'sample' | 'modelId' | 'variant' | 'protocolId'> & {
-  readonly metrics: Readonly<Record<string, { readonly value: number | null } | undefined>>;
-};
 
 /** A run's answers as tests and breakdowns read them. */
 export interface ScoredItems {

@@ -7,7 +7,8 @@
 import type { BenchCase } from '../bundle/types.ts';
 import type { RunRecord } from '../runner/records.ts';
 import type { ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
-import type { BreakdownCase, ScoredItem } from './leaderboard.ts';
+import type { BreakdownCase } from './leaderboard.ts';
+import type { ScoredItem } from '../scoring/run/records.ts';
 import { joinAnswers } from './safety-input.ts';
 import { safetyReport, type SafetyReport } from './safety.ts';
 import type { RunResponse } from '../runner/types.ts';

@@ -7,7 +7,7 @@ import type { Repositories } from '../db/index.ts';
 import type { AssetRecord, BenchmarkRecord, CaseRecord } from '../bundle/records.ts';
 import { NeuroEvalError } from '../errors.ts';
 import { sha256Hex } from '../hash/sha256.ts';
-import { conflictError } from '../bundle/import-pipeline.ts';
+import { conflictError } from '../importers/import-pipeline.ts';
 import { describeDifference, storedDifference } from '../bundle/stored-difference.ts';
 import { neutralImagePath } from '../bundle/neutral-names.ts';
 import type { BenchCase, Bundle } from '../bundle/types.ts';

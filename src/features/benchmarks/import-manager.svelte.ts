@@ -5,7 +5,7 @@
  */
 import { isAbortLike, messageWithLocation } from '../../core/errors.ts';
 import { KEEP_DESCRIPTIONS_OPTION } from '../../core/bundle/dicom-meta.ts';
-import type { Detection } from '../../core/bundle/import-pipeline.ts';
+import type { Detection } from '../../core/importers/import-pipeline.ts';
 import type { CommitResult } from '../../core/stored/benchmark-store.ts';
 import type { Progress } from '../../core/model/progress.ts';
 import type { PickedFile } from '../../core/bundle/importer.ts';

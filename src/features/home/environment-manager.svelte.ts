@@ -1,4 +1,4 @@
-import { pwa } from '../../app/pwa.svelte.ts';
+import { pwa } from '../../lib/pwa/pwa.svelte.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import type { GpuFacts } from '../../core/env/gpu.ts';
 import { evaluateEnvironment, type Check, type EnvironmentFacts } from './environment-checks.ts';

@@ -13,7 +13,7 @@
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { memoryFile } from '../../../src/core/bundle/importer.ts';
-import { prepareImport } from '../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../../src/core/importers/import-pipeline.ts';
 import { commitBundle } from '../../../src/core/stored/benchmark-store.ts';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { turnImages } from '../../../src/core/chat/turn.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareImport } from '../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../../src/core/importers/import-pipeline.ts';
 import { commitBundle } from '../../../src/core/stored/benchmark-store.ts';
 import { createRepositories, openDatabase } from '../../../src/core/db/index.ts';
 import { importRunExport } from '../../../src/core/stored/import-run.ts';

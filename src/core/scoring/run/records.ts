@@ -40,3 +40,12 @@ export interface ScoringCacheRecord {
   readonly value: CachedValue;
   readonly createdAt: Timestamp;
 }
+
+/**
+ * What paired tests and breakdowns read of an answer: its identity and metric
+ * values. A stored score row is one; so is a row rebuilt from a results
+ * digest (`src/core/results/digest.ts`), which carries only the metric asked for.
+ */
+export type ScoredItem = Pick<ScoreRecord, 'caseId' | 'questionId' | 'sample' | 'modelId' | 'variant' | 'protocolId'> & {
+  readonly metrics: Readonly<Record<string, { readonly value: number | null } | undefined>>;
+};

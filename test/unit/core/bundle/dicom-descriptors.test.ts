@@ -7,7 +7,7 @@
  * after Unicode folding whatever character set the file declares.
  */
 import { describe, expect, it } from 'vitest';
-import { prepareImport, type ImportPreview } from '../../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport, type ImportPreview } from '../../../../src/core/importers/import-pipeline.ts';
 import { memoryFile } from '../../../../src/core/bundle/importer.ts';
 import { makeDicom, type MakeDicomOptions } from '../../../support/fixtures-imaging/index.ts';
 

@@ -9,7 +9,7 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareImport, type ImportPreview } from '../../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport, type ImportPreview } from '../../../../src/core/importers/import-pipeline.ts';
 import { memoryFile } from '../../../../src/core/bundle/importer.ts';
 import { commitBundle, loadBundle } from '../../../../src/core/stored/benchmark-store.ts';
 import type { Bundle } from '../../../../src/core/bundle/types.ts';

@@ -6,7 +6,7 @@
  * inflating, so these tests finish without ever holding the gigabytes.
  */
 import { describe, expect, it } from 'vitest';
-import { prepareImport, type ImportPreview } from '../../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport, type ImportPreview } from '../../../../src/core/importers/import-pipeline.ts';
 import { memoryFile } from '../../../../src/core/bundle/importer.ts';
 import { formatLocation } from '../../../../src/core/errors.ts';
 import {

@@ -8,7 +8,7 @@
  */
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { prepareImport, type ImportPreview } from '../../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport, type ImportPreview } from '../../../../src/core/importers/import-pipeline.ts';
 import { memoryFile } from '../../../../src/core/bundle/importer.ts';
 import { encodePng } from '../../../../src/core/imaging/png-encode.ts';
 import { UNREAD_FORMATS } from '../../../support/hostile-archives.ts';

@@ -1,9 +1,9 @@
 /** A benchmark's name and licence set at import: stored as typed (trimmed), checked, and part of the content hash. */
 import { describe, expect, it } from 'vitest';
 import { checkBenchmarkName, checkLicence } from '../../../../src/core/bundle/identity.ts';
-import { prepareImport } from '../../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../../../src/core/importers/import-pipeline.ts';
 import { memoryFile } from '../../../../src/core/bundle/importer.ts';
-import { base64, png } from './importers/fixtures.ts';
+import { base64, png } from '../importers/fixtures.ts';
 
 const TSV = ['index\timage\tquestion\tA\tB\tanswer', `1\t${base64(png(1))}\tWhich sequence?\tT1\tT2\tA`, `2\t${base64(png(2))}\tWhich plane?\tAxial\tSagittal\tB`].join('\n') + '\n';
 const file = () => memoryFile('bench.tsv', TSV);

@@ -10,7 +10,7 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareImport } from '../../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../../../src/core/importers/import-pipeline.ts';
 import { memoryFile } from '../../../../src/core/bundle/importer.ts';
 import { commitBundle, loadBundle } from '../../../../src/core/stored/benchmark-store.ts';
 import { writeBundleZip } from '../../../../src/core/bundle/zip-write.ts';

@@ -17,7 +17,7 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { unzipSync, zlibSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../../src/cli/main.ts';
-import { prepareImport } from '../../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../../../src/core/importers/import-pipeline.ts';
 import { memoryFile } from '../../../../src/core/bundle/importer.ts';
 import { commitBundle, loadBundle } from '../../../../src/core/stored/benchmark-store.ts';
 import type { BenchCase } from '../../../../src/core/bundle/types.ts';

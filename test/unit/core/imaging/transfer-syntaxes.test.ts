@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareImport } from '../../../../src/core/bundle/import-pipeline.ts';
+import { prepareImport } from '../../../../src/core/importers/import-pipeline.ts';
 import { memoryFile } from '../../../../src/core/bundle/importer.ts';
 import { decodeVolume } from '../../../../src/core/imaging/dicom/serialize.ts';
 import { parseDicom } from '../../../../src/core/imaging/dicom/parse.ts';

@@ -6,7 +6,7 @@ import { mcqProtocol } from '../../../../src/core/protocols/mcq/protocol.ts';
 import { neuroVlmProtocol } from '../../../../src/core/protocols/neurovlm/protocol.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
 import { mcnemar } from '../../../../src/core/scoring/stats/mcnemar.ts';
-import type { ScoredItem } from '../../../../src/core/results/leaderboard.ts';
+import type { ScoredItem } from '../../../../src/core/scoring/run/records.ts';
 import type { BenchCase } from '../../../../src/core/bundle/types.ts';
 
 const M = 'mcq.correct';
