@@ -34,8 +34,6 @@ export class ReviewSession {
   base = $state.raw<{ run: RunRecord; items: ScoreRecord[]; version: number } | null | undefined>(undefined);
   queue = $state.raw<ScoreRecord[]>([]);
   index = $state(0);
-  /** Every review of the run, as storage has them now (the page's live query). */
-  reviews = $state.raw<readonly ReviewRecord[] | undefined>(undefined);
   #loaded = $state.raw<{ response: ResponseRecord; kase: CaseRecord | undefined } | null>(null);
 
   // The form for the current answer.
@@ -55,16 +53,21 @@ export class ReviewSession {
   /** The loaded answer and case, only while they are the current item's. */
   readonly current = $derived(this.item && this.#loaded?.response.id === this.item.responseId ? this.#loaded : null);
   readonly machine = $derived(this.item ? machineVerdict(this.item) : null);
-  readonly mine = $derived(this.item ? this.reviews?.find((r) => r.responseId === this.item!.responseId && r.reviewerId === this.reviewerId) : undefined);
-  readonly others = $derived(this.item ? (this.reviews ?? []).filter((r) => r.responseId === this.item!.responseId && r.reviewerId !== this.reviewerId) : []);
+  readonly mine = $derived.by(() => (this.item ? this.reviews()?.find((r) => r.responseId === this.item!.responseId && r.reviewerId === this.reviewerId) : undefined));
+  readonly others = $derived.by(() => (this.item ? (this.reviews() ?? []).filter((r) => r.responseId === this.item!.responseId && r.reviewerId !== this.reviewerId) : []));
   readonly isOverride = $derived(this.verdict !== null && this.machine !== null && (this.verdict === 'correct') !== this.machine.correct);
   /** The machine's verdict (and the scores behind it) stay hidden until the reviewer has given theirs, so it cannot anchor them. */
   readonly revealed = $derived(this.verdict !== null || !!this.mine);
 
+  /**
+   * @param reviews every review of the run as storage has them now (the page's
+   *   live query), read where the session needs them: never copied into it.
+   */
   constructor(
     readonly runId: string,
     readonly reviewerId: string,
     private readonly repos: () => Promise<Repositories>,
+    readonly reviews: () => readonly ReviewRecord[] | undefined,
   ) {}
 
   /** Reads the run and its current score set. */

@@ -46,10 +46,10 @@ beforeAll(async () => {
 });
 
 async function opened(reviewerId: string): Promise<ReviewSession> {
-  const s = new ReviewSession('r1', reviewerId, async () => repos);
+  const stored = await repos.reviews.listByRun('r1');
+  const s = new ReviewSession('r1', reviewerId, async () => repos, () => stored);
   await s.load();
-  s.reviews = await repos.reviews.listByRun('r1');
-  s.rebuildQueue(s.reviews);
+  s.rebuildQueue(stored);
   await s.open();
   return s;
 }
@@ -109,7 +109,7 @@ describe('a review session', () => {
     // The default queue holds what dr-b has not reviewed: case-1 is reviewed now.
     expect(s.queue.map((q) => q.caseId)).not.toContain('case-1');
     s.filter = 'all';
-    s.rebuildQueue(s.reviews!);
+    s.rebuildQueue(s.reviews()!);
     while (s.item?.caseId !== 'case-1') {
       s.go(1);
       await s.open();
