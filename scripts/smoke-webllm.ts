@@ -203,7 +203,7 @@ interface Outcome {
   result?: {
     text: string;
     finishReason: string;
-    usage: { promptTokens: number | null; completionTokens: number | null; ttftMs: number | null; prefillTokensPerS: number | null; decodeTokensPerS: number | null; totalMs: number };
+    usage: { promptTokens: number | null; completionTokens: number | null; ttftMs: number | null; prefillTps: number | null; decodeTps: number | null; totalMs: number };
   };
 }
 
@@ -309,7 +309,7 @@ async function main(): Promise<number> {
     console.log(`Answer (${r.finishReason}):`);
     console.log(r.text.replace(/^/gm, '  '));
     console.log(`Usage:         prompt ${u.promptTokens ?? 'n/a'} tokens, completion ${u.completionTokens ?? 'n/a'} tokens`);
-    console.log(`               time to first token ${fmt(u.ttftMs, 0)} ms, prefill ${fmt(u.prefillTokensPerS)} tok/s, decode ${fmt(u.decodeTokensPerS)} tok/s, total ${secs(u.totalMs)}`);
+    console.log(`               time to first token ${fmt(u.ttftMs, 0)} ms, prefill ${fmt(u.prefillTps)} tok/s, decode ${fmt(u.decodeTps)} tok/s, total ${secs(u.totalMs)}`);
     if (demo.reference && isVlm && !o.question) console.log(`Reference:     ${JSON.stringify(demo.reference)}`);
     console.log(`smoke:webllm OK in ${secs(Date.now() - t0)}`);
     return 0;

@@ -34,7 +34,7 @@ import { loadStoredDetail, loadStoredResults, storedAnswers, storedOverview, typ
 import { scoresCsv } from '../src/core/results/scores-csv.ts';
 import { parseRunExport, serializeRunExport, toRunExport } from '../src/core/scoring/io/run-export.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
-import type { RunResponse } from '../src/core/runner/types.ts';
+import type { ResponseRecord } from '../src/core/model/answer.ts';
 import { readScoredAnswers, safetyView, type SafetyView } from '../src/core/stored/safety.ts';
 import { thumbnailDataUrl } from '../src/core/imaging/thumbnail.ts';
 import { decodeToRaw } from './runtime/decode-image.ts';
@@ -133,7 +133,7 @@ interface Revisioned {
   readonly revision?: string;
 }
 
-let safetyCache: { data: LoadedResults; responses: Promise<Map<string, RunResponse>>; view: Promise<SafetyView> } | null = null;
+let safetyCache: { data: LoadedResults; responses: Promise<Map<string, ResponseRecord>>; view: Promise<SafetyView> } | null = null;
 
 /** After a run is stored or merged, every cached reading of the results is stale. */
 function forgetCaches(): void {
@@ -263,7 +263,7 @@ const resultsApi = {
     const repos = await database();
     const run = await repos.runs.get(input.runId);
     if (!run) throw new NeuroEvalError('NOT_FOUND', `Run "${input.runId}" no longer exists.`);
-    const responses = (await repos.responses.listByRun(run.id)) as RunResponse[];
+    const responses = (await repos.responses.listByRun(run.id)) as ResponseRecord[];
     const cases = (await repos.cases.listByBenchmark(run.benchmarkId)).map(({ benchmarkId: _b, ...c }) => c);
     const set = await repos.scores.latestSet(run.id);
     const scores = set ? { set, items: await repos.scores.listBySet(set.id) } : null;

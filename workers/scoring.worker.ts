@@ -13,7 +13,7 @@ import { createRepositories, openDatabase, type Repositories } from '../src/core
 import type { RunRecord } from '../src/core/runner/records.ts';
 import { InvalidInputError, NeuroEvalError, throwIfAborted } from '../src/core/errors.ts';
 import type { CallContext } from '../src/core/rpc/protocol.ts';
-import type { RunResponse } from '../src/core/runner/types.ts';
+import type { ResponseRecord } from '../src/core/model/answer.ts';
 import type { EngineSpec, TransformersSpec } from '../src/core/engines/spec.ts';
 import { scoreRun, type LocalJudge } from '../src/core/scoring/run/index.ts';
 import { askedOnlyFor } from '../src/core/readers/study.ts';
@@ -65,7 +65,7 @@ const scoringApi = {
     if (!run) throw new NeuroEvalError('NOT_FOUND', `Run "${input.runId}" no longer exists.`);
     const protocolId = protocolOf(run);
     const [responses, caseRows, benchmark, reviews] = await Promise.all([
-      repos.responses.listByRun(run.id) as Promise<RunResponse[]>,
+      repos.responses.listByRun(run.id) as Promise<ResponseRecord[]>,
       repos.cases.listByBenchmark(run.benchmarkId),
       repos.benchmarks.get(run.benchmarkId),
       repos.reviews.listByRun(run.id),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { BenchCase } from '../../src/core/bundle/types.ts';
 import { encodePng } from '../../src/core/imaging/png-encode.ts';
 import { itemKeyOf } from '../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../src/core/model/answer.ts';
 import { serializeRunExport, toRunExport } from '../../src/core/scoring/io/run-export.ts';
 import { testProvenance, testRun } from './run-record.ts';
 import { makeTempDir } from './temp-dir.ts';
@@ -82,7 +82,7 @@ export function hugeFile(name: string, bytes = 2 ** 31 + 1): string {
 
 type CaseIds = Pick<BenchCase, 'id'> & { questions: readonly { id: string }[] };
 
-function answer(runId: string, caseId: string, questionId: string): RunResponse {
+function answer(runId: string, caseId: string, questionId: string): ResponseRecord {
   const itemKey = itemKeyOf({ caseId, questionId, modelId: 'm', variant: 'none', sample: 0 });
   return {
     id: `${runId}/${itemKey}`, runId, itemKey, caseId, questionId, cacheKey: '', modelId: 'm', variant: 'none', sample: 0, rawText: 'Glioblastoma',
@@ -98,7 +98,7 @@ function answer(runId: string, caseId: string, questionId: string): RunResponse 
  */
 export function hostileRunExports(benchmark: { id: string; contentHash: string }, cases: readonly CaseIds[]): { ghost: string; duplicate: string; otherContent: string; items: number } {
   const dir = makeTempDir('run-exports');
-  const make = (runId: string, contentHash: string, extra: (rs: RunResponse[]) => RunResponse[]): string => {
+  const make = (runId: string, contentHash: string, extra: (rs: ResponseRecord[]) => ResponseRecord[]): string => {
     const answers = cases.map((c) => answer(runId, c.id, c.questions[0]!.id));
     const run = testRun({
       id: runId, name: `Run ${runId}`, benchmarkId: benchmark.id,

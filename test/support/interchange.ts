@@ -16,7 +16,8 @@ import { sha256Hex } from '../../src/core/hash/sha256.ts';
 import { itemKeyOf } from '../../src/core/runner/plan.ts';
 import { runProtocol } from '../../src/core/runner/protocol-adapter.ts';
 import { buildProvenance } from '../../src/core/runner/provenance.ts';
-import type { RunResponse, Variant } from '../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../src/core/model/answer.ts';
+import type { Variant } from '../../src/core/runner/types.ts';
 import { toRunExport, type RunExport } from '../../src/core/scoring/io/run-export.ts';
 
 export const DEMO_ZIP = fileURLToPath(new URL('../../public/demo/neuroeval-demo.zip', import.meta.url));
@@ -77,7 +78,7 @@ export function demoRunExport(bundle: Bundle, options: DemoRunOptions = {}): Run
   const protocol = runProtocol('auto');
   const runId = 'run-demo-interchange';
   const t0 = Date.UTC(2026, 5, 1, 9, 0, 0);
-  const responses: RunResponse[] = [];
+  const responses: ResponseRecord[] = [];
   cases.forEach((kase, i) => {
     for (const m of models) {
       for (let s = 0; s < samples; s++) {

@@ -5,7 +5,7 @@
  */
 import type { BenchCase } from '../../src/core/bundle/types.ts';
 import { itemKeyOf } from '../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../src/core/model/answer.ts';
 import { serializeRunExport, toRunExport } from '../../src/core/scoring/io/run-export.ts';
 import { testRun } from './run-record.ts';
 
@@ -20,7 +20,7 @@ export function twoModelRunExport(): string {
     questions: [{ id: 'q', text: 'Which finding?', options: [{ key: 'A', text: 'glioma' }, { key: 'B', text: 'infarct' }], reference: { answer: i % 2 ? 'A' : 'B' } }],
   }));
   const run = testRun({ id: 'run-gates', name: 'two models', plan: { cases: TWO_MODEL_CASES, models: 2, variants: 1, samples: 1, items: 2 * TWO_MODEL_CASES } });
-  const row = (modelId: string, kase: BenchCase, parsed: unknown, parseError: string | null): RunResponse => {
+  const row = (modelId: string, kase: BenchCase, parsed: unknown, parseError: string | null): ResponseRecord => {
     const itemKey = itemKeyOf({ caseId: kase.id, questionId: 'q', modelId, variant: 'none', sample: 0 });
     return {
       id: `run-gates/${itemKey}`, runId: 'run-gates', itemKey, caseId: kase.id, questionId: 'q', cacheKey: '', modelId, variant: 'none', sample: 0,

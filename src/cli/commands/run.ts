@@ -4,7 +4,7 @@ import { readBuildInfo } from '../../../build/build-info.ts';
 import { jsonOutputRecord } from '../../core/protocols/json-output.ts';
 import { PROTOCOL_IDS } from '../../core/protocols/registry.ts';
 import type { BenchCase, Bundle } from '../../core/bundle/types.ts';
-import type { RunStatus } from '../../core/model/answer.ts';
+import type { RunStatus, ResponseRecord } from '../../core/model/answer.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import { getProtocol, protocolFor } from '../../core/protocols/index.ts';
 import { answerBudget } from '../../core/protocols/budgets.ts';
@@ -14,7 +14,7 @@ import { planRun, planSummary, selectCases } from '../../core/runner/plan.ts';
 import { AUTO_PROTOCOL, runProtocol } from '../../core/runner/protocol-adapter.ts';
 import { buildProvenance, type Provenance } from '../../core/runner/provenance.ts';
 import { runRun } from '../../core/runner/runner.ts';
-import type { CaseFilters, RunOutcome, RunPlan, RunResponse, RunSpec, Variant } from '../../core/runner/types.ts';
+import type { CaseFilters, RunOutcome, RunPlan, RunSpec, Variant } from '../../core/runner/types.ts';
 import { parseRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { checkVariants } from '../../core/runner/variants.ts';
 import { runtimeOfSpec, specFiles } from '../../core/engines/spec.ts';
@@ -224,7 +224,7 @@ function checkSameRun(p: Prepared, h: Pick<JournalHeader, 'identity' | 'shard' |
  * are neither asked again nor overwritten. A file that is not a run export
  * of this run is refused, never replaced.
  */
-function headerFromExport(out: string): { header: JournalHeader; answers: RunResponse[] } | null {
+function headerFromExport(out: string): { header: JournalHeader; answers: ResponseRecord[] } | null {
   if (!existsSync(out)) return null;
   let e: RunExport;
   try {
@@ -369,7 +369,7 @@ export const runCommand: CliCommand = {
         errors,
         generated: outcome.generated,
         seconds: (now - started) / 1000,
-        decodeTokensPerS: decodeSpeed(decoded),
+        decodeTps: decodeSpeed(decoded),
         device: p.device,
       };
       if (a.json) io.out.write(`${JSON.stringify(summary, null, 2)}\n`);

@@ -6,7 +6,7 @@
  * only what it lacks.
  *
  *   line 1   {"kind":"header","format":"neuroeval-run-journal","version":1, run, provenance, identity, shard}
- *   then     {"kind":"answer","row":RunResponse}        one per answered item
+ *   then     {"kind":"answer","row":ResponseRecord}        one per answered item
  *            {"kind":"provenance","patch":ProvenancePatch}  session start/end, engines loaded
  *            {"kind":"status","update":RunUpdate}       the runner's status changes
  *
@@ -19,7 +19,8 @@ import type { RunRecord } from '../../core/runner/records.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import type { RunConfig } from '../../core/runner/config.ts';
 import { applyProvenancePatch, type Provenance, type ProvenanceShard } from '../../core/runner/provenance.ts';
-import type { ProvenancePatch, RunResponse, RunStore, RunUpdate } from '../../core/runner/types.ts';
+import type { ProvenancePatch, RunStore, RunUpdate } from '../../core/runner/types.ts';
+import type { ResponseRecord } from '../../core/model/answer.ts';
 import type { RunIdentity } from './identity.ts';
 
 export const JOURNAL_FORMAT = 'neuroeval-run-journal';
@@ -48,7 +49,7 @@ export interface JournalHeader {
 
 type JournalLine =
   | JournalHeader
-  | { readonly kind: 'answer'; readonly row: RunResponse }
+  | { readonly kind: 'answer'; readonly row: ResponseRecord }
   | { readonly kind: 'provenance'; readonly patch: ProvenancePatch }
   | { readonly kind: 'status'; readonly update: RunUpdate; readonly at: number };
 
@@ -56,7 +57,7 @@ type JournalLine =
 export interface JournalState {
   readonly header: JournalHeader;
   /** Answers by item key, in the order they were written. */
-  readonly answers: Map<string, RunResponse>;
+  readonly answers: Map<string, ResponseRecord>;
   /** The header's provenance with every patch applied. */
   provenance: Provenance;
   /** The last status written, if any. */

@@ -14,7 +14,7 @@ import { InvalidInputError } from '../../core/errors.ts';
 import { canonicalJson } from '../../core/bundle/canonical.ts';
 import { planRun } from '../../core/runner/plan.ts';
 import type { Provenance, ProvenanceMerge } from '../../core/runner/provenance.ts';
-import type { RunResponse } from '../../core/runner/types.ts';
+import type { ResponseRecord } from '../../core/model/answer.ts';
 import { toRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import { firstDifference, identityOf } from './identity.ts';
 import { inPlanOrder } from './output.ts';
@@ -89,7 +89,7 @@ export function mergeRunExports(inputs: readonly MergeInput[], now: number = Dat
   const planned = new Map(plan.items.map((i) => [i.itemKey, i]));
   const shardOf = count === null ? null : shardOfCases(plan, count);
   const answeredIn = new Map<string, string>();
-  const answers: RunResponse[] = [];
+  const answers: ResponseRecord[] = [];
   inputs.forEach((input, k) => {
     const s = shards[k] ?? null;
     input.run.responses.forEach((r, i) => {

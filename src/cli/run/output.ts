@@ -14,10 +14,9 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { BenchCase } from '../../core/bundle/types.ts';
-import type { RunStatus } from '../../core/model/answer.ts';
+import type { RunStatus, ResponseRecord } from '../../core/model/answer.ts';
 import { NeuroEvalError } from '../../core/errors.ts';
 import type { Provenance } from '../../core/runner/provenance.ts';
-import type { RunResponse } from '../../core/runner/types.ts';
 import { serializeRunExport, toRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
 import type { JournalState } from './journal.ts';
 
@@ -25,7 +24,7 @@ import type { JournalState } from './journal.ts';
 export const journalPathOf = (out: string): string => `${out}.journal.jsonl`;
 
 /** Responses in the order of `order` (the whole plan's item keys); any not in it go last, in their own order. */
-export function inPlanOrder(responses: Iterable<RunResponse>, order: readonly string[]): RunResponse[] {
+export function inPlanOrder(responses: Iterable<ResponseRecord>, order: readonly string[]): ResponseRecord[] {
   const rank = new Map(order.map((k, i) => [k, i]));
   return [...responses].sort((a, b) => (rank.get(a.itemKey) ?? Infinity) - (rank.get(b.itemKey) ?? Infinity));
 }

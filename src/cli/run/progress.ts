@@ -90,7 +90,7 @@ export class ProgressReporter {
     const { done, total } = p.overall;
     const pct = total ? Math.floor((100 * done) / total) : 100;
     const eta = this.eta(p);
-    const parts = [`${done}/${total} (${pct}%)`, `ETA ${eta === null ? '—' : formatDuration(eta)}`, p.decodeTokensPerS === null ? 'decode speed —' : decodeSpeedText(p.decodeTokensPerS)];
+    const parts = [`${done}/${total} (${pct}%)`, `ETA ${eta === null ? '—' : formatDuration(eta)}`, p.decodeTps === null ? 'decode speed —' : decodeSpeedText(p.decodeTps)];
     if (p.modelId) parts.push(p.modelId);
     return parts.join(' · ');
   }

@@ -8,10 +8,9 @@
  * IndexedDB version N × 10.
  */
 import Dexie, { type Table, type Transaction } from 'dexie';
-import { StorageError } from '../errors.ts';
+import { StorageError, isQuotaError } from '../errors.ts';
 import { withoutSecrets } from '../runner/secrets.ts';
 import { legacyItemKeyParts, splitLegacyProvenance } from '../runner/legacy.ts';
-import { isQuotaError } from '../errors.ts';
 import { isVersionError, newerVersionMessage } from './storage-errors.ts';
 import type { ResultDigestRecord } from '../results/digest.ts';
 import type { AssetRecord, BenchmarkRecord, CaseKey, CaseRecord } from '../bundle/records.ts';
@@ -108,6 +107,22 @@ export const SCHEMA: Readonly<Record<number, StoreDefinitions>> = {
     resultDigests: 'id, scoreSetId, runId',
     scoringCache: 'key, createdAt',
   },
+  // v6: the stores are v5's; a score set's arms name their decode speed `decodeTps`, as answers name theirs
+  // (it was `decodeTokensPerS`): one name for one figure. Data migration only.
+  6: {
+    benchmarks: 'id, name, createdAt',
+    cases: '[benchmarkId+id], benchmarkId, [benchmarkId+split], [benchmarkId+taskFamily], [benchmarkId+diseaseGroup]',
+    assets: 'sha256, createdAt',
+    models: 'id, runtime, addedAt',
+    runs: 'id, benchmarkId, status, createdAt',
+    responses: 'id, runId, [runId+itemKey], [runId+caseId], cacheKey, createdAt',
+    scores: 'id, runId, responseId, scoreSetId, [scoreSetId+caseId]',
+    scoreSets: 'id, runId, [runId+version], createdAt',
+    reviews: 'id, responseId, reviewerId, runId',
+    settings: 'key',
+    resultDigests: 'id, scoreSetId, runId',
+    scoringCache: 'key, createdAt',
+  },
 };
 
 /**
@@ -117,7 +132,21 @@ export const SCHEMA: Readonly<Record<number, StoreDefinitions>> = {
 export const UPGRADES: Readonly<Record<number, (tx: Transaction) => Promise<void>>> = {
   2: upgradeScoresToSets,
   3: upgradeRunsAndResponses,
+  6: upgradeArmSpeedName,
 };
+
+/** v5 → v6. Each score set's arms: `decodeTokensPerS` becomes `decodeTps`, the name answers' usage gives the same figure. */
+async function upgradeArmSpeedName(tx: Transaction): Promise<void> {
+  await tx.table('scoreSets').toCollection().modify((set: { summary?: { arms?: unknown } }) => {
+    const arms = set.summary?.arms;
+    if (!Array.isArray(arms)) return;
+    for (const arm of arms) {
+      if (!isObject(arm) || !('decodeTokensPerS' in arm)) continue;
+      if (typeof arm.decodeTokensPerS === 'number') arm.decodeTps = arm.decodeTokensPerS;
+      delete arm.decodeTokensPerS;
+    }
+  });
+}
 
 /**
  * v2 → v3. Runs: the configuration moves out of `provenance.config` into

@@ -5,7 +5,7 @@
  */
 import type { PromptPrefix } from '../chat/prefix.ts';
 import type { Turn } from '../chat/turn.ts';
-import type { FinishReason, PromptSize } from '../model/answer.ts';
+import type { FinishReason, ResponseUsage } from '../model/answer.ts';
 import type { Progress } from '../model/progress.ts';
 
 /** An image given to the model, in the order of the request. */
@@ -44,19 +44,9 @@ export interface GenerateRequest {
   readonly prefix?: PromptPrefix;
 }
 
-
-export interface EngineUsage {
-  readonly promptTokens: number | null;
-  readonly completionTokens: number | null;
-  /** Time to first token, ms. */
-  readonly ttftMs: number | null;
-  readonly prefillTokensPerS: number | null;
-  readonly decodeTokensPerS: number | null;
+/** An answer's usage as the engine measured it: the stored usage's figures, and the call's total time. */
+export interface EngineUsage extends Readonly<ResponseUsage> {
   readonly totalMs: number;
-  /** The prompt's text and image tokens, where the engine can tell. */
-  readonly prompt?: PromptSize;
-  /** Requests decoded together with this one (1 or absent: alone). */
-  readonly batch?: number;
 }
 
 export interface GenerateResult {

@@ -37,7 +37,7 @@ function abortedResult(startedMs: number): GenerateResult {
   return {
     text: '',
     finishReason: 'abort',
-    usage: { promptTokens: null, completionTokens: 0, ttftMs: null, prefillTokensPerS: null, decodeTokensPerS: null, totalMs: performance.now() - startedMs },
+    usage: { promptTokens: null, completionTokens: 0, ttftMs: null, prefillTps: null, decodeTps: null, totalMs: performance.now() - startedMs },
   };
 }
 
@@ -86,8 +86,8 @@ export class RemoteEngine<L, I extends EngineInfo = EngineInfo> implements Engin
         promptTokens: null,
         completionTokens: tokens,
         ttftMs: firstAt === null ? null : firstAt - started,
-        prefillTokensPerS: null,
-        decodeTokensPerS: null,
+        prefillTps: null,
+        decodeTps: null,
         totalMs: performance.now() - started,
       };
       return { text, finishReason: 'abort', usage };

@@ -12,7 +12,8 @@ import { sha256Hex } from '../hash/sha256.ts';
 import { itemKeyOf } from '../runner/plan.ts';
 import { runProtocol } from '../runner/protocol-adapter.ts';
 import { buildProvenance, type Provenance } from '../runner/provenance.ts';
-import type { RunResponse, Variant } from '../runner/types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
+import type { Variant } from '../runner/types.ts';
 import { toRunExport, type RunExport } from '../scoring/io/run-export.ts';
 import type { MatchResult } from './match.ts';
 import { HARNESS_NAMES, type ForeignLog, type ForeignSetting } from './types.ts';
@@ -65,7 +66,7 @@ export function foreignRunExport(input: ForeignRunInput): RunExport {
   // The same file, benchmark content, protocol and matches give the same run: importing it again adds nothing.
   const runId = `import-${sha256Hex([log.sha256, benchmark.contentHash, input.protocolId, ...keys].join('\n')).slice(0, 16)}`;
   const cases = new Map(input.cases.map((c) => [c.id, c]));
-  const responses: RunResponse[] = match.matched.map((m, i) => {
+  const responses: ResponseRecord[] = match.matched.map((m, i) => {
     const kase = cases.get(m.caseId);
     const question = kase?.questions.find((q) => q.id === m.questionId);
     const { item } = m;
@@ -89,7 +90,7 @@ export function foreignRunExport(input: ForeignRunInput): RunExport {
       finishReason: failed ? 'error' : 'stop',
       createdAt: log.createdAt ?? input.importedAt,
       ...(failed ? { error: item.error ?? 'no answer' } : {}),
-    } as RunResponse;
+    } as ResponseRecord;
   });
   const caseIds = [...new Set(match.matched.map((m) => m.caseId))];
   const variants = [...new Set(match.matched.map((m) => m.variant))] as Variant[];

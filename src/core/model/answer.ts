@@ -46,8 +46,11 @@ export type StoredFinishReason = FinishReason | (string & {});
 export interface ResponseUsage {
   promptTokens: number | null;
   completionTokens: number | null;
+  /** Time to first token, ms. */
   ttftMs: number | null;
+  /** Prompt tokens per second (prefill). */
   prefillTps: number | null;
+  /** Answer tokens per second after the first (decode). */
   decodeTps: number | null;
   /** What the prompt was made of (text and image tokens, tiles per image, tokens reused from a shared prefix), where the engine said. */
   prompt?: PromptSize;
@@ -60,6 +63,12 @@ export function noUsage(): ResponseUsage {
   return { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null };
 }
 
+/**
+ * An answer as a run stores it (the responses table, run exports): one item
+ * of the plan answered by one model, with its usage, and for a multi-turn
+ * item each turn's answer. Scoring, results and the reader study read this
+ * same shape (scoring takes the fields it needs: `ScorableResponse`).
+ */
 export interface ResponseRecord {
   /** Deterministic key derived from the run and the item, so a resumed run overwrites rather than duplicates. */
   id: string;
@@ -86,6 +95,28 @@ export interface ResponseRecord {
   latencyMs: number;
   finishReason: StoredFinishReason;
   createdAt: Timestamp;
+  /** The answer of each turn of a multi-turn item, in order (absent for a single turn). */
+  turns?: readonly TurnRecord[];
+  /** Why the item failed, for a failed item. */
+  error?: string | null;
+  /** The stored answer this one was copied from (an identical request in an earlier run). */
+  reusedFrom?: string | null;
+  /** A turn's answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */
+  truncated?: true;
+}
+
+/** One generated turn of a multi-turn item. */
+export interface TurnRecord {
+  /** `'initial'` for the first answer, then the follow-up ids. */
+  readonly id: string;
+  readonly rawText: string;
+  readonly parsed: unknown;
+  readonly parseError: string | null;
+  readonly finishReason: StoredFinishReason;
+  readonly usage: ResponseUsage;
+  readonly latencyMs: number;
+  /** The answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */
+  readonly truncated?: true;
 }
 
 export type RunStatus = 'planned' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';

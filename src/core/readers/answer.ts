@@ -24,7 +24,7 @@ import { NEUROVLM_CLASSES, NEUROVLM_SUBTYPES } from '../protocols/neurovlm/proto
 import { LATERALITIES } from '../protocols/nmb/lesion.ts';
 import { MAX_HYPOTHESES } from '../protocols/nmb/hypotheses.ts';
 import type { Protocol } from '../protocols/types.ts';
-import type { TurnRecord } from '../runner/types.ts';
+import type { TurnRecord } from '../model/answer.ts';
 import { itemKeyOf, responseIdOf } from '../runner/plan.ts';
 
 /** One input of a reader's form. Changing an id orphans drafts, never stored answers (those are stored as model text). */

@@ -48,7 +48,7 @@ export function twoAxisFigure(rows: readonly LeaderboardRow[]): TwoAxis {
 export function speedFigure(rows: readonly LeaderboardRow[], metric: string): SvgNode {
   const points = rows.flatMap((r): ScatterPoint[] => {
     const m = r.metrics[metric];
-    return m && Number.isFinite(m.mean) && Number.isFinite(r.decodeTokensPerS) ? [{ label: r.label, x: r.decodeTokensPerS, y: m.mean, yCi: [m.ci.lower, m.ci.upper] }] : [];
+    return m && Number.isFinite(m.mean) && Number.isFinite(r.decodeTps) ? [{ label: r.label, x: r.decodeTps, y: m.mean, yCi: [m.ci.lower, m.ci.upper] }] : [];
   });
   return scatterChart({ title: `${metricLabel(metric)} vs speed`, xLabel: 'Decode speed (tokens/s)', yLabel: metricLabel(metric), points, yPercent: true });
 }

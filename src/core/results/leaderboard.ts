@@ -52,8 +52,8 @@ export interface LeaderboardRow {
   /** Metrics this arm's answers gave no value, and why (scoring/run/unavailable.ts). */
   readonly unavailable?: readonly UnavailableMetric[];
   readonly medianLatencyMs: number;
-  /** The arm's decode speed (ArmSummary.decodeTokensPerS); NaN where not measured. */
-  readonly decodeTokensPerS: number;
+  /** The arm's decode speed (ArmSummary.decodeTps); NaN where not measured. */
+  readonly decodeTps: number;
   readonly scoreVersion: number;
   readonly judge: string | null;
   readonly encoder: string | null;
@@ -91,7 +91,7 @@ export function buildLeaderboard(runs: readonly ScoredRun[]): Leaderboard {
       rows.push({
         id: rowId(run.id, arm), runId: run.id, runName: run.name, modelId: arm.modelId, variant: arm.variant, arm: arm.key,
         label: rowModelName({ modelId: arm.modelId, variant: arm.variant, ...(modelName ? { modelName } : {}) }), ...(modelName ? { modelName } : {}),
-        responses: arm.responses, failed: arm.failed, metrics, ...(arm.unavailable?.length ? { unavailable: arm.unavailable } : {}), medianLatencyMs: arm.medianLatencyMs, decodeTokensPerS: arm.decodeTokensPerS ?? NaN,
+        responses: arm.responses, failed: arm.failed, metrics, ...(arm.unavailable?.length ? { unavailable: arm.unavailable } : {}), medianLatencyMs: arm.medianLatencyMs, decodeTps: arm.decodeTps ?? NaN,
         scoreVersion: set.version, judge: set.config.judge, encoder: set.config.encoder,
       });
     }

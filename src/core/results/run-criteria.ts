@@ -6,12 +6,11 @@
  */
 import type { BenchCase } from '../bundle/types.ts';
 import type { RunRecord } from '../runner/records.ts';
-import type { ScoreRecord, ScoreSetRecord } from '../scoring/run/records.ts';
+import type { ScoreRecord, ScoreSetRecord, ScoredItem } from '../scoring/run/records.ts';
 import type { BreakdownCase } from './leaderboard.ts';
-import type { ScoredItem } from '../scoring/run/records.ts';
 import { joinAnswers } from './safety-input.ts';
 import { safetyReport, type SafetyReport } from './safety.ts';
-import type { RunResponse } from '../runner/types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
 import { criteriaSha256 } from '../criteria/criteria.ts';
 import { type CriteriaDeviation, type CriteriaSet } from '../model/criteria.ts';
 import { evaluateCriteria, isSafetyMetric, type CriterionOutcome } from './criteria-outcomes.ts';
@@ -39,7 +38,7 @@ export function needsSafety(run: RunRecord): boolean {
  * criterion on a safety figure is decided on (the same figures the results
  * page's Safety section shows when the benchmark has this run alone).
  */
-export function runSafety(set: ScoreSetRecord, items: readonly ScoreRecord[], responses: ReadonlyMap<string, RunResponse>, cases: ReadonlyMap<string, BenchCase>): SafetyReport {
+export function runSafety(set: ScoreSetRecord, items: readonly ScoreRecord[], responses: ReadonlyMap<string, ResponseRecord>, cases: ReadonlyMap<string, BenchCase>): SafetyReport {
   const joined = joinAnswers({ items, responses, cases, reviews: [] });
   return safetyReport(joined, { seed: set.config.seed, resamples: set.config.resamples });
 }

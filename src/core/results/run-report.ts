@@ -22,7 +22,7 @@ import { overviewOf, type LoadedResults } from './overview.ts';
 import { failureGallery } from './gallery.ts';
 import { joinAnswers } from './safety-input.ts';
 import { safetyReport } from './safety.ts';
-import type { RunResponse } from '../runner/types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
 import type { buildHtmlReport } from './report-html.ts';
 import { TECHNICAL_TAGS } from './technical-tags.ts';
 
@@ -84,7 +84,7 @@ export function resultsOfRunExport(e: RunExport, scores: RunScoringResult, score
  * it. With the run's stored answers, the Safety and Failures sections too
  * (without images: an export carries no image bytes).
  */
-export function reportInputOf(data: LoadedResults, options: { readonly metric?: string; readonly generatedAt: Date; readonly appVersion: string; readonly responses?: readonly RunResponse[] }): ReportInput {
+export function reportInputOf(data: LoadedResults, options: { readonly metric?: string; readonly generatedAt: Date; readonly appVersion: string; readonly responses?: readonly ResponseRecord[] }): ReportInput {
   const overview = overviewOf(data);
   const metric = options.metric ?? overview.leaderboard.defaultMetric ?? 'pass@1';
   const dimensions = [...HEADLINE_BREAKDOWNS, ...dimensionsFor(data.cases.values()).filter((d) => d in TECHNICAL_TAGS)];
@@ -100,7 +100,7 @@ export function reportInputOf(data: LoadedResults, options: { readonly metric?: 
   };
 }
 
-function safetyOf(data: LoadedResults, responses: readonly RunResponse[]): NonNullable<ReportInput['safety']> {
+function safetyOf(data: LoadedResults, responses: readonly ResponseRecord[]): NonNullable<ReportInput['safety']> {
   const joined = joinAnswers({ items: data.scored.flatMap((s) => s.items), responses: new Map(responses.map((r) => [r.id, r])), cases: data.cases, reviews: data.reviews });
   const config = data.scored[0]?.set.config;
   return { report: safetyReport(joined, { seed: config?.seed ?? 0, resamples: config?.resamples ?? 1000 }), gallery: failureGallery(joined), thumbnails: null };

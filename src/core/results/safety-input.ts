@@ -8,7 +8,7 @@
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { ReviewRecord } from '../model/review.ts';
 import type { ScoreRecord } from '../scoring/run/records.ts';
-import type { RunResponse as ResponseRecord } from '../runner/types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
 import { safetyFlags } from '../scoring/neurovlm/safety.ts';
 import { ABSTAIN, normaliseClass } from '../scoring/neurovlm/normalise.ts';
 import { patientCluster, sharesPatients } from '../scoring/run/patients.ts';

@@ -99,9 +99,9 @@ export interface ProtocolSpeed {
 /** A model's speeds on one device, measured on its answers there. */
 export interface SpeedRecord {
   readonly answers: number;
-  readonly decodeTokensPerS: number;
+  readonly decodeTps: number;
   /** Prompt tokens per second of non-decode time; null when the engine reports no prompt tokens. */
-  readonly prefillTokensPerS: number | null;
+  readonly prefillTps: number | null;
   /** Median seconds between answers beyond the engine call. */
   readonly betweenS: number;
   /** Median seconds a cold start adds (load, then slow first answers); null when no run loaded the model cold. */
@@ -142,9 +142,9 @@ export function speedRecord(samples: readonly AnswerSample[], waitsMs: Readonly<
   const decodeMs = timed.reduce((n, s) => n + s.latencyMs - s.ttftMs!, 0);
   if (!(decodeTokens > 0 && decodeMs > 0)) return null;
   // Sums over answers, not medians: a run's time is a sum, and answer times are skewed.
-  const decodeTokensPerS = (decodeTokens / decodeMs) * 1000;
+  const decodeTps = (decodeTokens / decodeMs) * 1000;
   // Each turn's first token is counted in its prefill, as the meter does.
-  const nonDecodeS = (s: AnswerSample) => Math.max(0, s.latencyMs / 1000 - Math.max(0, (s.answerTokens ?? 0) - s.turns) / decodeTokensPerS);
+  const nonDecodeS = (s: AnswerSample) => Math.max(0, s.latencyMs / 1000 - Math.max(0, (s.answerTokens ?? 0) - s.turns) / decodeTps);
   const prompted = steady.filter((s) => s.promptTokens !== null && s.promptTokens > 0);
   const prefillS = prompted.reduce((n, s) => n + nonDecodeS(s), 0);
   const byProtocol = new Map<string, AnswerSample[]>();
@@ -180,8 +180,8 @@ export function speedRecord(samples: readonly AnswerSample[], waitsMs: Readonly<
   }
   return {
     answers: usable.length,
-    decodeTokensPerS,
-    prefillTokensPerS: prefillS > 0 ? prompted.reduce((n, s) => n + s.promptTokens!, 0) / prefillS : null,
+    decodeTps,
+    prefillTps: prefillS > 0 ? prompted.reduce((n, s) => n + s.promptTokens!, 0) / prefillS : null,
     betweenS: gaps.length ? median(gaps) : 0,
     loadS: cold.length ? median(cold) : null,
     warmLoadS: warm.length ? median(warm) : null,
@@ -203,10 +203,10 @@ export function itemSeconds(record: SpeedRecord, w: Omit<ItemWorkload, 'modelId'
   // Answers that reached an earlier budget would reach this one too (using as much of it); those that stopped are capped by it.
   const answerTokens = (p: ProtocolSpeed) => w.turns * (p.truncatedShare * p.truncatedBudgetShare * budget + (1 - p.truncatedShare) * Math.min(p.stoppedTokens ?? budget, budget));
   const p = record.protocols[w.protocolKey];
-  if (p) return { seconds: p.nonDecodeS + answerTokens(p) / record.decodeTokensPerS + record.betweenS, measuredProtocol: true };
-  if (!record.prefillTokensPerS) return null;
+  if (p) return { seconds: p.nonDecodeS + answerTokens(p) / record.decodeTps + record.betweenS, measuredProtocol: true };
+  if (!record.prefillTps) return null;
   const prompt = Math.ceil(w.textChars / CHARS_PER_TOKEN) + w.images * (record.imageTokens ?? imageTokens);
-  return { seconds: prompt / record.prefillTokensPerS + answerTokens(record.overall) / record.decodeTokensPerS + record.betweenS, measuredProtocol: false };
+  return { seconds: prompt / record.prefillTps + answerTokens(record.overall) / record.decodeTps + record.betweenS, measuredProtocol: false };
 }
 
 export interface ModelEstimate {

@@ -15,11 +15,11 @@ import { mapTurnImages, textTurn, withoutImages } from '../chat/turn.ts';
 import { capAnswer, type ChatTurn, type Engine, type EngineImage, type EngineUsage, type GenerateRequest, type GenerateResult } from '../engines/engine.ts';
 import { InvalidInputError } from '../errors.ts';
 import { redactSecrets } from '../security/redact.ts';
-import type { ImageRef } from '../protocols/types.ts';
+import type { ImageRef, ParseResult } from '../protocols/types.ts';
 import { cacheKey, promptHash } from './cache-key.ts';
 import { responseIdOf } from './plan.ts';
-import type { ImageLoader, LoadedImage, PlannedItem, ProtocolTurn, RunModel, RunProtocol, RunResponse, TurnRecord } from './types.ts';
-import type { ParseResult } from '../protocols/types.ts';
+import type { ImageLoader, LoadedImage, PlannedItem, ProtocolTurn, RunModel, RunProtocol } from './types.ts';
+import type { ResponseRecord, TurnRecord } from '../model/answer.ts';
 
 export interface PreparedItem {
   readonly opening: readonly ChatTurn[];
@@ -180,7 +180,7 @@ export async function generateItem(
 }
 
 /** The stored row of a generated item. */
-export function answerRow(runId: string, item: PlannedItem, key: string, answer: ItemAnswer, createdAt: number): RunResponse {
+export function answerRow(runId: string, item: PlannedItem, key: string, answer: ItemAnswer, createdAt: number): ResponseRecord {
   const last = answer.turns.at(-1);
   return {
     ...rowBase(runId, item, key, createdAt),
@@ -203,7 +203,7 @@ export function answerRow(runId: string, item: PlannedItem, key: string, answer:
 }
 
 /** The stored row of an item that failed before or during generation. */
-export function errorRow(runId: string, item: PlannedItem, key: string, message: string, createdAt: number): RunResponse {
+export function errorRow(runId: string, item: PlannedItem, key: string, message: string, createdAt: number): ResponseRecord {
   return {
     ...rowBase(runId, item, key, createdAt),
     rawText: '',
@@ -218,7 +218,7 @@ export function errorRow(runId: string, item: PlannedItem, key: string, message:
 }
 
 /** The stored row of an item answered from the cache: the earlier answer, re-homed in this run. */
-export function reusedRow(runId: string, item: PlannedItem, key: string, cached: RunResponse, createdAt: number): RunResponse {
+export function reusedRow(runId: string, item: PlannedItem, key: string, cached: ResponseRecord, createdAt: number): ResponseRecord {
   return {
     ...rowBase(runId, item, key, createdAt),
     rawText: cached.rawText,
@@ -263,8 +263,8 @@ function toUsage(u: EngineUsage): ResponseUsage {
     promptTokens: u.promptTokens,
     completionTokens: u.completionTokens,
     ttftMs: u.ttftMs,
-    prefillTps: u.prefillTokensPerS,
-    decodeTps: u.decodeTokensPerS,
+    prefillTps: u.prefillTps,
+    decodeTps: u.decodeTps,
     ...(u.prompt ? { prompt: u.prompt } : {}),
     ...(u.batch && u.batch > 1 ? { batch: u.batch } : {}),
   };

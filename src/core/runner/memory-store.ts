@@ -1,11 +1,11 @@
 /** A run store in memory: for tests and command-line runs that keep nothing. */
-import type { RunStatus } from '../model/answer.ts';
+import type { RunStatus, ResponseRecord } from '../model/answer.ts';
 import { applyProvenancePatch } from './provenance.ts';
-import type { RunResponse, RunStore, RunUpdate } from './types.ts';
+import type { RunStore, RunUpdate } from './types.ts';
 
 export interface MemoryRunStore extends RunStore {
   /** Every stored response by id. */
-  readonly responses: Map<string, RunResponse>;
+  readonly responses: Map<string, ResponseRecord>;
   /** Status updates in order, per run. */
   readonly updates: Map<string, RunUpdate[]>;
   readonly provenance: Map<string, unknown>;
@@ -14,7 +14,7 @@ export interface MemoryRunStore extends RunStore {
 }
 
 export function memoryRunStore(): MemoryRunStore {
-  const responses = new Map<string, RunResponse>();
+  const responses = new Map<string, ResponseRecord>();
   const updates = new Map<string, RunUpdate[]>();
   const provenance = new Map<string, unknown>();
   return {
@@ -26,7 +26,7 @@ export function memoryRunStore(): MemoryRunStore {
       return new Set([...responses.values()].filter((r) => r.runId === runId).map((r) => r.itemKey));
     },
     async findCached(cacheKey) {
-      let newest: RunResponse | undefined;
+      let newest: ResponseRecord | undefined;
       for (const r of responses.values()) if (r.cacheKey === cacheKey && (!newest || r.createdAt >= newest.createdAt)) newest = r;
       return newest;
     },

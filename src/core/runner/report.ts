@@ -7,9 +7,9 @@
  * batch stores several answers within one throttle interval and the throttle
  * concatenates their reports.
  */
-import type { ItemIdentity } from '../model/answer.ts';
+import type { ItemIdentity, ResponseRecord } from '../model/answer.ts';
 import type { Progress, ProgressDetail } from '../model/progress.ts';
-import type { RunProgress, RunResponse } from './types.ts';
+import type { RunProgress } from './types.ts';
 
 /** The runner's report as sent: its state, and what it stored. */
 export function runReport(p: RunProgress): ProgressDetail & { kind: 'run' } {
@@ -18,9 +18,9 @@ export function runReport(p: RunProgress): ProgressDetail & { kind: 'run' } {
 }
 
 /** The run's state and the answers stored since the last report, from a report {@link runReport} made; null for any other. */
-export function runReportOf(p: Progress): { readonly run: RunProgress; readonly rows: readonly RunResponse[] } | null {
+export function runReportOf(p: Progress): { readonly run: RunProgress; readonly rows: readonly ResponseRecord[] } | null {
   if (p.detail?.kind !== 'run') return null;
-  return { run: p.detail.run as RunProgress, rows: p.detail.rows as readonly RunResponse[] };
+  return { run: p.detail.run as RunProgress, rows: p.detail.rows as readonly ResponseRecord[] };
 }
 
 /** What the Runs page shows of a stored answer while the run goes: its text cut to a preview. */
@@ -30,6 +30,6 @@ export type AnswerPreview = ItemIdentity & {
   readonly finishReason: string;
 };
 
-export function answerPreview(r: RunResponse): AnswerPreview {
+export function answerPreview(r: ResponseRecord): AnswerPreview {
   return { itemKey: r.itemKey, caseId: r.caseId, questionId: r.questionId, modelId: r.modelId, variant: r.variant, sample: r.sample, text: r.rawText.slice(0, 400), parseError: r.parseError, finishReason: r.finishReason };
 }

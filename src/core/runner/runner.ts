@@ -51,10 +51,8 @@ import { EnginePool, type EngineFactory, type LoadedEngine } from './engine-pool
 import { answerRow, errorRow, generateItem, itemCacheKey, openingRequest, prepareItem, reusedRow, singleTurnAnswer, type ItemAnswer, type PreparedItem } from './item.ts';
 import { prefixGroups } from './prefix-groups.ts';
 import { addTally, decodeSpeed, decodeTally, NO_DECODE, type DecodeTally } from './decode-speed.ts';
-import type {
-  ImageLoader, PlannedItem, RunControl, RunEndStatus, RunLock, RunModel, RunOutcome,
-  RunPlan, RunProgress, RunProtocol, RunResponse, RunStore,
-} from './types.ts';
+import type { ImageLoader, PlannedItem, RunControl, RunEndStatus, RunLock, RunModel, RunOutcome, RunPlan, RunProgress, RunProtocol, RunStore } from './types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
 
 export interface RunOptions {
   readonly runId: string;
@@ -302,7 +300,7 @@ class RunSession {
     if (!this.o.force && model.filesHash !== '') {
       const cached = await this.o.store.findCached(key);
       if (cached && isReusable(cached)) {
-        await this.save(reusedRow(runId, item, key, cached as RunResponse, this.now()));
+        await this.save(reusedRow(runId, item, key, cached as ResponseRecord, this.now()));
         this.reused++;
         return { kind: 'settled' };
       }
@@ -479,7 +477,7 @@ class RunSession {
   }
 
   /** One write per answer, before the next request. */
-  private async save(row: RunResponse): Promise<void> {
+  private async save(row: ResponseRecord): Promise<void> {
     await this.o.store.saveResponse(row);
     this.count(row);
     this.emit('running', row.modelId, row);
@@ -494,7 +492,7 @@ class RunSession {
     return { done: this.done, total: this.o.plan.items.length };
   }
 
-  private emit(phase: RunProgress['phase'], modelId: string | null, latest?: RunResponse): void {
+  private emit(phase: RunProgress['phase'], modelId: string | null, latest?: ResponseRecord): void {
     if (!this.o.onProgress) return;
     const s = modelId ? this.speed.get(modelId) : undefined;
     const progress: RunProgress = {
@@ -503,7 +501,7 @@ class RunSession {
       modelId,
       overall: this.overall(),
       model: modelId ? { done: this.modelDone.get(modelId) ?? 0, total: this.modelTotals.get(modelId) ?? 0 } : null,
-      decodeTokensPerS: s ? decodeSpeed(s) : null,
+      decodeTps: s ? decodeSpeed(s) : null,
       ...(latest ? { latest } : {}),
     };
     try {

@@ -9,7 +9,7 @@
  */
 import type { BenchCase, Question } from '../bundle/types.ts';
 import type { JsonOutputSetting } from '../protocols/json-output.ts';
-import type { StoredFinishReason, ResponseRecord, ResponseUsage, RunStatus, Timestamp } from '../model/answer.ts';
+import type { ResponseRecord, RunStatus, Timestamp } from '../model/answer.ts';
 import type { EngineInfo, SamplingParams } from '../engines/engine.ts';
 import type { FollowUpTurn, ParseResult, ProtocolTurn } from '../protocols/types.ts';
 
@@ -159,35 +159,6 @@ export interface RunPlan {
   readonly missingCaseIds: readonly string[];
 }
 
-// ── Stored responses ────────────────────────────────────────────────────────
-
-/** One generated turn of an item. */
-export interface TurnRecord {
-  /** `'initial'` for the first answer, then the follow-up ids. */
-  readonly id: string;
-  readonly rawText: string;
-  readonly parsed: unknown;
-  readonly parseError: string | null;
-  readonly finishReason: StoredFinishReason;
-  readonly usage: ResponseUsage;
-  readonly latencyMs: number;
-  /** The answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */
-  readonly truncated?: true;
-}
-
-/**
- * A response as the runner stores it: the `ResponseRecord` columns plus the
- * per-turn answers of a multi-turn item (absent for single-turn), the error
- * message of a failed item, and the response an answer was copied from.
- */
-export interface RunResponse extends ResponseRecord {
-  readonly turns?: readonly TurnRecord[];
-  readonly error?: string | null;
-  readonly reusedFrom?: string | null;
-  /** A turn's answer ran past the bytes its token budget allows and was cut there (finishReason `length`). */
-  readonly truncated?: true;
-}
-
 // ── Injected dependencies ───────────────────────────────────────────────────
 
 interface RunProgressCount {
@@ -216,7 +187,7 @@ export interface RunStore {
   /** The newest response with this cache key, from any run. */
   findCached(cacheKey: string): Promise<ResponseRecord | undefined>;
   /** Upserts one response (its id is derived from run and item, so a repeat overwrites). */
-  saveResponse(row: RunResponse): Promise<void>;
+  saveResponse(row: ResponseRecord): Promise<void>;
   updateRun(runId: string, update: RunUpdate): Promise<void>;
   /** Optional: records engine versions and session times in the run's provenance. */
   recordProvenance?(runId: string, patch: ProvenancePatch): Promise<void>;
@@ -254,9 +225,9 @@ export interface RunProgress {
   /** Items of the current model. */
   readonly model: RunProgressCount | null;
   /** Decode speed of the current model in this session (decode-speed.ts); null before it is measured. */
-  readonly decodeTokensPerS: number | null;
+  readonly decodeTps: number | null;
   /** The answer just stored. */
-  readonly latest?: RunResponse;
+  readonly latest?: ResponseRecord;
 }
 
 export type RunEndStatus = Extract<RunStatus, 'done' | 'paused' | 'cancelled' | 'failed'>;

@@ -7,7 +7,7 @@
 import { zipSync, type Zippable } from 'fflate';
 import type { Repositories } from '../db/index.ts';
 import { NeuroEvalError } from '../errors.ts';
-import type { RunResponse } from '../runner/types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
 import { toRunExport } from '../scoring/io/run-export.ts';
 import { exportForeign, FOREIGN_EXPORT_FORMATS, isForeignExportFormat, type ForeignExportFormat } from '../interchange/write/index.ts';
 
@@ -20,7 +20,7 @@ export async function exportRunForeign(repos: Repositories, runId: string, forma
   if (!isForeignExportFormat(format)) throw new NeuroEvalError('INVALID_INPUT', `Unknown export format "${String(format)}"; known: ${Object.keys(FOREIGN_EXPORT_FORMATS).join(', ')}.`);
   const run = await repos.runs.get(runId);
   if (!run) throw new NeuroEvalError('NOT_FOUND', `Run "${runId}" no longer exists.`);
-  const responses = (await repos.responses.listByRun(run.id)) as RunResponse[];
+  const responses = (await repos.responses.listByRun(run.id)) as ResponseRecord[];
   const cases = (await repos.cases.listByBenchmark(run.benchmarkId)).map(({ benchmarkId: _b, ...c }) => c);
   const set = await repos.scores.latestSet(run.id);
   const scores = set ? { items: await repos.scores.listBySet(set.id), summary: set.summary } : null;

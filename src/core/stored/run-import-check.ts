@@ -12,7 +12,8 @@ import type { BenchmarkRecord } from '../bundle/records.ts';
 import type { RunRecord } from '../runner/records.ts';
 import { InvalidInputError } from '../errors.ts';
 import { itemKeyOf } from '../runner/plan.ts';
-import type { RunResponse, Variant } from '../runner/types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
+import type { Variant } from '../runner/types.ts';
 import { runRecordOf, type RunExport } from '../scoring/io/run-export.ts';
 
 /** An answer for an item the run's plan on this benchmark does not have. */
@@ -27,7 +28,7 @@ export interface UnknownAnswer {
 export interface RunImportCheck {
   readonly incoming: RunRecord;
   readonly benchmark: BenchmarkRecord;
-  readonly responses: readonly RunResponse[];
+  readonly responses: readonly ResponseRecord[];
   readonly unknown: readonly UnknownAnswer[];
 }
 

@@ -6,7 +6,8 @@
  */
 import type { Repositories } from '../db/index.ts';
 import { applyProvenancePatch } from '../runner/provenance.ts';
-import type { RunResponse, RunStore } from '../runner/types.ts';
+import type { ResponseRecord } from '../model/answer.ts';
+import type { RunStore } from '../runner/types.ts';
 
 export function dexieRunStore(repos: Pick<Repositories, 'runs' | 'responses'>): RunStore {
   return {
@@ -34,8 +35,8 @@ export function dexieRunStore(repos: Pick<Repositories, 'runs' | 'responses'>): 
  * with it (a group is one transaction: all of it is stored or none), so the
  * runner's rule that an answer is stored before the next request still holds.
  */
-export function groupCommit(write: (rows: RunResponse[]) => Promise<void>): (row: RunResponse) => Promise<void> {
-  let queue: { row: RunResponse; resolve: () => void; reject: (e: unknown) => void }[] = [];
+export function groupCommit(write: (rows: ResponseRecord[]) => Promise<void>): (row: ResponseRecord) => Promise<void> {
+  let queue: { row: ResponseRecord; resolve: () => void; reject: (e: unknown) => void }[] = [];
   let writing = false;
   const flush = async (): Promise<void> => {
     while (queue.length > 0) {

@@ -11,7 +11,7 @@ import { repos } from './app-db.ts';
 import { resultsWorker } from '../workers/clients.ts';
 import { download } from '../files/download.ts';
 import { serializeRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
-import type { RunResponse } from '../../core/runner/types.ts';
+import type { ResponseRecord } from '../../core/model/answer.ts';
 
 type Mode = 'off' | 'folder' | 'download';
 
@@ -63,7 +63,7 @@ class BackupFolder {
    * progress). When the database cannot be read any more (a full disk
    * closes it), the copy is written from these.
    */
-  #seen = new Map<string, { base: ExportFile | null; rows: Map<string, RunResponse> }>();
+  #seen = new Map<string, { base: ExportFile | null; rows: Map<string, ResponseRecord> }>();
 
   /** Whether this browser lets the app write into a folder the user picks. */
   get supported(): boolean {
@@ -132,7 +132,7 @@ class BackupFolder {
   }
 
   /** An answer the runner has just stored. */
-  answer(runId: string, row: RunResponse): void {
+  answer(runId: string, row: ResponseRecord): void {
     if (this.#mode === 'off') return;
     let seen = this.#seen.get(runId);
     if (!seen) this.#seen.set(runId, (seen = { base: null, rows: new Map() }));

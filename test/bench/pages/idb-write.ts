@@ -11,7 +11,6 @@ import { createRepositories, openDatabase, SCHEMA, SCHEMA_VERSION } from '../../
 import type { ResponseRecord } from '../../../src/core/model/answer.ts';
 import { mulberry32 } from '../../../src/core/random/mulberry32.ts';
 import { dexieRunStore } from '../../../src/core/stored/run-store.ts';
-import type { RunResponse } from '../../../src/core/runner/types.ts';
 
 export interface IdbWriteResult {
   rows: number;
@@ -269,8 +268,8 @@ async function compare(): Promise<IdbCompareResult> {
     let pending: { a: number; p: number } | null = null;
     let b = 0;
     for (let start = 0; start < rows; start += batchSize, b++) {
-      const batch: RunResponse[] = [];
-      for (let i = start; i < Math.min(rows, start + batchSize); i++) batch.push(makeRow(rand, 'bench', i, createdAt) as RunResponse);
+      const batch: ResponseRecord[] = [];
+      for (let i = start; i < Math.min(rows, start + batchSize); i++) batch.push(makeRow(rand, 'bench', i, createdAt) as ResponseRecord);
       let a = 0;
       let p = 0;
       const app = async () => {
@@ -300,8 +299,8 @@ async function compare(): Promise<IdbCompareResult> {
     pairs.sort((x, y) => x - y);
     const mid = pairs.length >> 1;
     const ratio = pairs.length % 2 ? pairs[mid]! : (pairs[mid - 1]! + pairs[mid]!) / 2;
-    const sequential: RunResponse[] = [];
-    for (let i = 0; i < sequentialRows; i++) sequential.push(makeRow(rand, 'bench-seq', i, createdAt) as RunResponse);
+    const sequential: ResponseRecord[] = [];
+    for (let i = 0; i < sequentialRows; i++) sequential.push(makeRow(rand, 'bench-seq', i, createdAt) as ResponseRecord);
     const t0 = performance.now();
     for (const row of sequential) await store.saveResponse(row);
     const sequentialMs = performance.now() - t0;

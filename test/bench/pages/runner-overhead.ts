@@ -284,7 +284,7 @@ async function timedRun(s: NonNullable<typeof state>, spec: RunSpec, name: strin
     onProgress: (p) => {
       const p0 = performance.now();
       const latest = p.latest ? { itemKey: p.latest.itemKey, text: p.latest.rawText.slice(0, 400), parseError: p.latest.parseError, finishReason: p.latest.finishReason } : null;
-      JSON.stringify({ phase: p.phase, modelId: p.modelId, model: p.model, decodeTokensPerS: p.decodeTokensPerS, latest });
+      JSON.stringify({ phase: p.phase, modelId: p.modelId, model: p.model, decodeTps: p.decodeTps, latest });
       progressMs += performance.now() - p0;
     },
   });

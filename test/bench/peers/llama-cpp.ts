@@ -43,9 +43,9 @@ export interface LlamaCppRun {
   readonly promptTokens: number;
   /** Prompt evaluation and the first token, ms. */
   readonly ttftMs: number;
-  readonly prefillTokensPerS: number;
+  readonly prefillTps: number;
   /** (tokens − 1) ÷ time from the first to the last token. */
-  readonly decodeTokensPerS: number;
+  readonly decodeTps: number;
   readonly tokens: number;
   readonly threads: number;
 }
@@ -97,8 +97,8 @@ export async function loadLlamaCpp(entry: string, gguf: string): Promise<LlamaCp
         return {
           promptTokens,
           ttftMs,
-          prefillTokensPerS: promptTokens / (ttftMs / 1000),
-          decodeTokensPerS: n > 1 && first !== null ? (n - 1) / ((last - first) / 1000) : 0,
+          prefillTps: promptTokens / (ttftMs / 1000),
+          decodeTps: n > 1 && first !== null ? (n - 1) / ((last - first) / 1000) : 0,
           tokens: n,
           threads: context.currentThreads,
         };

@@ -39,9 +39,9 @@ function overheadRows(r: OverheadResult): BenchResult[] {
 function speedRows(r: SpeedResult): BenchResult[] {
   const d = LABEL[r.device];
   const pick = (f: (u: SpeedResult['runs'][number]) => number | null) => r.runs.map(f).filter((v): v is number => v !== null);
-  const decode = pick((u) => u.decodeTokensPerS);
+  const decode = pick((u) => u.decodeTps);
   const ttft = pick((u) => u.ttftMs);
-  const prefill = pick((u) => u.prefillTokensPerS);
+  const prefill = pick((u) => u.prefillTps);
   const tokens = pick((u) => u.completionTokens);
   if (decode.length === 0 || ttft.length === 0) throw new Error(`${d}: no decode speed or TTFT measured`);
   const device = r.workerInfo.device === 'webgpu' ? `WebGPU (${r.workerInfo.adapter ?? '?'})` : `WASM, ${r.workerInfo.wasmThreads} thread(s)`;

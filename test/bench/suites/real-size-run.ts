@@ -177,7 +177,7 @@ export const realSizeRunSuite: BenchSuite = {
           llamaRuns.push(await llama.run(promptTokens, ANSWER_TOKENS, cores));
           llamaOne.push(await llama.run(promptTokens, ANSWER_TOKENS, 1));
           const [a, b] = [llamaRuns.at(-1)!, llamaOne.at(-1)!];
-          log(`    llama.cpp: ${a.threads} threads decode ${a.decodeTokensPerS.toFixed(1)} tok/s, first token ${(a.ttftMs / 1000).toFixed(1)} s; 1 thread ${b.decodeTokensPerS.toFixed(1)} tok/s, ${(b.ttftMs / 1000).toFixed(1)} s`);
+          log(`    llama.cpp: ${a.threads} threads decode ${a.decodeTps.toFixed(1)} tok/s, first token ${(a.ttftMs / 1000).toFixed(1)} s; 1 thread ${b.decodeTps.toFixed(1)} tok/s, ${(b.ttftMs / 1000).toFixed(1)} s`);
         }
       };
 
@@ -228,7 +228,7 @@ function rows(o: {
   const llamaBound = bound(o.llamaBytes, app.promptTokens, 2);
   const appDecode = median(app.decode);
   const laterTtft = median(app.laterTtftMs);
-  const llamaDecode = median(o.llamaRuns.map((r) => r.decodeTokensPerS));
+  const llamaDecode = median(o.llamaRuns.map((r) => r.decodeTps));
   const prompt = app.run.answers.find((a) => a.usage.prompt)?.usage.prompt;
   const reused = Math.max(0, ...app.run.answers.map((a) => a.usage.prompt?.reusedTokens ?? 0));
   const how = (p: PathFigures) => `${p.answers} answers of ${ANSWER_TOKENS} tokens; prompt ${p.promptTokens} tokens (median)`;
@@ -247,10 +247,10 @@ function rows(o: {
     { name: 'App, 1 thread: answers per hour', value: oneThread.answersPerHour, unit: 'answers/h', how: how(oneThread) },
     { name: 'Old engine: decode speed', value: median(oldDecode), unit: 'tokens/s', how: `median over its answers (range ${range(oldDecode)})` },
     { name: 'Old engine: decode ÷ bound', value: median(oldDecode) / oldBound, unit: '×', how: `bound ${round(oldBound)} tokens/s (q4 decoder ${round(o.weights.webgpu / 1e6)} MB + the same cache)`, digits: 3 },
-    { name: 'llama.cpp native: decode speed', value: llamaDecode, unit: 'tokens/s', how: `node-llama-cpp prebuilt CPU build, Q8_0 GGUF of the same decoder, ${o.cores} threads, prompt of ${app.promptTokens} tokens; median of ${o.llamaRuns.length} runs before and after the app's (range ${range(o.llamaRuns.map((x) => x.decodeTokensPerS))})` },
+    { name: 'llama.cpp native: decode speed', value: llamaDecode, unit: 'tokens/s', how: `node-llama-cpp prebuilt CPU build, Q8_0 GGUF of the same decoder, ${o.cores} threads, prompt of ${app.promptTokens} tokens; median of ${o.llamaRuns.length} runs before and after the app's (range ${range(o.llamaRuns.map((x) => x.decodeTps))})` },
     { name: 'llama.cpp native: decode ÷ bound', value: llamaDecode / llamaBound, unit: '×', how: `bound ${round(llamaBound)} tokens/s (Q8_0 tensors ${round(o.llamaBytes / 1e6)} MB + f16 key/value cache)`, digits: 3 },
-    { name: 'llama.cpp native, 1 thread: decode speed', value: median(o.llamaOne.map((x) => x.decodeTokensPerS)), unit: 'tokens/s', how: `range ${range(o.llamaOne.map((x) => x.decodeTokensPerS))}` },
-    { name: 'llama.cpp native: prompt speed', value: median(o.llamaRuns.map((x) => x.prefillTokensPerS)), unit: 'tokens/s', how: `prompt tokens ÷ time to the first token (no vision encoder), ${o.cores} threads (range ${range(o.llamaRuns.map((x) => x.prefillTokensPerS))})` },
+    { name: 'llama.cpp native, 1 thread: decode speed', value: median(o.llamaOne.map((x) => x.decodeTps)), unit: 'tokens/s', how: `range ${range(o.llamaOne.map((x) => x.decodeTps))}` },
+    { name: 'llama.cpp native: prompt speed', value: median(o.llamaRuns.map((x) => x.prefillTps)), unit: 'tokens/s', how: `prompt tokens ÷ time to the first token (no vision encoder), ${o.cores} threads (range ${range(o.llamaRuns.map((x) => x.prefillTps))})` },
     { name: 'App ÷ llama.cpp, decode', value: appDecode / llamaDecode, unit: '×', how: 'same decoder size, same prompt length, same machine', digits: 2 },
     {
       name: 'App: main-thread long tasks during the run',

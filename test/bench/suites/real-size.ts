@@ -299,8 +299,8 @@ function rows(plan: Plan, direct: PathPage, app: PathPage, decoderBytes: number)
       },
     );
   };
-  metric('decode speed', 'tokens/s', (u) => u.decodeTokensPerS, true, '(tokens − 1) ÷ time from first to last token');
-  metric('prefill speed', 'tokens/s', (u) => u.prefillTokensPerS, true, 'prompt tokens ÷ time from model start to first token (vision encoder included)');
+  metric('decode speed', 'tokens/s', (u) => u.decodeTps, true, '(tokens − 1) ÷ time from first to last token');
+  metric('prefill speed', 'tokens/s', (u) => u.prefillTps, true, 'prompt tokens ÷ time from model start to first token (vision encoder included)');
   metric('time to first token', 'ms', (u) => u.ttftMs, false, 'from the call (image decoding, processor, vision encoder, prefill)');
   const each = (label: string, unit: string, f: (p: PathPage) => number | null, note: (p: PathPage) => string) => {
     for (const p of [direct, app]) {
@@ -318,7 +318,7 @@ function rows(plan: Plan, direct: PathPage, app: PathPage, decoderBytes: number)
   }, (p) => `CPU time of all the processes of the ${p.path} path's browser (renderer with page and workers, GPU process, browser process; Chromium's SystemInfo.getProcessInfo) while it held the model idle, ÷ the wall time of the other path's measured runs: near 0 means the two paths did not compete for the cores`);
   if (plan.device === 'webgpu') each('GPU buffers at peak', 'MiB', (p) => p.gpuPeakBytes / MIB, () => 'bytes of WebGPU buffers live at once (createBuffer − destroy, workers/runtime/gpu-meter.ts)');
   const gpu = plan.device === 'webgpu' && !isSoftwareAdapter(app.adapter ?? 'swiftshader') ? GPU_BANDWIDTH.find((g) => g.match.test(app.adapter ?? '')) : undefined;
-  const appDecode = app.runs.map((r) => r.usage.decodeTokensPerS).filter((v): v is number => v !== null);
+  const appDecode = app.runs.map((r) => r.usage.decodeTps).filter((v): v is number => v !== null);
   if (gpu && appDecode.length) {
     const bound = gpu.bytesPerS / decoderBytes;
     out.push({
@@ -332,7 +332,7 @@ function rows(plan: Plan, direct: PathPage, app: PathPage, decoderBytes: number)
 }
 
 const fmt = (v: number | null | undefined, d: number) => (v === null || v === undefined ? '?' : v.toFixed(d));
-const describeRun = (r: RunResult) => `TTFT ${fmt(r.usage.ttftMs, 0)} ms, prefill ${fmt(r.usage.prefillTokensPerS, 1)} tok/s, decode ${fmt(r.usage.decodeTokensPerS, 2)} tok/s (${r.usage.completionTokens} tokens)`;
+const describeRun = (r: RunResult) => `TTFT ${fmt(r.usage.ttftMs, 0)} ms, prefill ${fmt(r.usage.prefillTps, 1)} tok/s, decode ${fmt(r.usage.decodeTps, 2)} tok/s (${r.usage.completionTokens} tokens)`;
 
 export const realSizeSuite: BenchSuite = {
   id: 'real-size',

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { planRun } from '../../../src/core/runner/plan.ts';
 import { buildProvenance } from '../../../src/core/runner/provenance.ts';
-import type { RunProgress, RunResponse } from '../../../src/core/runner/types.ts';
+import type { RunProgress } from '../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../src/core/model/answer.ts';
 import { firstDifference } from '../../../src/cli/run/identity.ts';
 import { JOURNAL_FORMAT, JournalWriter, journalRunStore, readJournal, type JournalHeader } from '../../../src/cli/run/journal.ts';
 import { lockOutput } from '../../../src/cli/run/output.ts';
@@ -80,7 +81,7 @@ function header(): JournalHeader {
   };
 }
 
-const row = (itemKey: string, text = 'answer'): RunResponse => ({
+const row = (itemKey: string, text = 'answer'): ResponseRecord => ({
   id: `cli-x/${itemKey}`, runId: 'cli-x', itemKey, caseId: 'c0', questionId: 'q1', cacheKey: 'k', modelId: 'm1', variant: 'none', sample: 0,
   rawText: text, parsed: null, parseError: null, usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1 }, latencyMs: 1, finishReason: 'stop', createdAt: 1,
 });
@@ -163,7 +164,7 @@ describe('a resume refusal', () => {
 
 describe('progress', () => {
   const event = (done: number, latest = true): RunProgress => ({
-    runId: 'r', phase: 'running', modelId: 'm1', overall: { done, total: 10 }, model: { done, total: 10 }, decodeTokensPerS: 12.5, ...(latest ? { latest: row(`k${done}`) } : {}),
+    runId: 'r', phase: 'running', modelId: 'm1', overall: { done, total: 10 }, model: { done, total: 10 }, decodeTps: 12.5, ...(latest ? { latest: row(`k${done}`) } : {}),
   });
 
   it('prints a plain line per tenth when stderr is not a terminal, with ETA and decode speed', () => {

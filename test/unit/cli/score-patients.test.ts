@@ -12,7 +12,7 @@ import { main } from '../../../src/cli/main.ts';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { itemKeyOf } from '../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../src/core/model/answer.ts';
 import { testRun } from '../../support/run-record.ts';
 import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
 
@@ -21,7 +21,7 @@ const cases: BenchCase[] = Array.from({ length: 10 }, (_, i) => ({
   questions: [{ id: 'q', text: 'Dx?', reference: { diagnosis: 'Meningioma' } }],
   meta: { 'dicom.patientKey': i < 5 ? 'PAT-1' : 'PAT-2', 'dicom.fieldStrength': i < 5 ? '1.5' : '3' },
 }));
-const responses: RunResponse[] = cases.map((c, i) => {
+const responses: ResponseRecord[] = cases.map((c, i) => {
   const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId: 'm', variant: 'none', sample: 0 });
   const diagnosis = i < 5 ? 'Meningioma' : 'Schwannoma';
   return {

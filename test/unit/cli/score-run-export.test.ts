@@ -12,7 +12,7 @@ import { main } from '../../../src/cli/main.ts';
 import type { BenchCase } from '../../../src/core/bundle/types.ts';
 import { serializeRunExport, toRunExport } from '../../../src/core/scoring/io/run-export.ts';
 import { itemKeyOf } from '../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../src/core/model/answer.ts';
 import { testRun } from '../../support/run-record.ts';
 import { makeTempDir, removeTempDirs } from '../../support/temp-dir.ts';
 
@@ -35,7 +35,7 @@ const cases: BenchCase[] = [
 ];
 const run = testRun({ id: 'run-x', name: 'mixed', plan: { cases: 6, models: 1, variants: 1, samples: 1, items: 6 } });
 const dx = (...names: string[]) => ({ hypotheses: names.map((diagnosis, i) => ({ rank: i + 1, diagnosis, confidence: 0.5, evidence: null })) });
-function response(caseId: string, parsed: unknown, parseError: string | null = null): RunResponse {
+function response(caseId: string, parsed: unknown, parseError: string | null = null): ResponseRecord {
   const itemKey = itemKeyOf({ caseId, questionId: 'q', modelId: 'm', variant: 'none', sample: 0 });
   return { id: `run-x/${itemKey}`, runId: 'run-x', itemKey, caseId, questionId: 'q', cacheKey: '', modelId: 'm', variant: 'none', sample: 0, rawText: '', parsed, parseError, usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1 }, latencyMs: 1, finishReason: 'stop', createdAt: 1 };
 }

@@ -338,8 +338,8 @@ export class OpenAiCompatibleEngine implements Engine {
       promptTokens: prompt,
       completionTokens: completion,
       ttftMs: ttft,
-      prefillTokensPerS: prompt !== null && ttft ? (prompt / ttft) * 1000 : null,
-      decodeTokensPerS: completion !== null && decodeMs && completion > 1 ? ((completion - 1) / decodeMs) * 1000 : null,
+      prefillTps: prompt !== null && ttft ? (prompt / ttft) * 1000 : null,
+      decodeTps: completion !== null && decodeMs && completion > 1 ? ((completion - 1) / decodeMs) * 1000 : null,
       totalMs: total,
     };
   }

@@ -76,8 +76,8 @@ export class GenerationMeter {
       promptTokens: this.#promptTokens,
       completionTokens: this.#tokens,
       ttftMs: first === null ? null : first - this.#start,
-      prefillTokensPerS: prefillMs && prefillMs > 0 && this.#computedTokens > 0 ? (this.#computedTokens / prefillMs) * 1000 : null,
-      decodeTokensPerS: decodeMs && decodeMs > 0 && this.#tokens > 1 ? ((this.#tokens - 1) / decodeMs) * 1000 : null,
+      prefillTps: prefillMs && prefillMs > 0 && this.#computedTokens > 0 ? (this.#computedTokens / prefillMs) * 1000 : null,
+      decodeTps: decodeMs && decodeMs > 0 && this.#tokens > 1 ? ((this.#tokens - 1) / decodeMs) * 1000 : null,
       totalMs: end - this.#start,
       ...this.#extra,
     };

@@ -202,7 +202,7 @@ export class WebLlmEngine implements Engine {
     try {
       // Every benchmark item starts from an empty conversation: no KV cache reuse between items.
       await this.api.resetChat();
-      if (opts.signal?.aborted) return { text: '', finishReason: 'abort', usage: { promptTokens: null, completionTokens: null, ttftMs: null, prefillTokensPerS: null, decodeTokensPerS: null, totalMs: performance.now() - t0 } };
+      if (opts.signal?.aborted) return { text: '', finishReason: 'abort', usage: { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null, totalMs: performance.now() - t0 } };
       const stream = await this.api.chat.completions.create({
         messages,
         stream: true,
@@ -244,8 +244,8 @@ export class WebLlmEngine implements Engine {
         promptTokens: usage?.prompt_tokens ?? null,
         completionTokens: usage?.completion_tokens ?? null,
         ttftMs: extra?.time_to_first_token_s !== undefined ? extra.time_to_first_token_s * 1000 : ttft,
-        prefillTokensPerS: extra?.prefill_tokens_per_s ?? null,
-        decodeTokensPerS: extra?.decode_tokens_per_s ?? null,
+        prefillTps: extra?.prefill_tokens_per_s ?? null,
+        decodeTps: extra?.decode_tokens_per_s ?? null,
         totalMs: performance.now() - t0,
       },
     };

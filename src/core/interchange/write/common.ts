@@ -7,7 +7,7 @@
  */
 import type { BenchCase, Question } from '../../bundle/types.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
-import type { RunResponse } from '../../runner/types.ts';
+import type { ResponseRecord } from '../../model/answer.ts';
 import type { RunExport } from '../../scoring/io/run-export.ts';
 import { isContinuousMetric } from '../../scoring/run/summary.ts';
 import type { ArmSummary, ItemScore, RunScoreSummary } from '../../scoring/run/types.ts';
@@ -32,7 +32,7 @@ export interface ExportFile {
 }
 
 export interface ArmAnswer {
-  readonly response: RunResponse;
+  readonly response: ResponseRecord;
   readonly kase: BenchCase | undefined;
   readonly question: Question | undefined;
   readonly score: ItemScore | undefined;

@@ -20,14 +20,13 @@
  */
 import type { BenchCase } from '../../bundle/types.ts';
 import { legacyItemKeyParts, splitLegacyProvenance } from '../../runner/legacy.ts';
-import type { ResponseUsage, RunStatus } from '../../model/answer.ts';
+import type { ResponseUsage, RunStatus, ResponseRecord } from '../../model/answer.ts';
 import type { ReviewRecord, ReviewState } from '../../model/review.ts';
 import type { RunRecord } from '../../runner/records.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { RunConfig } from '../../runner/config.ts';
 import { PROVENANCE_SCHEMA, type Provenance } from '../../runner/provenance.ts';
 import { withoutSecrets } from '../../runner/secrets.ts';
-import type { RunResponse } from '../../runner/types.ts';
 import { parseJsonText } from './json-text.ts';
 
 const RUN_EXPORT_FORMAT = 'neuroeval-run';
@@ -42,7 +41,7 @@ export interface RunExport {
   readonly run: Omit<RunRecord, 'provenance'>;
   /** `null` when the file held none (a hand-made export): it can be scored, not imported. */
   readonly provenance: Provenance | null;
-  readonly responses: readonly RunResponse[];
+  readonly responses: readonly ResponseRecord[];
   /** The run's reviews as stored; absent in files before version 3 and in exports made without them. */
   readonly reviews?: readonly ReviewRecord[];
   readonly cases?: readonly BenchCase[];
@@ -51,7 +50,7 @@ export interface RunExport {
 /** Builds an export from stored records; any secret an old record still held is left out. */
 export function toRunExport(
   run: RunRecord,
-  responses: readonly RunResponse[],
+  responses: readonly ResponseRecord[],
   cases?: readonly BenchCase[],
   options: { exportedAt?: number; reviews?: readonly ReviewRecord[] } = {},
 ): RunExport {
@@ -215,7 +214,7 @@ function promptSizeOf(v: unknown): ResponseUsage['prompt'] | undefined {
   return { textTokens: v.textTokens, imageTokens: v.imageTokens, reusedTokens: v.reusedTokens, images: images as { tiles: number | null; tokens: number }[] };
 }
 
-function responseOf(v: unknown, i: number, file: string, runId: string, version: number): RunResponse {
+function responseOf(v: unknown, i: number, file: string, runId: string, version: number): ResponseRecord {
   const at = `responses[${i}]`;
   const r = need(file, at, v, isObj, 'an object');
   const itemKey = need(file, `${at}.itemKey`, r.itemKey, isString, 'a string');
@@ -288,7 +287,7 @@ function caseOf(v: unknown, i: number, file: string): BenchCase {
 }
 
 /** A run has one answer per item: a second one means a damaged or hand-edited file, whichever is read or stored. */
-function noRepeatedItems(responses: readonly RunResponse[], file: string): void {
+function noRepeatedItems(responses: readonly ResponseRecord[], file: string): void {
   const firstAt = new Map<string, number>();
   responses.forEach((r, i) => {
     const before = firstAt.get(r.itemKey);

@@ -9,11 +9,11 @@ import { NEUROVLM_SCORED_FIELDS, type NeuroVlmScoredField } from './normalise.ts
 import { armKey } from '../run/types.ts';
 import type { NeuroVlmAnswerOutcome, NeuroVlmItem } from './types.ts';
 
-/** A stored response as the runner writes it (`RunResponse`), reduced to what scoring reads. */
+/** A stored response as the runner writes it (`ResponseRecord`), reduced to what scoring reads. */
 export type ScorableResponse = Pick<
   ResponseRecord,
-  'itemKey' | 'caseId' | 'questionId' | 'modelId' | 'variant' | 'sample' | 'parsed' | 'parseError' | 'latencyMs' | 'usage' | 'rawText' | 'finishReason' | 'createdAt'
-> & { readonly id?: string; readonly error?: string | null };
+  'itemKey' | 'caseId' | 'questionId' | 'modelId' | 'variant' | 'sample' | 'parsed' | 'parseError' | 'latencyMs' | 'usage' | 'rawText' | 'finishReason' | 'createdAt' | 'error'
+> & { readonly id?: string };
 
 /** The case and question a response answered, when the cases are at hand. */
 export function findQuestion(cases: ReadonlyMap<string, BenchCase>, r: Pick<ScorableResponse, 'caseId' | 'questionId'>): { kase: BenchCase; question: Question | undefined } | undefined {

@@ -8,7 +8,7 @@
  * model, case, question and sample that are consistent.
  */
 import { normaliseClass } from '../neurovlm/normalise.ts';
-import type { RunResponse } from '../../runner/types.ts';
+import type { ResponseRecord } from '../../model/answer.ts';
 
 export type ConsistencyProbe = 'mirror' | 'paraphrase';
 
@@ -65,23 +65,23 @@ function lateralityOf(parsed: unknown): string | null {
 const MIRRORED: Readonly<Record<string, string>> = { left: 'right', right: 'left', bilateral: 'bilateral', midline: 'midline' };
 
 /** The mirror probe's consistency per model, from the run's answers under `none` and `probe:mirror`; empty without the probe. */
-export function mirrorConsistency(responses: readonly RunResponse[]): ConsistencySummary[] {
+export function mirrorConsistency(responses: readonly ResponseRecord[]): ConsistencySummary[] {
   return probeConsistency(responses, 'mirror');
 }
 
 /** The paraphrase probe's consistency per model (same diagnosis), from the answers under `none` and `probe:paraphrase`; empty without the probe. */
-export function paraphraseConsistency(responses: readonly RunResponse[]): ConsistencySummary[] {
+export function paraphraseConsistency(responses: readonly ResponseRecord[]): ConsistencySummary[] {
   return probeConsistency(responses, 'paraphrase');
 }
 
 /** Every probe's rows: the mirror's models, then the paraphrase's. */
-export function runConsistency(responses: readonly RunResponse[]): ConsistencySummary[] {
+export function runConsistency(responses: readonly ResponseRecord[]): ConsistencySummary[] {
   return [...mirrorConsistency(responses), ...paraphraseConsistency(responses)];
 }
 
-function probeConsistency(responses: readonly RunResponse[], probe: ConsistencyProbe): ConsistencySummary[] {
-  const key = (r: RunResponse) => `${r.modelId}\u0000${r.caseId}\u0000${r.questionId}\u0000${r.sample}`;
-  const original = new Map<string, RunResponse>();
+function probeConsistency(responses: readonly ResponseRecord[], probe: ConsistencyProbe): ConsistencySummary[] {
+  const key = (r: ResponseRecord) => `${r.modelId}\u0000${r.caseId}\u0000${r.questionId}\u0000${r.sample}`;
+  const original = new Map<string, ResponseRecord>();
   for (const r of responses) if (r.variant === 'none' && !r.error && !r.parseError) original.set(key(r), r);
   type Counts = Omit<ConsistencySummary, 'modelId' | 'probe'>;
   const byModel = new Map<string, { -readonly [K in keyof Counts]: number }>();

@@ -10,7 +10,7 @@ import type { BenchCase, ProtocolDefaults } from '../../bundle/types.ts';
 import type { ReviewRecord } from '../../model/review.ts';
 import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import { getProtocol, protocolFor } from '../../protocols/registry.ts';
-import type { RunResponse } from '../../runner/types.ts';
+import type { ResponseRecord } from '../../model/answer.ts';
 import { TAXONOMY_VERSION } from '../equivalence/taxonomy.ts';
 import { findQuestion } from '../neurovlm/items.ts';
 import { EQUIVALENCE_RUBRIC_VERSION, JudgeService, type LocalJudge } from './judge-service.ts';
@@ -29,7 +29,7 @@ export interface RunScoringInput {
   readonly protocolId: string;
   /** The benchmark's protocol defaults (used by `auto`). */
   readonly defaults?: ProtocolDefaults;
-  readonly responses: readonly RunResponse[];
+  readonly responses: readonly ResponseRecord[];
   readonly cases: readonly BenchCase[];
   readonly reviews?: readonly ReviewRecord[];
   /** Items of an earlier score set: their judge replies are reused when the judge and request are the same. */
@@ -151,7 +151,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
   const proposeTaxonomy = options.taxonomy ?? true;
 
   // One row per item: a re-asked item keeps only its latest answer.
-  const latest = new Map<string, RunResponse>();
+  const latest = new Map<string, ResponseRecord>();
   for (const r of input.responses) {
     const seen = latest.get(r.id);
     if (!seen || seen.createdAt <= r.createdAt) latest.set(r.id, r);

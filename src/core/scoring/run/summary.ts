@@ -348,7 +348,7 @@ export function summariseArms(
       metrics,
       ...(neuro.length ? { neurovlm: scoreNeuroVlm(neuroVlmItemsFromRun(neuro, cases), { seed: opts.seed, resamples: opts.resamples }) } : {}),
       medianLatencyMs: median(ok.map((r) => r.latencyMs).filter((x) => Number.isFinite(x))),
-      ...(decoded !== null ? { decodeTokensPerS: decoded } : {}),
+      ...(decoded !== null ? { decodeTps: decoded } : {}),
     });
   }
   // The benchmark's own figures: its evaluator on the run as `neuroeval export --format neurovlm-jsonl` writes it, the

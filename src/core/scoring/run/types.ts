@@ -186,7 +186,7 @@ export interface ArmSummary {
    * on score sets stored before it was defined (they kept a mean of per-answer
    * rates under another name, which is not shown).
    */
-  readonly decodeTokensPerS?: number;
+  readonly decodeTps?: number;
 }
 
 /** Confidence − accuracy by degradation severity, per model and degradation kind. */

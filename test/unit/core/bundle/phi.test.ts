@@ -22,7 +22,7 @@ import { loadResults } from '../../../../src/core/stored/overview.ts';
 import { overviewOf } from '../../../../src/core/results/overview.ts';
 import { buildHtmlReport } from '../../../../src/core/results/report-html.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { neuroVlmJsonlRecords } from '../../../../src/core/scoring/io/neurovlm-jsonl.ts';
 import { serializeRunExport, toRunExport } from '../../../../src/core/scoring/io/run-export.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
@@ -96,7 +96,7 @@ describe('a bundle with DICOM in sources/ and a patient-named case image', () =>
     // A run of the imported cases, scored, as the runner and the scorer store them.
     const cases = (await repos.cases.listByBenchmark('phi-probe')).map(({ benchmarkId: _b, ...c }) => c);
     const run = testRun({ id: 'run-phi', benchmarkId: 'phi-probe', provenance: testProvenance({ benchmark: { id: 'phi-probe', contentHash: bundle.manifest.contentHash } }), plan: { cases: 2, models: 1, variants: 1, samples: 1, items: 2 } });
-    const responses = cases.map((c): RunResponse => {
+    const responses = cases.map((c): ResponseRecord => {
       const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q1', modelId: 'm', variant: 'none', sample: 0 });
       return {
         id: `${run.id}/${itemKey}`, runId: run.id, itemKey, caseId: c.id, questionId: 'q1', cacheKey: '', modelId: 'm', variant: 'none', sample: 0,

@@ -34,7 +34,7 @@ import { dexieRunStore } from '../../../../src/core/stored/run-store.ts';
 import { planRun, planSummary } from '../../../../src/core/runner/plan.ts';
 import { runProtocol } from '../../../../src/core/runner/protocol-adapter.ts';
 import { runRun } from '../../../../src/core/runner/runner.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { neuroVlmJsonlRecords } from '../../../../src/core/scoring/io/neurovlm-jsonl.ts';
 import { serializeRunExport, toRunExport } from '../../../../src/core/scoring/io/run-export.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
@@ -143,7 +143,7 @@ describe('in the app: import, run against an echoing endpoint, score, export', (
     });
     expect(outcome.status).toBe('done');
     expect(outcome.generated + outcome.errors).toBe(3);
-    const responses = (await repos.responses.listByRun(run.id)) as RunResponse[];
+    const responses = (await repos.responses.listByRun(run.id)) as ResponseRecord[];
     // The server did get the key, and did echo it both ways: the search below would find it if it were kept.
     expect(server.authorizations).toContain(`Bearer ${KEY}`);
     expect(responses.filter((r) => r.finishReason === 'error').map((r) => r.error)).toContainEqual(expect.stringContaining('Invalid header: Bearer [redacted]'));

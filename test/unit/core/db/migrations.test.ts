@@ -78,6 +78,9 @@ const V4_STORES: StoreSpec[] = [
 /** Version 5 exactly as released: scoringCache, judge replies and encoder vectors kept for re-scoring. Never edit. */
 const V5_STORES: StoreSpec[] = [...V4_STORES, { name: 'scoringCache', keyPath: 'key', indexes: [idx('createdAt')] }];
 
+/** Version 6 exactly as released: version 5's stores (a data migration only: arms' decode speed renamed). Never edit. */
+const V6_STORES: StoreSpec[] = V5_STORES;
+
 /** A Dexie-style index written by hand: `[a+b]` becomes keyPath `['a', 'b']`. */
 function idx(name: string): { name: string; keyPath: string | string[] } {
   const compound = /^\[(.+)\]$/.exec(name);
@@ -167,15 +170,32 @@ const v2Rows = {
 };
 
 describe('schema migrations', () => {
-  it('declares version 5 as the current version', () => {
-    // Bumping this needs a new "upgrades a version 5 database" test; see the top of this file.
-    expect(SCHEMA_VERSION).toBe(5);
+  it('declares version 6 as the current version', () => {
+    // Bumping this needs a new "upgrades a version 6 database" test; see the top of this file.
+    expect(SCHEMA_VERSION).toBe(6);
   });
 
-  it('creates a fresh database exactly as version 5 is written by hand', async () => {
+  it('creates a fresh database exactly as version 6 is written by hand', async () => {
     const name = freshName();
     (await open(name)).close();
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(50, V5_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(60, V6_STORES));
+  });
+
+  it('upgrades a version 5 database: each score set\'s arms name their decode speed decodeTps, everything else kept', async () => {
+    const name = freshName();
+    const v3Run = { ...run, config: null, provenance: v2Provenance };
+    const arm = { modelId: 'm', variant: 'none', responses: 3, failed: 0, medianLatencyMs: 120, metrics: {} };
+    const measured = { ...scoreSet, summary: { arms: [{ ...arm, decodeTokensPerS: 12.5 }, { ...arm, modelId: 'unmeasured' }] } };
+    const legacy = { ...scoreSet, id: 'r1/v0', version: 0, summary: {} };
+    await buildDatabaseByHand(indexedDB, name, 50, V5_STORES, { ...v1Rows, runs: [v3Run], responses: [], scores: [], scoreSets: [measured, legacy] });
+    const db = await open(name);
+    const repos = createRepositories(db);
+    expect(await repos.scores.latestSet('r1')).toEqual({ ...scoreSet, summary: { arms: [{ ...arm, decodeTps: 12.5 }, { ...arm, modelId: 'unmeasured' }] } });
+    expect(await repos.runs.get('r1')).toEqual(v3Run);
+    db.close();
+    expect(JSON.stringify(await readAllByHand(indexedDB, name, 'scoreSets'))).not.toContain('decodeTokensPerS');
+    expect((await readAllByHand(indexedDB, name, 'scoreSets')).find((r) => (r as { id: string }).id === 'r1/v0')).toEqual(legacy);
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(60, V6_STORES));
   });
 
   it('upgrades a version 4 database: data kept, an empty scoring cache added that keeps what scoring puts in it', async () => {
@@ -192,7 +212,7 @@ describe('schema migrations', () => {
     await repos.scoringCache.put('k', { kind: 'reply', raw: '{"equivalent": true}' });
     expect(await repos.scoringCache.get('k')).toEqual({ kind: 'reply', raw: '{"equivalent": true}' });
     db.close();
-    expect((await inspectDatabaseByHand(indexedDB, name)).version).toBe(50);
+    expect((await inspectDatabaseByHand(indexedDB, name)).version).toBe(60);
   });
 
   it('upgrades a version 1 database: data kept, per-metric score rows become score version 1', async () => {
@@ -221,7 +241,7 @@ describe('schema migrations', () => {
       metrics: { accuracy: { value: 1, source: 'rule', sourceId: 'exact' }, rougeL: { value: 0.5, source: 'rule', sourceId: 'rouge' } },
     });
     db.close();
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(50, V5_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(60, V6_STORES));
   });
 
   it('upgrades a version 2 database: config moves out of provenance without its API key, responses get case and question ids', async () => {
@@ -251,7 +271,7 @@ describe('schema migrations', () => {
     expect(await repos.scores.latestSet('r1')).toEqual(scoreSet);
     db.close();
 
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(50, V5_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(60, V6_STORES));
     expect(JSON.stringify(await readAllByHand(indexedDB, name, 'runs'))).not.toContain(SECRET);
     expect(JSON.stringify(await readAllByHand(indexedDB, name, 'responses'))).not.toContain(SECRET);
   });
@@ -277,14 +297,14 @@ describe('schema migrations', () => {
     expect(await storedAnswers(repos, stored, {})).toMatchObject({ total: 1, rows: [{ responseId: 'r1:c1', value: 1, confidence: 0.8 }] });
     expect(await repos.scores.openDigest(set, benchmark.contentHash)).toMatchObject({ scoreSetId: 'r1/v1', items: 1 });
     db.close();
-    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(50, V5_STORES));
+    expect(await inspectDatabaseByHand(indexedDB, name)).toEqual(normaliseShape(60, V6_STORES));
   });
 
-  it('opens a hand-built version 5 database without changing its schema or data', async () => {
+  it('opens a hand-built version 6 database without changing its schema or data', async () => {
     const name = freshName();
     const v3Run = { ...run, config: null, provenance: v2Provenance };
     const v3Response = { ...response, caseId: 'c1', questionId: 'q1' };
-    await buildDatabaseByHand(indexedDB, name, 50, V5_STORES, { ...v1Rows, runs: [v3Run], responses: [v3Response], scores: [], scoreSets: [scoreSet] });
+    await buildDatabaseByHand(indexedDB, name, 60, V6_STORES, { ...v1Rows, runs: [v3Run], responses: [v3Response], scores: [], scoreSets: [scoreSet] });
     const before = await inspectDatabaseByHand(indexedDB, name);
     const db = await open(name);
     const repos = createRepositories(db);
@@ -332,9 +352,9 @@ describe('schema migrations', () => {
     const db = await open(name);
     const repos = createRepositories(db);
     await repos.settings.set('theme', 'dark');
-    // A newer release opening version 6 must not be blocked by this connection.
+    // A newer release opening version 7 must not be blocked by this connection.
     await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open(name, 60);
+      const req = indexedDB.open(name, 70);
       req.onblocked = () => reject(new Error('upgrade blocked by the old connection'));
       req.onsuccess = () => {
         req.result.close();

@@ -52,7 +52,7 @@ function standInEngine(world: World, hostName: string, spec: EngineSpec): Engine
     },
     async generate(request: GenerateRequest) {
       world.log.push(`${hostName} generate ${spec.id}`);
-      return { text: `${spec.id}:${request.messages.length}`, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: null, prefillTokensPerS: null, decodeTokensPerS: null, totalMs: 0 } };
+      return { text: `${spec.id}:${request.messages.length}`, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: null, prefillTps: null, decodeTps: null, totalMs: 0 } };
     },
     async unload() {
       mine().delete(spec.id);

@@ -97,7 +97,7 @@ describe('OpenAI-compatible engine', () => {
     expect(result.finishReason).toBe('stop');
     expect(result.usage).toMatchObject({ promptTokens: 812, completionTokens: 9 });
     expect(Number.isFinite(result.usage.ttftMs)).toBe(true);
-    expect(Number.isFinite(result.usage.decodeTokensPerS)).toBe(true);
+    expect(Number.isFinite(result.usage.decodeTps)).toBe(true);
 
     const sent = seen.at(-1)!;
     expect(sent.auth).toBe('Bearer secret');

@@ -94,8 +94,8 @@ describe('self-test model on transformers.js + onnxruntime-web (wasm, Node)', ()
       // 40×30 → 64×48 → two-by-two frames of 32 px plus the global frame, 16 image tokens each, plus the text.
       expect(usage.promptTokens).toBeGreaterThan(5 * 16);
       expect(Number.isFinite(usage.ttftMs)).toBe(true);
-      expect(Number.isFinite(usage.prefillTokensPerS)).toBe(true);
-      if (usage.completionTokens! > 1) expect(Number.isFinite(usage.decodeTokensPerS)).toBe(true);
+      expect(Number.isFinite(usage.prefillTps)).toBe(true);
+      if (usage.completionTokens! > 1) expect(Number.isFinite(usage.decodeTps)).toBe(true);
       expect(Number.isFinite(usage.totalMs)).toBe(true);
       expect(usage.totalMs).toBeGreaterThanOrEqual(usage.ttftMs!);
 

@@ -70,8 +70,8 @@ describe('self-test text LLM on transformers.js + onnxruntime-web (wasm, Node)',
     expect(usage.completionTokens).toBeGreaterThan(0);
     expect(usage.completionTokens).toBeLessThanOrEqual(16);
     expect(Number.isFinite(usage.ttftMs)).toBe(true);
-    expect(Number.isFinite(usage.prefillTokensPerS)).toBe(true);
-    if (usage.completionTokens! > 1) expect(Number.isFinite(usage.decodeTokensPerS)).toBe(true);
+    expect(Number.isFinite(usage.prefillTps)).toBe(true);
+    if (usage.completionTokens! > 1) expect(Number.isFinite(usage.decodeTps)).toBe(true);
     expect(events.map((e) => e.index)).toEqual([...Array(usage.completionTokens).keys()]);
     expect(result.text.length).toBeGreaterThan(0);
     expect(result.text.startsWith(events.map((e) => e.text).join(''))).toBe(true);

@@ -46,8 +46,8 @@ describe('GenerationMeter', () => {
       promptTokens: 50,
       completionTokens: 4,
       ttftMs: 110,
-      prefillTokensPerS: 500,
-      decodeTokensPerS: 100,
+      prefillTps: 500,
+      decodeTps: 100,
       totalMs: 150,
     });
   });
@@ -55,7 +55,7 @@ describe('GenerationMeter', () => {
   it('reports nulls for what it could not measure', () => {
     let t = 0;
     const meter = new GenerationMeter(() => (t += 5));
-    expect(meter.usage()).toEqual({ promptTokens: 0, completionTokens: 0, ttftMs: null, prefillTokensPerS: null, decodeTokensPerS: null, totalMs: 5 });
+    expect(meter.usage()).toEqual({ promptTokens: 0, completionTokens: 0, ttftMs: null, prefillTps: null, decodeTps: null, totalMs: 5 });
   });
 });
 

@@ -11,13 +11,13 @@ import type { BenchCase } from '../../../../src/core/bundle/types.ts';
 import { turnText } from '../../../../src/core/chat/turn.ts';
 import { protocolFor } from '../../../../src/core/protocols/registry.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/index.ts';
 import { medCalcFiles, slakeFiles, vqaRadFiles } from '../../../support/hf-datasets.ts';
 import { errors, warnings } from './fixtures.ts';
 
 /** Each case asked under its own protocol, answered with `replies[i]`, the reply parsed as the protocol parses it. */
-function answered(cases: readonly BenchCase[], replies: readonly string[]): RunResponse[] {
+function answered(cases: readonly BenchCase[], replies: readonly string[]): ResponseRecord[] {
   return cases.map((c, i) => {
     const p = protocolFor(c);
     const parsed = p.parse(replies[i]!, c.questions[0]!);

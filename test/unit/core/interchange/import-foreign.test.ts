@@ -6,7 +6,7 @@ import { createRepositories, openDatabase, type Repositories } from '../../../..
 import { importForeign, previewForeignImport } from '../../../../src/core/stored/import-foreign.ts';
 import { describeProvenance } from '../../../../src/core/runner/provenance.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { lmmsEvalSamplesJsonl, mcqAnswers, mcqBundle, VLMEVALKIT } from '../../../support/interchange.ts';
 
 const APP = { version: '0.1.0', commit: 'test' };
@@ -44,7 +44,7 @@ describe('another harness\'s answers stored as a run of a benchmark in this brow
     const rows = describeProvenance(run.provenance).map((r) => `${r.label}: ${r.value}`);
     expect(rows).toContain(`Answers from: vlmevalkit: DemoVLM_NeuroMCQ.xlsx (SHA-256 ${run.provenance.imported!.sha256.slice(0, 12)}), task NeuroMCQ`);
     expect(rows).toContain('Sampling: temperature not recorded · top-p not recorded · max not recorded tokens · seed not recorded');
-    const responses = (await repos.responses.listByRun(run.id)) as RunResponse[];
+    const responses = (await repos.responses.listByRun(run.id)) as ResponseRecord[];
     expect(responses.map((r) => [r.caseId, r.rawText, r.error ?? null])).toEqual([
       ['1', 'C', null], ['2', 'The answer is B.', null], ['3', 'Answer: B\r\nbecause of the irregular rim', null], ['4', '', 'Failed to obtain answer.'], ['5', '(C) 颞叶', null], ['6', 'D', null],
     ]);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../../src/core/bundle/types.ts';
 import type { ReviewRecord } from '../../../../src/core/model/review.ts';
 import type { ScoreRecord } from '../../../../src/core/scoring/run/records.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { failureGallery, RAW_TEXT_CHARS } from '../../../../src/core/results/gallery.ts';
 import { joinAnswers } from '../../../../src/core/results/safety-input.ts';
 
@@ -28,8 +28,8 @@ function row(id: string, caseId: string, correct: number | null, confidence: num
   };
 }
 
-function response(id: string, parsed: unknown, rawText = JSON.stringify(parsed), extra: Partial<RunResponse> = {}): RunResponse {
-  return { id, runId: 'run', itemKey: id, caseId: '', questionId: 'q', cacheKey: '', modelId: 'm', variant: 'none', sample: 0, rawText, parsed, parseError: parsed === null ? 'no JSON object' : null, usage: {} as RunResponse['usage'], latencyMs: 1, finishReason: 'stop', createdAt: 0, ...extra };
+function response(id: string, parsed: unknown, rawText = JSON.stringify(parsed), extra: Partial<ResponseRecord> = {}): ResponseRecord {
+  return { id, runId: 'run', itemKey: id, caseId: '', questionId: 'q', cacheKey: '', modelId: 'm', variant: 'none', sample: 0, rawText, parsed, parseError: parsed === null ? 'no JSON object' : null, usage: {} as ResponseRecord['usage'], latencyMs: 1, finishReason: 'stop', createdAt: 0, ...extra };
 }
 
 describe('joining answers', () => {

@@ -16,7 +16,7 @@ import { noValueNotes } from '../../../../src/core/results/no-value.ts';
 import { overviewOf, type LoadedResults } from '../../../../src/core/results/overview.ts';
 import { buildHtmlReport } from '../../../../src/core/results/report-html.ts';
 import { safetyView } from '../../../../src/core/stored/safety.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { NEUROVLM_BENCH_HEADLINE } from '../../../../src/core/scoring/neurovlm/evaluator/index.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
 import { answer, nvbCase, nvbResponse } from '../scoring/neurovlm/fixtures.ts';
@@ -29,7 +29,7 @@ const labelled: BenchCase[] = ids.map((id) => nvbCase(id, { diagnosis_name: 'tum
 const selfTest = ids.map((id, i) => nvbResponse('r1', i === 0 ? { caseId: id, modelId: 'self-test', parsed: answer({ diagnosis_name: 'stroke', diagnosis_confidence: 0.3 }) } : { caseId: id, modelId: 'self-test', parseError: 'no JSON object' }, i));
 const demo = ids.map((id, i) => nvbResponse('r1', { caseId: id, modelId: 'demo-trained', parsed: answer({ diagnosis_name: 'tumor', diagnosis_confidence: 0.9 }) }, 10 + i));
 
-async function loaded(cases: readonly BenchCase[], responses: readonly RunResponse[]): Promise<{ data: LoadedResults; answers: Map<string, RunResponse> }> {
+async function loaded(cases: readonly BenchCase[], responses: readonly ResponseRecord[]): Promise<{ data: LoadedResults; answers: Map<string, ResponseRecord> }> {
   const r = await scoreRun({ protocolId: 'auto', cases, responses }, { resamples: 20 });
   const setId = 'r1/v1';
   const run: ScoredRun = {
@@ -45,7 +45,7 @@ async function loaded(cases: readonly BenchCase[], responses: readonly RunRespon
   return { data, answers: new Map(responses.map((x) => [x.id, x])) };
 }
 
-function report(data: LoadedResults, answers: Map<string, RunResponse>, metric: string): string {
+function report(data: LoadedResults, answers: Map<string, ResponseRecord>, metric: string): string {
   const safety = safetyView(data, answers);
   return buildHtmlReport({
     overview: overviewOf(data), metric, comparisons: [], breakdowns: [], agreement: agreementReport([], []), generatedAt: new Date(0), appVersion: 'test',

@@ -12,13 +12,13 @@ import { overviewOf, type LoadedResults } from '../../../../src/core/results/ove
 import { buildHtmlReport } from '../../../../src/core/results/report-html.ts';
 import { scoresCsv } from '../../../../src/core/results/scores-csv.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
 
 // Ids whose text order (c1, c10, c2) differs from their natural order (c1, c2, c10).
 const cases: BenchCase[] = ['c10', 'c2', 'c1'].map((id) => ({ id, taskFamily: 'differential-diagnosis', questions: [{ id: 'q', text: 'Dx?', reference: { diagnosis: 'Glioblastoma' } }], images: [] }));
 
-function response(modelId: string, c: BenchCase): RunResponse {
+function response(modelId: string, c: BenchCase): ResponseRecord {
   const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId, variant: 'none', sample: 0 });
   return {
     id: `r1/${itemKey}`, runId: 'r1', itemKey, caseId: c.id, questionId: 'q', cacheKey: '', modelId, variant: 'none', sample: 0, rawText: 'Glioblastoma',

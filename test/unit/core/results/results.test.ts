@@ -27,7 +27,8 @@ import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
 import { mcnemar } from '../../../../src/core/scoring/stats/mcnemar.ts';
 import { cohenKappa } from '../../../../src/core/scoring/stats/kappa.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
-import type { RunResponse, Variant } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
+import type { Variant } from '../../../../src/core/runner/types.ts';
 import { testProvenance, testRun, testRunConfig } from '../../../support/run-record.ts';
 
 const cases: BenchCase[] = Array.from({ length: 12 }, (_, i) => ({
@@ -36,7 +37,7 @@ const cases: BenchCase[] = Array.from({ length: 12 }, (_, i) => ({
   questions: [{ id: 'q', text: 'Dx?', reference: { diagnosis: i % 2 ? 'Ischemic stroke' : 'Glioblastoma' } }],
 }));
 
-function response(runId: string, modelId: string, c: BenchCase, right: boolean, variant: Variant = 'none'): RunResponse {
+function response(runId: string, modelId: string, c: BenchCase, right: boolean, variant: Variant = 'none'): ResponseRecord {
   const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId, variant, sample: 0 });
   const dx = right ? c.questions[0]!.reference!.diagnosis! : 'Migraine';
   return {

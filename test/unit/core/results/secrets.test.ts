@@ -21,7 +21,7 @@ import type { RunConfig } from '../../../../src/core/runner/config.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
 import { buildProvenance } from '../../../../src/core/runner/provenance.ts';
 import { withoutSecrets } from '../../../../src/core/runner/secrets.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { parseRunExport, runRecordOf, serializeRunExport, toRunExport } from '../../../../src/core/scoring/io/run-export.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
 import type { EndpointConfig } from '../../../../src/features/models/endpoints.ts';
@@ -40,7 +40,7 @@ const cases: BenchCase[] = ['c1', 'c2'].map((id, i) => ({
 
 const leaks = (what: unknown) => JSON.stringify(what).includes(SECRET);
 
-async function endpointRun(): Promise<{ config: RunConfig; run: RunRecord; responses: RunResponse[] }> {
+async function endpointRun(): Promise<{ config: RunConfig; run: RunRecord; responses: ResponseRecord[] }> {
   // The run form's path: the endpoint choice becomes the run's engine spec.
   const choices = modelChoices([], [endpoint]).filter((c) => c.kind === 'openai');
   const engines = await engineConfigs(choices, 'wasm');
@@ -62,7 +62,7 @@ async function endpointRun(): Promise<{ config: RunConfig; run: RunRecord; respo
     id: 'run-endpoint', benchmarkId: 'b', name: 'Endpoint run', status: 'done', createdAt: 1, updatedAt: 2,
     config: withoutSecrets(config), provenance: withoutSecrets(provenance), plan: { cases: 2, models: 1, variants: 1, samples: 1, items: 2 },
   };
-  const responses = cases.map((c, i): RunResponse => {
+  const responses = cases.map((c, i): ResponseRecord => {
     const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q1', modelId, variant: 'none', sample: 0 });
     const parsed = { hypotheses: [{ rank: 1, diagnosis: i ? 'Meningioma' : 'Abscess', confidence: 0.8, evidence: null }] };
     return {

@@ -18,7 +18,8 @@ import { loadResults, resultsSignature } from '../../../../src/core/stored/overv
 import { overviewOf } from '../../../../src/core/results/overview.ts';
 import { loadStoredDetail, loadStoredResults, storedAnswers, storedOverview } from '../../../../src/core/stored/results.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
-import type { RunResponse, Variant } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
+import type { Variant } from '../../../../src/core/runner/types.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
 import { testRun } from '../../../support/run-record.ts';
 
@@ -34,8 +35,8 @@ const cases: BenchCase[] = Array.from({ length: 30 }, (_, i) => ({
 const VARIANTS: Variant[] = ['none', 'degrade:blur:1', 'degrade:blur:2'];
 
 /** Deterministic, uneven answers: each model right on a different share, two samples on some questions, confidences spread. */
-function answers(runId: string, models: readonly string[], seed: number, idOf: (itemKey: string, n: number) => string = (itemKey) => `${runId}/${itemKey}`): RunResponse[] {
-  const out: RunResponse[] = [];
+function answers(runId: string, models: readonly string[], seed: number, idOf: (itemKey: string, n: number) => string = (itemKey) => `${runId}/${itemKey}`): ResponseRecord[] {
+  const out: ResponseRecord[] = [];
   models.forEach((modelId, m) => {
     for (const variant of VARIANTS) {
       cases.forEach((c, i) => {
@@ -60,7 +61,7 @@ let counter = 0;
 
 /** A benchmark with two runs (one model in both, so labels carry run names), reviews, both scored. */
 /** Two scored runs, or with `oneRun` the first only (a benchmark whose table is one set's columns as stored). */
-async function seeded(oneRun = false): Promise<{ db: NeuroEvalDB; repos: Repositories; responses: { r1: RunResponse[]; r2: RunResponse[] } }> {
+async function seeded(oneRun = false): Promise<{ db: NeuroEvalDB; repos: Repositories; responses: { r1: ResponseRecord[]; r2: ResponseRecord[] } }> {
   const db = await openDatabase({ name: `stored-results-${Date.now()}-${++counter}`, indexedDB, IDBKeyRange });
   const repos = createRepositories(db);
   await repos.benchmarks.putWithContent({
@@ -82,7 +83,7 @@ async function seeded(oneRun = false): Promise<{ db: NeuroEvalDB; repos: Reposit
 }
 
 /** Scores a run as the scoring worker does; `passCases` hands the cases over (else saveVersion reads them). */
-async function score(repos: Repositories, runId: string, responses: RunResponse[], passCases: boolean): Promise<void> {
+async function score(repos: Repositories, runId: string, responses: ResponseRecord[], passCases: boolean): Promise<void> {
   const reviews = await repos.reviews.listByRun(runId);
   const r = await scoreRun({ protocolId: 'auto', cases, responses, reviews }, { resamples: 200 });
   await repos.scores.saveVersion(runId, { durationMs: 1, config: r.config, summary: r.summary }, r.items, passCases ? cases : undefined);

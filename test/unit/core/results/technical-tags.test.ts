@@ -14,7 +14,7 @@ import { toSvgString } from '../../../../src/core/results/svg.ts';
 import { contrastGroup, fieldStrengthGroup, manufacturerGroup, sliceThicknessGroup, metaKeyLabel, technicalGroup } from '../../../../src/core/results/technical-tags.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 
 describe('grouping tag values', () => {
   it('field strength: nominal tesla, whatever the scanner wrote', () => {
@@ -72,7 +72,7 @@ describe('breakdown by technical tags', () => {
     questions: [{ id: 'q', text: 'Dx?', reference: { diagnosis: 'Glioblastoma' } }], meta,
   }));
   // Right on c0, c1 and c2, wrong on c3 and c4.
-  const responses: RunResponse[] = cases.map((c, i) => {
+  const responses: ResponseRecord[] = cases.map((c, i) => {
     const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId: 'm', variant: 'none', sample: 0 });
     const dx = i < 3 ? 'Glioblastoma' : 'Migraine';
     return {

@@ -46,6 +46,6 @@ describe('decode speed', () => {
     });
     const item = (id: string): ItemScore => ({ responseId: id, itemKey: id, caseId: id, questionId: 'q', modelId: 'm', variant: 'none', sample: 0, protocolId: 'free-text', metrics: {}, primary: null, confidence: null, verdicts: [], taxonomy: null, notes: [] });
     const summary = summariseArms([item('a'), item('b')], [response('a', long), response('b', short)], [], { seed: 1, resamples: 10 });
-    expect(summary.arms[0]!.decodeTokensPerS).toBeCloseTo(81 / 2.002);
+    expect(summary.arms[0]!.decodeTps).toBeCloseTo(81 / 2.002);
   });
 });

@@ -33,13 +33,13 @@ describe('speed records', () => {
       { r1: 300 },
     )!;
     expect(r.answers).toBe(4);
-    expect(r.decodeTokensPerS).toBeCloseTo(100);
+    expect(r.decodeTps).toBeCloseTo(100);
     expect(r.protocols.json).toMatchObject({ answers: 3, promptTokens: 200, stoppedTokens: 31 });
     expect(r.protocols.json!.nonDecodeS).toBeCloseTo(0.4);
     expect(r.protocols.json!.truncatedShare).toBeCloseTo(1 / 3);
     expect(r.protocols.mcq!.nonDecodeS).toBeCloseTo(0.2);
     // 800 prompt tokens over 1.4 s of non-decode time.
-    expect(r.prefillTokensPerS).toBeCloseTo(800 / 1.4);
+    expect(r.prefillTps).toBeCloseTo(800 / 1.4);
     expect(r.betweenS).toBeCloseTo(0.05);
     // The only run found its model warm (a wait under COLD_WAIT_MS): 0.3 s, and its first answer's 0.1 s over the usual.
     expect(r.warmLoadS).toBeCloseTo(0.4);
@@ -56,7 +56,7 @@ describe('speed records', () => {
     const r = speedRecord([...run('c1', 3000), ...run('c2', 1000), ...run('w1', 200)], { c1: 5000, c2: 7000, w1: 800 })!;
     expect(r.protocols.json!.nonDecodeS).toBeCloseTo(0.4);
     expect(r.protocols.json!.answers).toBe(6);
-    expect(r.decodeTokensPerS).toBeCloseTo(100);
+    expect(r.decodeTps).toBeCloseTo(100);
     expect(r.loadS).toBeCloseTo((5 + 3 + (7 + 1)) / 2);
     expect(r.warmLoadS).toBeCloseTo(0.8 + 0.2);
     const work = [{ modelId: 'a', protocolKey: 'json', textChars: 10, images: 0, turns: 1 }];
@@ -100,8 +100,8 @@ describe('item and run estimates', () => {
     expect(record.imageTokens).toBeNull();
     const prompt = 800 / 4 + DEFAULT_IMAGE_TOKENS;
     // The model's answers: two stopped at 31 tokens on average, one reached the budget; not a full budget each.
-    expect(other.seconds).toBeCloseTo(prompt / record.prefillTokensPerS! + ((2 / 3) * 31 + (1 / 3) * 64) / 100 + 0.05);
-    expect(itemSeconds({ ...record, prefillTokensPerS: null }, { ...work, protocolKey: 'open' }, 64)).toBeNull();
+    expect(other.seconds).toBeCloseTo(prompt / record.prefillTps! + ((2 / 3) * 31 + (1 / 3) * 64) / 100 + 0.05);
+    expect(itemSeconds({ ...record, prefillTps: null }, { ...work, protocolKey: 'open' }, 64)).toBeNull();
   });
 
   it('read the tokens an image takes from measured prompts, beyond their text', () => {
@@ -110,13 +110,13 @@ describe('item and run estimates', () => {
     const r = speedRecord([answer('json', 41, 500, { request }), answer('json', 21, 300, { request })])!;
     expect(r.imageTokens).toBeCloseTo(80);
     const one = itemSeconds(r, { protocolKey: 'open', textChars: 400, images: 1, turns: 1 }, 64)!;
-    expect(one.seconds).toBeCloseTo((100 + 80) / r.prefillTokensPerS! + 31 / 100 + 0.05);
+    expect(one.seconds).toBeCloseTo((100 + 80) / r.prefillTps! + 31 / 100 + 0.05);
   });
 
   it('price a model that fills its budget under its measured protocols at a full budget under a new one', () => {
     const filler = speedRecord([answer('json', 64, 400, { truncated: true }), answer('json', 64, 420, { truncated: true })])!;
     const other = itemSeconds(filler, { ...work, protocolKey: 'open' }, 128)!;
-    expect(other.seconds).toBeCloseTo((800 / 4 + DEFAULT_IMAGE_TOKENS) / filler.prefillTokensPerS! + 128 / 100 + 0.05);
+    expect(other.seconds).toBeCloseTo((800 / 4 + DEFAULT_IMAGE_TOKENS) / filler.prefillTps! + 128 / 100 + 0.05);
   });
 
   it('add items × their seconds and each model’s load once; unknown when a model has no record', () => {

@@ -71,7 +71,7 @@ export type Responder = (req: GenerateRequest, modelId: string, signal: AbortSig
 export const answer = (text: string, finishReason: GenerateResult['finishReason'] = 'stop'): GenerateResult => ({
   text,
   finishReason,
-  usage: { promptTokens: 10, completionTokens: 20, ttftMs: 5, prefillTokensPerS: 100, decodeTokensPerS: 40, totalMs: 500 },
+  usage: { promptTokens: 10, completionTokens: 20, ttftMs: 5, prefillTps: 100, decodeTps: 40, totalMs: 500 },
 });
 
 export const defaultResponder: Responder = (req, modelId) => {

@@ -7,9 +7,9 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { createRepositories, openDatabase } from '../../../../src/core/db/index.ts';
 import { dexieRunStore, groupCommit } from '../../../../src/core/stored/run-store.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 
-const row = (i: number): RunResponse => ({
+const row = (i: number): ResponseRecord => ({
   id: `run/c${i}#q|m|none|s0`, runId: 'run', itemKey: `c${i}#q|m|none|s0`, caseId: `c${i}`, questionId: 'q', cacheKey: `k${i}`, modelId: 'm', variant: 'none', sample: 0,
   rawText: `answer ${i}`, parsed: null, parseError: null, usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1 }, latencyMs: 1, finishReason: 'stop', createdAt: i,
 });

@@ -21,7 +21,8 @@ import { memoryRunStore, type MemoryRunStore } from '../../../../src/core/runner
 import { planRun } from '../../../../src/core/runner/plan.ts';
 import { runProtocol } from '../../../../src/core/runner/protocol-adapter.ts';
 import { runRun } from '../../../../src/core/runner/runner.ts';
-import type { ImageLoader, RunPlan, RunProtocol, RunResponse, RunStore } from '../../../../src/core/runner/types.ts';
+import type { ImageLoader, RunPlan, RunProtocol, RunStore } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { ORT_WEB_DIST_URL, ort } from '../../../support/transformers-node.ts';
 import { crashingStore } from './harness.ts';
 import { expectOnePerItem } from './fixtures.ts';
@@ -67,7 +68,7 @@ async function run(s: Session, eng: Engine, store: RunStore, control?: RunContro
 }
 
 /** Every stored answer's text by item key. */
-const rowsOf = (store: MemoryRunStore): RunResponse[] => [...store.responses.values()].filter((r) => r.runId === 'r');
+const rowsOf = (store: MemoryRunStore): ResponseRecord[] => [...store.responses.values()].filter((r) => r.runId === 'r');
 const texts = async (store: MemoryRunStore) => new Map(rowsOf(store).map((r) => [r.itemKey, r.rawText]));
 
 describe('runner: shared prompt kept and items batched, on the demo-trained model', () => {

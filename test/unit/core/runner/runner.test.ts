@@ -75,7 +75,7 @@ describe('runRun: a full run', () => {
     expect(answers).toHaveLength(48);
     expect(answers[23]).toMatchObject({ modelId: 'model-a', model: { done: 24, total: 24 }, overall: { done: 24, total: 48 } });
     expect(answers[24]).toMatchObject({ modelId: 'model-b', model: { done: 1, total: 24 }, overall: { done: 25, total: 48 } });
-    expect(answers[0]!.decodeTokensPerS).toBeCloseTo(40); // the engine's decode rate, 19 tokens after the first at 40 tokens/s
+    expect(answers[0]!.decodeTps).toBeCloseTo(40); // the engine's decode rate, 19 tokens after the first at 40 tokens/s
     expect(h.progress.at(-1)).toMatchObject({ phase: 'finished', overall: { done: 48, total: 48 } });
   });
 
@@ -109,11 +109,11 @@ describe('runRun: multi-turn', () => {
       cases: [kase],
       responder: (req) => {
         requests.push({ roles: req.messages.map((m) => m.role), images: req.messages.map((m) => turnImages(m).length) });
-        return { text: `answer ${requests.length}`, finishReason: 'stop', usage: { promptTokens: 5, completionTokens: 7, ttftMs: 3, prefillTokensPerS: null, decodeTokensPerS: 10, totalMs: 100 } };
+        return { text: `answer ${requests.length}`, finishReason: 'stop', usage: { promptTokens: 5, completionTokens: 7, ttftMs: 3, prefillTps: null, decodeTps: 10, totalMs: 100 } };
       },
     });
     const progress: (number | null)[] = [];
-    const outcome = await h.run({ protocol: multi, onProgress: (p) => p.latest && progress.push(p.decodeTokensPerS) });
+    const outcome = await h.run({ protocol: multi, onProgress: (p) => p.latest && progress.push(p.decodeTps) });
     expect(outcome.status).toBe('done');
     // Decode speed, not tokens over the whole call: 6 tokens after each turn's first at 10 tokens/s (21 tokens in 0.3 s of calls would read 70).
     expect(progress[0]).toBeCloseTo(10);

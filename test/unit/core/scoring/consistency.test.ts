@@ -3,9 +3,9 @@ import { mirrorImage, transformsPixels, variantImage } from '../../../../src/cor
 import { decodePng } from '../../../../src/core/imaging/degrade/pixels.ts';
 import { checkVariants, variantLabel } from '../../../../src/core/runner/variants.ts';
 import { mirrorConsistency, paraphraseConsistency, runConsistency } from '../../../../src/core/scoring/run/consistency.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 
-function answer(modelId: string, caseId: string, variant: string, parsed: unknown, parseError: string | null = null): RunResponse {
+function answer(modelId: string, caseId: string, variant: string, parsed: unknown, parseError: string | null = null): ResponseRecord {
   return {
     id: `${caseId}|${modelId}|${variant}`, runId: 'r', itemKey: `${caseId}|${modelId}|${variant}`, caseId, questionId: 'q1', cacheKey: 'k', modelId, variant, sample: 0,
     rawText: JSON.stringify(parsed), parsed, parseError, usage: { promptTokens: null, completionTokens: null, ttftMs: null, prefillTps: null, decodeTps: null }, latencyMs: 1, finishReason: 'stop', createdAt: 1,

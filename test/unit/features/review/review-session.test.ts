@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../../../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../../../../src/core/db/index.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/score-run.ts';
 import { ReviewSession } from '../../../../src/features/review/review-session.svelte.ts';
 import { testRun } from '../../../support/run-record.ts';
@@ -22,7 +22,7 @@ const cases: BenchCase[] = ['Glioblastoma', 'Ischemic stroke', 'Multiple scleros
 }));
 
 /** case-1 answered right, the others wrong. */
-const responses: RunResponse[] = cases.map((c, i) => {
+const responses: ResponseRecord[] = cases.map((c, i) => {
   const dx = i === 0 ? c.questions[0]!.reference!.diagnosis! : 'Meningioma';
   const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId: 'alpha', variant: 'none', sample: 0 });
   return {

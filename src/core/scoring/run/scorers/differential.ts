@@ -8,7 +8,7 @@ import type { Question, ReferenceAnswer } from '../../../bundle/types.ts';
 import type { DifferentialAnswer } from '../../../protocols/nmb/hypotheses.ts';
 import type { StructuredReview } from '../../../protocols/nmb/review.ts';
 import { stripThink } from '../../../protocols/text.ts';
-import type { TurnRecord } from '../../../runner/types.ts';
+import type { TurnRecord } from '../../../model/answer.ts';
 import type { BertScore } from '../../metrics/bertscore.ts';
 import { bit, defineScorer, isObj, m, rankedPass, setBert, similarityOf, type ItemContext } from './item.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { BenchCase, Question, ReferenceAnswer } from '../../../bundle/types.ts';
 import { stripThink } from '../../../protocols/text.ts';
-import type { TurnRecord } from '../../../runner/types.ts';
+import type { TurnRecord } from '../../../model/answer.ts';
 import { ruleVerdict } from '../../equivalence/normalise.ts';
 import type { BertScore } from '../../metrics/bertscore.ts';
 import type { ScorableResponse } from '../../neurovlm/items.ts';

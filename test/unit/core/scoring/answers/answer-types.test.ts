@@ -17,7 +17,7 @@ import { scoreBoxAnswer } from '../../../../../src/core/scoring/answers/score.ts
 import { answerTypeOf, llavaMedRecall, slakeExactMatch, slakeNormalize } from '../../../../../src/core/scoring/answers/short-answer.ts';
 import { scoreRun } from '../../../../../src/core/scoring/run/index.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../../src/core/model/answer.ts';
 
 describe('short answers (lmms-eval exact match, LLaVA-Med recall)', () => {
   it('normalises as lmms-eval does: case, asides, punctuation, x-ray, yes/no words in English and Chinese', () => {
@@ -162,7 +162,7 @@ describe('image options (TemMed-Bench)', () => {
 });
 
 const RUN = 'run-answers';
-function response(caseId: string, rawText: string, protocolParsed: unknown): RunResponse {
+function response(caseId: string, rawText: string, protocolParsed: unknown): ResponseRecord {
   const itemKey = itemKeyOf({ caseId, questionId: 'q1', modelId: 'm', variant: 'none', sample: 0 });
   return {
     id: `${RUN}/${itemKey}`, runId: RUN, itemKey, caseId, questionId: 'q1', cacheKey: '', modelId: 'm', variant: 'none', sample: 0,

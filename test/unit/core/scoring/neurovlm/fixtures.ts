@@ -6,7 +6,8 @@
 import type { BenchCase } from '../../../../../src/core/bundle/types.ts';
 import type { RunRecord } from '../../../../../src/core/runner/records.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
-import type { RunResponse, Variant } from '../../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../../src/core/model/answer.ts';
+import type { Variant } from '../../../../../src/core/runner/types.ts';
 import type { NeuroVlmScoredField } from '../../../../../src/core/scoring/neurovlm/normalise.ts';
 import { testProvenance, testRun, testRunConfig } from '../../../../support/run-record.ts';
 
@@ -36,7 +37,7 @@ export interface AnswerSpec {
   variant?: Variant;
 }
 
-export function nvbResponse(runId: string, a: AnswerSpec, i = 0): RunResponse {
+export function nvbResponse(runId: string, a: AnswerSpec, i = 0): ResponseRecord {
   const modelId = a.modelId ?? 'model-a';
   const variant = a.variant ?? 'none';
   const itemKey = itemKeyOf({ caseId: a.caseId, questionId: 'q1', modelId, variant, sample: 0 });

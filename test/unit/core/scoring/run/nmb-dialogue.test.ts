@@ -18,7 +18,7 @@ import { scoreRun, type RunScoringInput } from '../../../../../src/core/scoring/
 import type { SimilarityEncoder } from '../../../../../src/core/scoring/run/similarity.ts';
 import type { ScoreRecord } from '../../../../../src/core/scoring/run/records.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
-import type { RunResponse, TurnRecord } from '../../../../../src/core/runner/types.ts';
+import type { ResponseRecord, TurnRecord } from '../../../../../src/core/model/answer.ts';
 
 /** One dimension per distinct lower-cased word: cosine 1 for the same word, 0 otherwise. */
 function wordEncoder(): SimilarityEncoder {
@@ -82,10 +82,10 @@ const dx = (names: string[], extra: Record<string, unknown> = {}) => ({
 });
 
 function turn(id: string, parsed: unknown): TurnRecord {
-  return { id, rawText: JSON.stringify(parsed), parsed, parseError: null, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTokensPerS: 1, decodeTokensPerS: 1, totalMs: 1 } as never, latencyMs: 1 };
+  return { id, rawText: JSON.stringify(parsed), parsed, parseError: null, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1, totalMs: 1 } as never, latencyMs: 1 };
 }
 
-function response(c: BenchCase, modelId: string, parsed: unknown, turns?: TurnRecord[], sample = 0): RunResponse {
+function response(c: BenchCase, modelId: string, parsed: unknown, turns?: TurnRecord[], sample = 0): ResponseRecord {
   const itemKey = itemKeyOf({ caseId: c.id, questionId: '1', modelId, variant: 'none', sample });
   return {
     id: `run/${itemKey}`, runId: 'run', itemKey, caseId: c.id, questionId: '1', cacheKey: '', modelId, variant: 'none', sample,
@@ -93,7 +93,7 @@ function response(c: BenchCase, modelId: string, parsed: unknown, turns?: TurnRe
   };
 }
 
-const input = (responses: RunResponse[]): RunScoringInput => ({ protocolId: 'auto', cases, responses });
+const input = (responses: ResponseRecord[]): RunScoringInput => ({ protocolId: 'auto', cases, responses });
 
 /** The dialogue answered in three turns: right at turn 1, right only at rank 3 at turn 2. */
 const threeTurns = [

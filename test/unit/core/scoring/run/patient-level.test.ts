@@ -37,7 +37,7 @@ import { scoreRun } from '../../../../../src/core/scoring/run/score-run.ts';
 import type { MetricSummary } from '../../../../../src/core/scoring/run/types.ts';
 import { bootstrapCi } from '../../../../../src/core/scoring/stats/bootstrap.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../../src/core/model/answer.ts';
 
 const WILSON_5_OF_10 = { lower: 0.23659309051256394, upper: 0.7634069094874361 };
 const WILSON_6_OF_10 = { lower: 0.31267376973365824, upper: 0.8318196702937638 };
@@ -55,7 +55,7 @@ function slices(counts: readonly number[], meta: (patient: number, slice: number
 /** Without any meta: the same cases as they were before they carried keys. */
 const bare = (cases: readonly BenchCase[]): BenchCase[] => cases.map(({ meta: _m, ...c }) => c);
 
-function answer(modelId: string, c: BenchCase, right: boolean, sample = 0): RunResponse {
+function answer(modelId: string, c: BenchCase, right: boolean, sample = 0): ResponseRecord {
   const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId, variant: 'none', sample });
   const dx = right ? 'Glioblastoma' : 'Migraine';
   return {
@@ -66,9 +66,9 @@ function answer(modelId: string, c: BenchCase, right: boolean, sample = 0): RunR
 }
 
 /** Answers of `modelId`, right on the cases where `pattern` (one entry per case, in order) says so. */
-const answers = (modelId: string, cases: readonly BenchCase[], pattern: readonly boolean[]): RunResponse[] => cases.map((c, i) => answer(modelId, c, pattern[i]!));
+const answers = (modelId: string, cases: readonly BenchCase[], pattern: readonly boolean[]): ResponseRecord[] => cases.map((c, i) => answer(modelId, c, pattern[i]!));
 
-async function scoredRun(cases: BenchCase[], responses: RunResponse[]): Promise<ScoredRun> {
+async function scoredRun(cases: BenchCase[], responses: ResponseRecord[]): Promise<ScoredRun> {
   const r = await scoreRun({ protocolId: 'auto', cases, responses });
   const setId = 'r1/v1';
   return {

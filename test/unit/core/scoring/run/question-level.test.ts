@@ -30,7 +30,7 @@ import { scoreRun } from '../../../../../src/core/scoring/run/score-run.ts';
 import type { MetricSummary } from '../../../../../src/core/scoring/run/types.ts';
 import { bootstrapCi, bootstrapClusterMeanCi } from '../../../../../src/core/scoring/stats/bootstrap.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../../src/core/model/answer.ts';
 
 const WILSON_5_OF_10 = { lower: 0.23659309051256394, upper: 0.7634069094874361 };
 
@@ -41,7 +41,7 @@ const cases: BenchCase[] = Array.from({ length: 6 }, (_, i) => ({
 }));
 
 /** One sampled answer: the reference diagnosis when `right`, a wrong one otherwise. */
-function answer(runId: string, modelId: string, c: BenchCase, sample: number, right: boolean): RunResponse {
+function answer(runId: string, modelId: string, c: BenchCase, sample: number, right: boolean): ResponseRecord {
   const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId, variant: 'none', sample });
   const dx = right ? c.questions[0]!.reference!.diagnosis! : 'Migraine';
   return {
@@ -52,10 +52,10 @@ function answer(runId: string, modelId: string, c: BenchCase, sample: number, ri
 }
 
 /** Answers of `modelId` from a table: pattern[q][s] = is sample s of question q right. */
-const answers = (runId: string, modelId: string, pattern: readonly (readonly boolean[])[]): RunResponse[] =>
+const answers = (runId: string, modelId: string, pattern: readonly (readonly boolean[])[]): ResponseRecord[] =>
   pattern.flatMap((samples, q) => samples.map((right, s) => answer(runId, modelId, cases[q]!, s, right)));
 
-async function scoredRun(responses: RunResponse[], used: BenchCase[] = cases): Promise<ScoredRun> {
+async function scoredRun(responses: ResponseRecord[], used: BenchCase[] = cases): Promise<ScoredRun> {
   const r = await scoreRun({ protocolId: 'auto', cases: used, responses });
   const setId = 'r1/v1';
   return {

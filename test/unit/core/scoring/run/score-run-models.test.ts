@@ -13,7 +13,7 @@ import { TransformersEmbedder } from '../../../../../src/core/engines/transforme
 import { TransformersEngine } from '../../../../../src/core/engines/transformers/transformers-engine.ts';
 import { encoderFromEmbedder, scoreRun } from '../../../../../src/core/scoring/run/index.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../../src/core/model/answer.ts';
 import { ORT_WEB_DIST_URL, loadNodeTransformers, ort } from '../../../../support/transformers-node.ts';
 
 const modelDir = (id: string) => fileURLToPath(new URL(`../../../../../public/models/${id}/`, import.meta.url));
@@ -26,7 +26,7 @@ const cases: BenchCase[] = [
   { id: 'dd', taskFamily: 'differential-diagnosis', images: [], questions: [{ id: 'q1', text: 'Diagnosis?', reference: { diagnosis: 'Cerebral abscess' } }] },
 ];
 
-function answer(caseId: string, sample: number, parsed: unknown): RunResponse {
+function answer(caseId: string, sample: number, parsed: unknown): ResponseRecord {
   const itemKey = itemKeyOf({ caseId, questionId: 'q1', modelId: 'm', variant: 'none', sample });
   return {
     id: `r/${itemKey}`, runId: 'r', itemKey, caseId, questionId: 'q1', cacheKey: '', modelId: 'm', variant: 'none', sample, rawText: JSON.stringify(parsed), parsed, parseError: null,

@@ -15,7 +15,8 @@ import { passAtKUnbiased } from '../../../../../src/core/scoring/metrics/passk.t
 import { adjudications, scoreRun, type LocalJudge, type RunScoringInput } from '../../../../../src/core/scoring/run/index.ts';
 import { wilsonInterval } from '../../../../../src/core/scoring/stats/wilson.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
-import type { RunResponse, Variant } from '../../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../../src/core/model/answer.ts';
+import type { Variant } from '../../../../../src/core/runner/types.ts';
 
 const RUN = 'run-1';
 
@@ -23,7 +24,7 @@ function kase(id: string, taskFamily: BenchCase['taskFamily'], question: Partial
   return { id, taskFamily, images: [{ path: 'a.png', sha256: 'aa' }], questions: [{ id: 'q1', text: `Question of ${id}?`, ...question }], ...extra };
 }
 
-function answer(caseId: string, modelId: string, parsed: unknown, over: Partial<RunResponse> & { variant?: Variant } = {}): RunResponse {
+function answer(caseId: string, modelId: string, parsed: unknown, over: Partial<ResponseRecord> & { variant?: Variant } = {}): ResponseRecord {
   const variant = over.variant ?? 'none';
   const sample = over.sample ?? 0;
   const itemKey = itemKeyOf({ caseId, questionId: 'q1', modelId, variant, sample });
@@ -46,7 +47,7 @@ function scriptedJudge(script: Record<string, string>, log: string[] = []): Loca
         const text = req.messages.map((m) => turnText(m)).join('\n');
         log.push(text);
         const hit = Object.entries(script).find(([k]) => text.includes(k));
-        return { text: hit ? hit[1] : 'no idea', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTokensPerS: 1, decodeTokensPerS: 1, totalMs: 1 } };
+        return { text: hit ? hit[1] : 'no idea', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, ttftMs: 1, prefillTps: 1, decodeTps: 1, totalMs: 1 } };
       },
     },
   };
@@ -68,7 +69,7 @@ const cases: BenchCase[] = [
   }),
 ];
 
-const base = (responses: RunResponse[], over: Partial<RunScoringInput> = {}): RunScoringInput => ({ protocolId: 'auto', responses, cases, ...over });
+const base = (responses: ResponseRecord[], over: Partial<RunScoringInput> = {}): RunScoringInput => ({ protocolId: 'auto', responses, cases, ...over });
 
 describe('scoreRun: item metrics per protocol', () => {
   it('scores a differential by the rule chain: alias at rank 1, a match at rank 3, a miss', async () => {

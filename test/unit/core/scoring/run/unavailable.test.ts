@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchCase, Question, ReferenceAnswer } from '../../../../../src/core/bundle/types.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
-import type { RunResponse } from '../../../../../src/core/runner/types.ts';
+import type { ResponseRecord } from '../../../../../src/core/model/answer.ts';
 import { referenceNeed } from '../../../../../src/core/scoring/run/reference-needs.ts';
 import { scoreRun } from '../../../../../src/core/scoring/run/score-run.ts';
 import { answer, nvbCase, nvbResponse } from '../neurovlm/fixtures.ts';
@@ -17,7 +17,7 @@ function kase(id: string, question: Partial<Question>, taskFamily: BenchCase['ta
   return { id, taskFamily, images: [{ path: 'images/a.png', sha256: 'ab'.repeat(32), mime: 'image/png' }], questions: [{ id: 'q', text: 'Which?', ...question }] };
 }
 
-function response(c: BenchCase, parsed: unknown, extra: Partial<RunResponse> = {}, modelId = 'm'): RunResponse {
+function response(c: BenchCase, parsed: unknown, extra: Partial<ResponseRecord> = {}, modelId = 'm'): ResponseRecord {
   const itemKey = itemKeyOf({ caseId: c.id, questionId: 'q', modelId, variant: 'none', sample: 0 });
   return {
     id: `r/${itemKey}`, runId: 'r', itemKey, caseId: c.id, questionId: 'q', cacheKey: '', modelId, variant: 'none', sample: 0,
