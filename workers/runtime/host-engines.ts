@@ -4,12 +4,12 @@
  * page transferred with the call. The worker never loads a model itself: the
  * host decides what is resident, for every runtime.
  */
-import type { HostApi, HostLoadInput } from '../../src/lib/engines/model-host.ts';
+import type { HostApi, HostLoadInput } from '../../src/core/engines/host-api.ts';
 import type { Engine, EngineInfo } from '../../src/core/engines/engine.ts';
 import { RemoteEngine } from '../../src/core/engines/remote-engine.ts';
 import type { EngineSpec, TransformersSpec } from '../../src/core/engines/spec.ts';
 import type { ClientApi } from '../../src/core/rpc/protocol.ts';
-import { createWorkerClient } from '../../src/lib/workers/worker-client.ts';
+import { createWorkerClient } from '../../src/core/rpc/worker-client.ts';
 import type { SimilarityEncoder } from '../../src/core/scoring/run/index.ts';
 
 /**

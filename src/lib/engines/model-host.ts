@@ -27,6 +27,7 @@ import type { BatchOptions, Engine, EngineInfo, GenerateOptions, GenerateRequest
 import { OpenAiCompatibleEngine } from '../../core/engines/openai/openai-engine.ts';
 import { residencyKey, type EngineSpec, type TransformersSpec } from '../../core/engines/spec.ts';
 import { EngineError, InvalidInputError, throwIfAborted } from '../../core/errors.ts';
+import type { HostApi, HostLoadInput, HostTokenEmbeddings, HostTokenEmbedOptions } from '../../core/engines/host-api.ts';
 import type { CallContext } from '../../core/rpc/protocol.ts';
 import { exposeApi } from '../../../workers/runtime/expose.ts';
 import { transformersWorker, WorkerEngine } from './transformers-client.ts';
@@ -72,24 +73,6 @@ interface Resident {
 export interface HostEncoder {
   sentenceEmbeddings(texts: readonly string[], options: { pooling: 'mean' | 'cls'; normalize: boolean; signal?: AbortSignal }): Promise<Float32Array[]>;
   tokenEmbeddings(text: string, options?: HostTokenEmbedOptions & { signal?: AbortSignal }): Promise<HostTokenEmbeddings>;
-}
-
-/** How to read token vectors (see the embedder's `tokenEmbeddings`). */
-interface HostTokenEmbedOptions {
-  readonly normalize?: boolean;
-  readonly layer?: number;
-  readonly specialTokens?: 'drop' | 'keep';
-}
-
-/** Token vectors with the layer they come from and what the encoder offers (for bert_score's layer). */
-export interface HostTokenEmbeddings {
-  tokens: string[];
-  vectors: Float32Array[];
-  special: boolean[];
-  layer: number | null;
-  layers: number | null;
-  hiddenStates: readonly number[];
-  upstream: string | null;
 }
 
 const LOCK_PREFIX = 'neuroeval-model:';
@@ -360,13 +343,8 @@ async function batchOn(engine: Engine, requests: readonly GenerateRequest[], opt
   return out;
 }
 
-/** What a worker may ask of the host over its port (see {@link ModelHost.connect}). */
-export interface HostLoadInput {
-  readonly spec: EngineSpec;
-  readonly session: string;
-}
-
-function hostApi(host: ModelHost) {
+/** The host's side of {@link HostApi}, served on each port a worker connects with (see {@link ModelHost.connect}). */
+function hostApi(host: ModelHost): HostApi {
   return {
     async load(input: HostLoadInput, ctx: CallContext): Promise<EngineInfo> {
       const info = await host.load(input.spec, input.session, { signal: ctx.signal, onProgress: (p) => ctx.progress(p) });
@@ -414,4 +392,3 @@ function asEncoder(spec: EngineSpec): TransformersSpec {
   return spec;
 }
 
-export type HostApi = ReturnType<typeof hostApi>;

@@ -10,7 +10,7 @@
  * different model in the same worker.
  */
 import type { TransformersApi, TransformersInfo, TransformersLoadInput } from '../../../workers/transformers.worker.ts';
-import { createWorkerClient, type WorkerClient } from '../workers/worker-client.ts';
+import { createWorkerClient, type WorkerClient } from '../../core/rpc/worker-client.ts';
 import { RemoteEngine } from '../../core/engines/remote-engine.ts';
 
 export type { TransformersInfo, TransformersLoadInput } from '../../../workers/transformers.worker.ts';

@@ -34,7 +34,7 @@
 import type { WebLlmInfo, WebLlmLoadInput, WebLlmWorkerApi } from '../../../workers/webllm.worker.ts';
 import { CATALOGUE, type Catalogue, type CatalogueEntry, type MachineFacts } from '../../core/engines/catalogue.ts';
 import { smallerAlternative } from '../../core/engines/webllm/recovery.ts';
-import { createWorkerClient, type WorkerClient } from '../workers/worker-client.ts';
+import { createWorkerClient, type WorkerClient } from '../../core/rpc/worker-client.ts';
 import { RemoteEngine } from '../../core/engines/remote-engine.ts';
 
 export { isDeviceLost } from '../../core/errors.ts';

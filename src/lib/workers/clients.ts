@@ -8,7 +8,7 @@ import type { RunnerApi } from '../../../workers/runner.worker.ts';
 import type { ScoringApi } from '../../../workers/scoring.worker.ts';
 import type { ResultsApi } from '../../../workers/results.worker.ts';
 import type { ProbeApi } from '../../../workers/probe.worker.ts';
-import { createWorkerClient } from './worker-client.ts';
+import { createWorkerClient } from '../../core/rpc/worker-client.ts';
 
 export const probeWorker = createWorkerClient<ProbeApi>(
   'environment probe',

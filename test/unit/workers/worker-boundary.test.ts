@@ -8,8 +8,8 @@ import { AbortedError, EngineError, InvalidInputError, isDeviceLost, NeuroEvalEr
 import type { CallContext } from '../../../src/core/rpc/protocol.ts';
 import { runReport, runReportOf } from '../../../src/core/runner/report.ts';
 import type { Progress } from '../../../src/core/model/progress.ts';
-import type { RunResponse } from '../../../src/core/runner/types.ts';
-import { createWorkerClient, type WorkerClient } from '../../../src/lib/workers/worker-client.ts';
+import type { ResponseRecord } from '../../../src/core/model/answer.ts';
+import { createWorkerClient, type WorkerClient } from '../../../src/core/rpc/worker-client.ts';
 import { exposeApi } from '../../../workers/runtime/expose.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -53,8 +53,8 @@ const testApi = {
   /** A batch stores its answers back to back, each with its own report: every stored answer must reach the page. */
   async batchStored(input: { keys: string[] }, ctx: CallContext): Promise<number> {
     input.keys.forEach((itemKey, i) => {
-      const latest = { itemKey } as unknown as RunResponse;
-      const run = { runId: 'r', phase: 'running', modelId: 'm', overall: { done: i + 1, total: input.keys.length + 1 }, model: null, decodeTokensPerS: null, latest } as const;
+      const latest = { itemKey } as unknown as ResponseRecord;
+      const run = { runId: 'r', phase: 'running', modelId: 'm', overall: { done: i + 1, total: input.keys.length + 1 }, model: null, decodeTps: null, latest } as const;
       ctx.progress({ phase: 'run', done: i + 1, total: input.keys.length + 1, detail: runReport(run) });
     });
     return input.keys.length;

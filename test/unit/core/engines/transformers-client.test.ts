@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TransformersApi, TransformersInfo, TransformersLoadInput } from '../../../../workers/transformers.worker.ts';
 import { needsFreshWorker, WorkerEngine } from '../../../../src/lib/engines/transformers-client.ts';
-import type { WorkerClient } from '../../../../src/lib/workers/worker-client.ts';
+import type { WorkerClient } from '../../../../src/core/rpc/worker-client.ts';
 
 /** A worker client whose "worker" remembers the models loaded in it; `workers` counts the workers started. */
 function fakeClient() {

@@ -53,7 +53,7 @@ import {
 import { encodePng } from '../../../../src/core/imaging/png-encode.ts';
 import type { Progress } from '../../../../src/core/model/progress.ts';
 import { isDeviceLost } from '../../../../src/lib/engines/webllm-client.ts';
-import { createWorkerClient, type WorkerClient } from '../../../../src/lib/workers/worker-client.ts';
+import { createWorkerClient, type WorkerClient } from '../../../../src/core/rpc/worker-client.ts';
 import { exposeApi } from '../../../../workers/runtime/expose.ts';
 import type { WebLlmWorkerApi } from '../../../../workers/webllm.worker.ts';
 import webllmPackage from '@mlc-ai/web-llm/package.json' with { type: 'json' };
@@ -453,7 +453,7 @@ describe('generate', () => {
   it('maps the final usage chunk (usage.extra) into EngineUsage', async () => {
     const { engine } = await loaded();
     const r = await engine.generate(request());
-    expect(r.usage).toMatchObject({ promptTokens: 2561, completionTokens: 7, prefillTokensPerS: 812.5, decodeTokensPerS: 21.25 });
+    expect(r.usage).toMatchObject({ promptTokens: 2561, completionTokens: 7, prefillTps: 812.5, decodeTps: 21.25 });
     expect(r.usage.ttftMs).toBeCloseTo(3200);
     expect(Number.isFinite(r.usage.totalMs)).toBe(true);
   });
@@ -464,7 +464,7 @@ describe('generate', () => {
     const r = await engine.generate(request());
     expect(r.finishReason).toBe('length');
     expect(r.usage.promptTokens).toBeNull();
-    expect(r.usage.prefillTokensPerS).toBeNull();
+    expect(r.usage.prefillTps).toBeNull();
     expect(r.usage.ttftMs).not.toBeNull();
   });
 

@@ -7,9 +7,9 @@
  * been idle for a while (that frees its wasm heap and GPU device).
  */
 import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
-import { AbortedError, WorkerCrashedError, fromSerialized, NeuroEvalError } from '../../core/errors.ts';
-import type { CallOptions, ClientApi, WorkerApi, WorkerEndpointApi } from '../../core/rpc/protocol.ts';
-import type { Progress } from '../../core/model/progress.ts';
+import { AbortedError, WorkerCrashedError, fromSerialized, NeuroEvalError } from '../errors.ts';
+import type { CallOptions, ClientApi, WorkerApi, WorkerEndpointApi } from './protocol.ts';
+import type { Progress } from '../model/progress.ts';
 
 interface WorkerClientOptions {
   /** Terminate the worker after this many ms without calls in flight. 0 keeps it alive. */
