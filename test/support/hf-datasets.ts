@@ -11,7 +11,7 @@ import { zipSync } from 'fflate';
 import { memoryFile, type InputFile } from '../../src/core/bundle/importer.ts';
 import { encodePng } from '../../src/core/imaging/png-encode.ts';
 
-type Kind = 'string' | 'int64' | 'double' | 'image' | 'images' | 'strings';
+type Kind = 'string' | 'int64' | 'double' | 'boolean' | 'binary' | 'image' | 'images' | 'strings' | 'ints';
 export interface ParquetColumnSpec {
   readonly name: string;
   readonly kind: Kind;
@@ -36,6 +36,11 @@ function schemaOf(columns: readonly ParquetColumnSpec[]): Record<string, unknown
     if (c.kind === 'string') out.push(str(c.name));
     else if (c.kind === 'int64') out.push({ name: c.name, type: 'INT64', repetition_type: 'OPTIONAL' });
     else if (c.kind === 'double') out.push({ name: c.name, type: 'DOUBLE', repetition_type: 'OPTIONAL' });
+    else if (c.kind === 'boolean') out.push({ name: c.name, type: 'BOOLEAN', repetition_type: 'OPTIONAL' });
+    else if (c.kind === 'binary') out.push({ name: c.name, type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' });
+    else if (c.kind === 'ints') {
+      out.push({ name: c.name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 }, { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, { name: 'element', type: 'INT64', repetition_type: 'OPTIONAL' });
+    }
     else if (c.kind === 'image') out.push(...image(c.name));
     else if (c.kind === 'strings') {
       out.push({ name: c.name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 }, { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, str('element'));
@@ -48,11 +53,18 @@ function schemaOf(columns: readonly ParquetColumnSpec[]): Record<string, unknown
   return out;
 }
 
+/** INT64 values are written as BigInt, in a column of them or a list of them. */
+function int64s(kind: Kind, v: unknown): unknown {
+  if (kind === 'int64' && typeof v === 'number') return BigInt(v);
+  if (kind === 'ints' && Array.isArray(v)) return v.map((x) => (typeof x === 'number' ? BigInt(x) : x));
+  return v;
+}
+
 /** A Parquet file (snappy pages, `rowGroupSize` rows per group) with Hugging Face's column types. */
 export function parquetBytes(columns: readonly ParquetColumnSpec[], rows: readonly Record<string, unknown>[], rowGroupSize = 2): Uint8Array {
   const buffer = parquetWriteBuffer({
     schema: schemaOf(columns) as never,
-    columnData: columns.map((c) => ({ name: c.name, data: rows.map((r) => (c.kind === 'int64' && typeof r[c.name] === 'number' ? BigInt(r[c.name] as number) : (r[c.name] ?? null))) })),
+    columnData: columns.map((c) => ({ name: c.name, data: rows.map((r) => int64s(c.kind, r[c.name] ?? null)) })),
     rowGroupSize,
   });
   return new Uint8Array(buffer);
@@ -240,4 +252,42 @@ export function medXpertQaFiles(items: readonly { question: string; options: rea
 export function healthBenchFiles(items: readonly { id: string; turns: readonly { role: string; content: string }[]; rubrics: readonly { criterion: string; points: number; tags: readonly string[] }[] }[]): InputFile[] {
   const lines = items.map((it) => JSON.stringify({ prompt: it.turns, rubrics: it.rubrics, example_tags: ['theme:emergency_referrals'], prompt_id: it.id }));
   return [memoryFile('2025-05-07-06-14-12_oss_eval.jsonl', `${lines.join('\n')}\n`)];
+}
+
+export interface MedSgItem {
+  readonly task: string;
+  readonly question: string;
+  /** The reference box x1, y1, x2, y2 in pixels. */
+  readonly box: readonly [number, number, number, number];
+  /** Seeds of the sequence's images (2 to 6), in order. */
+  readonly images: readonly number[];
+}
+
+/**
+ * MedSG-Bench as its Parquet upload (MedSG-Bench/MedSG-Bench-parquet) lays it out, per its
+ * dataset viewer: split, id (empty), task, question, answer_xyxy (list<int64> of four),
+ * answer_from, answer_raw_json, additional_info, need_format, conversations_json, images_json,
+ * raw_json, extra_json, num_images, then image_path_1…6 (strings) and image_bytes_1…6 (binary
+ * PNG), empty beyond the row's images.
+ */
+export function medSgFiles(items: readonly MedSgItem[]): InputFile[] {
+  const s = (name: string): ParquetColumnSpec => ({ name, kind: 'string' });
+  const columns: ParquetColumnSpec[] = [
+    s('split'), s('id'), s('task'), s('question'), { name: 'answer_xyxy', kind: 'ints' }, s('answer_from'), s('answer_raw_json'), s('additional_info'),
+    { name: 'need_format', kind: 'boolean' }, s('conversations_json'), s('images_json'), s('raw_json'), s('extra_json'), { name: 'num_images', kind: 'int64' },
+    ...[1, 2, 3, 4, 5, 6].flatMap((n): ParquetColumnSpec[] => [s(`image_path_${n}`), { name: `image_bytes_${n}`, kind: 'binary' }]),
+  ];
+  const rows = items.map((it, i) => {
+    const paths = it.images.map((seed) => `MedSG-Bench/Task${i + 1}/img_${seed}.png`);
+    const row: Record<string, unknown> = {
+      split: 'bench', id: null, task: it.task, question: it.question, answer_xyxy: [...it.box], answer_from: 'answer_field', answer_raw_json: JSON.stringify(it.box), additional_info: '',
+      need_format: true, conversations_json: null, images_json: JSON.stringify(paths), raw_json: JSON.stringify({ task: it.task, images: paths, question: it.question }), extra_json: null, num_images: it.images.length,
+    };
+    it.images.forEach((seed, k) => {
+      row[`image_path_${k + 1}`] = `/data/${paths[k]}`;
+      row[`image_bytes_${k + 1}`] = seededPng(seed);
+    });
+    return row;
+  });
+  return [memoryFile('bench/MedSG-Bench-00000-of-00001.parquet', parquetBytes(columns, rows))];
 }

@@ -104,7 +104,8 @@ export interface NumericAnswer {
 }
 
 /** How the numbers of a box relate to its image: fractions (0–1), Qwen-VL's 0–1000 grid, or pixels. */
-export type BoxFrame = 'fraction' | 'grid1000' | 'pixels';
+export const BOX_FRAMES = ['fraction', 'grid1000', 'pixels'] as const;
+export type BoxFrame = (typeof BOX_FRAMES)[number];
 
 /** A reference box on one of the case's images: x1, y1 (top left), x2, y2 (bottom right). */
 export interface ReferenceBox {

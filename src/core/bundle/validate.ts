@@ -7,7 +7,7 @@
 import type { ErrorLocation } from '../errors.ts';
 import type { ImportIssue } from './importer.ts';
 import { checkCaseId } from './json-values.ts';
-import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, TASK_FAMILIES, type BenchCase, type BundleManifest } from './types.ts';
+import { BOX_FRAMES, BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, TASK_FAMILIES, type BenchCase, type BundleManifest } from './types.ts';
 
 const ID_RE = /^[a-z0-9][a-z0-9._-]*$/;
 const SHA_RE = /^[0-9a-f]{64}$/;
@@ -51,7 +51,6 @@ const IMAGE_KEYS = ['path', 'sha256', 'mime', 'width', 'height', 'sequence', 'pl
 const QUESTION_KEYS = ['id', 'text', 'lang', 'options', 'followUps', 'pairId', 'reference'];
 const REFERENCE_KEYS = ['diagnosis', 'aliases', 'differential', 'lesion', 'rationale', 'rubric', 'labels', 'answer', 'short', 'numeric', 'boxes', 'boxFrame'];
 const NUMERIC_KINDS = ['decimal', 'integer', 'date', 'weeks-days'];
-const BOX_FRAMES = ['fraction', 'grid1000', 'pixels'];
 
 function finite(v: unknown): boolean {
   return typeof v === 'number' && Number.isFinite(v);
@@ -141,7 +140,7 @@ function checkReference(c: Checker, ref: unknown, path: string): void {
         if (b.image !== undefined && !(Number.isInteger(b.image) && (b.image as number) >= 0)) c.error(`${p}.image`, '"image" must be an image index (0, 1, …).');
       });
   }
-  if (ref.boxFrame !== undefined && !BOX_FRAMES.includes(ref.boxFrame as string)) c.error(`${path}boxFrame`, `"boxFrame" must be one of: ${BOX_FRAMES.join(', ')}.`);
+  if (ref.boxFrame !== undefined && !(BOX_FRAMES as readonly string[]).includes(ref.boxFrame as string)) c.error(`${path}boxFrame`, `"boxFrame" must be one of: ${BOX_FRAMES.join(', ')}.`);
   c.unknownKeys(ref, REFERENCE_KEYS, path);
 }
 

@@ -4,7 +4,7 @@
  * {@link suggestMapping} and lets the user correct it; it arrives as
  * `ctx.options.mapping`.
  */
-import { TASK_FAMILIES, type TaskFamily } from '../bundle/types.ts';
+import { BOX_FRAMES, TASK_FAMILIES, type BoxFrame, type TaskFamily } from '../bundle/types.ts';
 
 /**
  * The case id "column" for files with none (VQA-RAD, PMC-VQA): the row's line
@@ -52,12 +52,22 @@ export interface GenericMapping {
   readonly calculatorId?: string;
   /** Rubric items, a list of `{criterion, points, tags}` (HealthBench's `rubrics`). */
   readonly rubric?: string;
+  /** Reference box(es) `x1, y1, x2, y2` (MedSG-Bench's `answer_xyxy`): a list of four numbers, a list of them, objects with x1…y2, or text holding them. */
+  readonly boxes?: string;
+  /** The frame the reference boxes are given in (default: pixels of the image). */
+  readonly boxFrame?: BoxFrame;
+  /** Which of the row's images a reference box lies on when the cell does not say (default: the first). */
+  readonly boxImage?: BoxImage;
 }
+
+/** The image a reference box lies on: the row's first, or its last (the target of a sequence: MedSG-Bench). */
+export const BOX_IMAGES = ['first', 'last'] as const;
+export type BoxImage = (typeof BOX_IMAGES)[number];
 
 /** Single-column fields other than id and question. */
 const OPTIONAL_COLUMNS = [
   'answer', 'classLabel', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases',
-  'shortAnswer', 'answerType', 'numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'rubric',
+  'shortAnswer', 'answerType', 'numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'rubric', 'boxes',
 ] as const;
 
 function col(v: unknown): string | undefined {
@@ -84,6 +94,16 @@ export function parseMapping(raw: unknown): { mapping?: GenericMapping; error?: 
   for (const k of OPTIONAL_COLUMNS) {
     const c = col(r[k]);
     if (c) out[k] = c;
+  }
+  const frame = col(r.boxFrame);
+  if (frame) {
+    if (!BOX_FRAMES.includes(frame as BoxFrame)) return { error: `"${frame}" is not a box frame (${BOX_FRAMES.join(', ')}).` };
+    out.boxFrame = frame;
+  }
+  const boxImage = col(r.boxImage);
+  if (boxImage) {
+    if (!BOX_IMAGES.includes(boxImage as BoxImage)) return { error: `"${boxImage}" is not a box image (${BOX_IMAGES.join(', ')}).` };
+    out.boxImage = boxImage;
   }
   const family = col(r.defaultTaskFamily);
   if (family) {
@@ -126,6 +146,7 @@ const GUESSES: Record<string, readonly string[]> = {
   numericUpper: ['upper_limit'],
   calculatorId: ['calculator_id'],
   rubric: ['rubrics', 'rubric'],
+  boxes: ['answer_xyxy', 'bbox', 'boxes', 'box', 'answer_box', 'gt_box'],
 };
 const IMAGE_NAMES = ['image', 'image_path', 'file_path', 'img', 'img_path', 'image_file', 'filename', 'file', 'path', 'images', 'image_paths', 'scan', 'scan_path'];
 const NUMBERED_IMAGE = /^(image|img)[_ -]?(path[_ -]?)?\d+$/i;
@@ -153,7 +174,7 @@ export function suggestMapping(header: readonly string[]): Partial<GenericMappin
   };
   const out: Record<string, unknown> = {};
   // MedCalc-Bench's columns first, so "Ground Truth Answer" is a number rather than an option key.
-  for (const field of ['numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases', 'answerType', 'rubric']) {
+  for (const field of ['numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases', 'answerType', 'rubric', 'boxes']) {
     const c = pick(GUESSES[field]!);
     if (c) out[field] = c;
   }

@@ -38,6 +38,9 @@ export const MAPPING_FIELD_LABELS: Readonly<Record<string, string>> = {
   numericUpper: 'Upper limit (numeric answer)',
   calculatorId: 'MedCalc-Bench calculator id',
   rubric: 'Rubric items (criterion, points, tags)',
+  boxes: 'Reference box(es) x1, y1, x2, y2',
+  boxFrame: 'Box coordinates in',
+  boxImage: 'Box lies on',
 };
 
 const CLASSES: readonly string[] = NEUROVLM_CLASSES;
@@ -155,8 +158,8 @@ export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, fil
     }
   }
 
-  // A short or numeric answer on cases asked under another protocol (they have options, say) is never read.
-  for (const [field, protocolId] of [['shortAnswer', 'short-answer'], ['numericAnswer', 'numeric']] as const) {
+  // A short or numeric answer, or a box, on cases asked under another protocol (they have options, say) is never read.
+  for (const [field, protocolId] of [['shortAnswer', 'short-answer'], ['numericAnswer', 'numeric'], ['boxes', 'box']] as const) {
     const column = m[field];
     if (!column) continue;
     const need = referenceNeed(protocolId)!;

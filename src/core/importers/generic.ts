@@ -10,7 +10,8 @@
  * cases reads) is checked in generic-scoring.ts.
  */
 import type { ErrorLocation } from '../errors.ts';
-import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type RubricItem, type TaskFamily } from '../bundle/types.ts';
+import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type ReferenceBox, type RubricItem, type TaskFamily } from '../bundle/types.ts';
+import { parseBoxes } from '../protocols/answers/box-parse.ts';
 import { chooseDataFiles } from './data-files.ts';
 import { mappedColumns, parseMapping, ROW_NUMBER, suggestMapping, type GenericMapping } from './generic-mapping.ts';
 import { ClassLabels, warnUnscored } from './generic-scoring.ts';
@@ -156,7 +157,7 @@ async function readRow(row: Row, source: TableSource, m: GenericMapping, x: RowC
   const classLabel = m.classLabel ? x.classes.read(str(row.values[m.classLabel]), at(m.classLabel)) : null;
   const family = taskFamily(m, row, options.length > 0, issues, at);
   if (!family) return;
-  const reference = rowReference(m, row, classLabel, options, x.keys, at, issues);
+  const reference = rowReference(m, row, classLabel, options, x.keys, at, issues, images.length);
   const lang = guessCjkLang(question);
   const opt = (c: string | undefined) => (c ? str(row.values[c]).trim() : '');
   const [splitCell, diseaseGroup, modality, notes] = [opt(m.split), opt(m.diseaseGroup), opt(m.modality), m.notes ? str(row.values[m.notes]) : ''];
@@ -240,6 +241,7 @@ function rowReference(
   keys: OptionKeys,
   at: (f: string) => ErrorLocation,
   issues: Issues,
+  imageCount: number,
 ): ReferenceAnswer | undefined {
   const written = m.answer ? str(row.values[m.answer]).trim() : '';
   const answer = written && options.length ? keys.answerKey(written, options, at(m.answer!)) : written;
@@ -248,9 +250,11 @@ function rowReference(
   const short = shortAnswerOf(m, row);
   const numeric = numericAnswerOf(m, row, at, issues);
   const rubric = m.rubric ? rubricOf(row.values[m.rubric], at(m.rubric), issues) : [];
-  if (!answer && !diagnosis && !aliases.length && !classLabel && !short && !numeric && !rubric.length) return undefined;
+  const boxes = m.boxes ? boxesOf(row.values[m.boxes], m.boxImage === 'last' ? Math.max(0, imageCount - 1) : 0, at(m.boxes), issues) : [];
+  if (!answer && !diagnosis && !aliases.length && !classLabel && !short && !numeric && !rubric.length && !boxes.length) return undefined;
   return {
     ...(answer ? { answer } : {}),
+    ...(boxes.length ? { boxes, boxFrame: m.boxFrame ?? 'pixels' } : {}),
     ...(short ? { short } : {}),
     ...(numeric ? { numeric } : {}),
     ...(rubric.length ? { rubric } : {}),
@@ -258,6 +262,62 @@ function rowReference(
     ...(aliases.length ? { aliases } : {}),
     ...(classLabel ? { labels: { diagnosis_name: classLabel } } : {}),
   };
+}
+
+/**
+ * The reference boxes of a cell: four numbers `[x1, y1, x2, y2]` (MedSG-Bench's
+ * `answer_xyxy`), a list of such lists, objects with `x1…y2` (or `xmin…ymax`,
+ * or `bbox`) and optionally `image` and `label`, or text holding any of these
+ * in the forms a model's answer is read in (box-parse.ts). Corners in either
+ * order are put in order. A box lies on `image` unless the cell says which.
+ * A non-empty cell with no box in it is an error naming the cell.
+ */
+function boxesOf(cell: unknown, image: number, at: ErrorLocation, issues: Issues): ReferenceBox[] {
+  if (cell === null || cell === undefined || cell === '') return [];
+  const fail = () => {
+    issues.error(`The box cell ${quoteCell(cell)} holds no box x1, y1, x2, y2.`, at);
+    return [];
+  };
+  let value: unknown = cell;
+  if (typeof cell === 'string') {
+    const t = cell.trim();
+    if (!t) return [];
+    try {
+      value = JSON.parse(t);
+    } catch {
+      const read = parseBoxes(t);
+      return read.length ? read.map((b) => ({ ...b, ...(image ? { image } : {}) })) : fail();
+    }
+  }
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : null);
+  const quad = (v: unknown): [number, number, number, number] | null => {
+    if (!Array.isArray(v) || v.length !== 4) return null;
+    const n = v.map(num);
+    return n.every((x): x is number => x !== null) ? (n as [number, number, number, number]) : null;
+  };
+  const box = ([a, b, c, d]: readonly number[], on: number, label?: string): ReferenceBox => ({
+    x1: Math.min(a!, c!), y1: Math.min(b!, d!), x2: Math.max(a!, c!), y2: Math.max(b!, d!), ...(on ? { image: on } : {}), ...(label ? { label } : {}),
+  });
+  const one = (v: unknown): ReferenceBox | null => {
+    const q = quad(v);
+    if (q) return box(q, image);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+    const o = v as Record<string, unknown>;
+    const named = quad(o.bbox) ?? quad([o.x1 ?? o.xmin, o.y1 ?? o.ymin, o.x2 ?? o.xmax, o.y2 ?? o.ymax]);
+    if (!named) return null;
+    const on = num(o.image);
+    return box(named, on !== null && Number.isInteger(on) && on >= 0 ? on : image, typeof o.label === 'string' ? o.label : undefined);
+  };
+  const single = one(value);
+  if (single) return [single];
+  if (!Array.isArray(value) || value.length === 0) return fail();
+  const all = value.map(one);
+  return all.every((b): b is ReferenceBox => b !== null) ? all : fail();
+}
+
+function quoteCell(v: unknown): string {
+  const text = typeof v === 'string' ? v : JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)) ?? String(v);
+  return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
 }
 
 /** A row's short answer, with its answer type when a column gives one (OPEN/CLOSED in any case; anything else is left to the reference). */

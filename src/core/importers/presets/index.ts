@@ -92,6 +92,24 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     mapping: { id: 'prompt_id', question: 'prompt', rubric: 'rubrics' },
     scoredAs: 'rubric points, overall and per tag (axis and theme), items marked by a local judge or in review',
   },
+  {
+    id: 'medsg-bench',
+    name: 'MedSG-Bench',
+    // The Parquet upload of the benchmark (its dataset viewer lists these columns); the images are inside, as binary columns.
+    card: 'https://huggingface.co/datasets/MedSG-Bench/MedSG-Bench-parquet',
+    files: 'the Parquet file(s) of MedSG-Bench-parquet (images inside)',
+    signature: ['task', 'question', 'answer_xyxy', 'num_images', 'image_bytes_1', 'image_bytes_2'],
+    // `id` is empty in the upload: the row number is the id. Up to six images per question, in order;
+    // the reference box is in pixels. It is read on the sequence's last image (the one the question
+    // asks about); the card does not say, and for the registered pairs of the difference tasks the
+    // two images have one size, so either reads the same.
+    mapping: {
+      id: ROW_NUMBER, question: 'question', split: 'split',
+      image: ['image_bytes_1', 'image_bytes_2', 'image_bytes_3', 'image_bytes_4', 'image_bytes_5', 'image_bytes_6'],
+      boxes: 'answer_xyxy', boxFrame: 'pixels', boxImage: 'last',
+    },
+    scoredAs: 'boxes: IoU with the reference box, and right at IoU ≥ 0.5 (Acc@0.5)',
+  },
 ];
 
 /** The preset whose signature columns the files have (the most specific first), if any. */

@@ -16,7 +16,7 @@ export interface ReferenceNeed {
   /** Whether this question's reference holds it. */
   readonly has: (q: Question | undefined) => boolean;
   /** The column-mapping field that fills it in a CSV/JSONL import, when one does. */
-  readonly mappingField?: 'classLabel' | 'diagnosis' | 'answer' | 'shortAnswer' | 'numericAnswer';
+  readonly mappingField?: 'classLabel' | 'diagnosis' | 'answer' | 'shortAnswer' | 'numericAnswer' | 'boxes';
   /** How to give a benchmark one, for people. */
   readonly hint: string;
 }
@@ -89,7 +89,8 @@ const NEEDS: Readonly<Record<string, ReferenceNeed>> = {
     what: 'a reference box',
     bare: 'reference box',
     has: (q) => (q?.reference?.boxes?.length ?? 0) > 0,
-    hint: 'Reference boxes come from a NeuroEval bundle (reference.boxes).',
+    mappingField: 'boxes',
+    hint: 'When importing a CSV, JSONL or Parquet file, map the column that holds the boxes as "Reference box(es)"; in a NeuroEval bundle they are reference.boxes.',
   },
   'nmb-rationale': {
     what: 'a reference rationale or diagnosis',

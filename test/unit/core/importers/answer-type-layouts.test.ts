@@ -13,7 +13,10 @@ import { protocolFor } from '../../../../src/core/protocols/registry.ts';
 import { itemKeyOf } from '../../../../src/core/runner/plan.ts';
 import type { ResponseRecord } from '../../../../src/core/model/answer.ts';
 import { scoreRun } from '../../../../src/core/scoring/run/index.ts';
-import { medCalcFiles, slakeFiles, vqaRadFiles } from '../../../support/hf-datasets.ts';
+import { medCalcFiles, medSgFiles, slakeFiles, vqaRadFiles } from '../../../support/hf-datasets.ts';
+import { finalizeBundle } from '../../../../src/core/bundle/finalize.ts';
+import { memoryFile } from '../../../../src/core/bundle/importer.ts';
+import { DATASET_PRESETS } from '../../../../src/core/importers/presets/index.ts';
 import { errors, warnings } from './fixtures.ts';
 
 /** Each case asked under its own protocol, answered with `replies[i]`, the reply parsed as the protocol parses it. */
@@ -133,5 +136,65 @@ describe('MedCalc-Bench (Parquet, limits and calculator ids)', () => {
     const files = medCalcFiles([{ ...items[0]!, lower: 'about 40' }]);
     const draft = await genericImporter.read(files, { options: { mapping: suggestMapping(await listColumns(files)) } });
     expect(errors(draft)).toEqual([{ severity: 'error', message: '"about 40" in column "Lower Limit" is not a number.', location: { file: 'data/test-00000-of-00001.parquet', line: 1, field: 'Lower Limit' } }]);
+  });
+});
+
+describe('MedSG-Bench (Parquet, image sequences, reference boxes in pixels)', () => {
+  // 6×6 images (seededPng). Reference boxes on the last image of each sequence.
+  const files = () =>
+    medSgFiles([
+      { task: 'Registered_Diff', question: 'Compare these two images carefully and give me the coordinates of their difference.', box: [0, 0, 2, 2], images: [21, 22] },
+      { task: 'Multi_View', question: 'Find the lesion of image 1 in the last image.', box: [3, 3, 6, 6], images: [23, 24, 25] },
+      { task: 'Object_Tracking', question: 'Where is the object now?', box: [1, 1, 5, 5], images: [26, 27] },
+    ]);
+  const preset = () => DATASET_PRESETS.find((p) => p.id === 'medsg-bench')!;
+
+  it('imports each question with its image sequence in order and its box on the last image, sized for scoring', async () => {
+    const draft = await genericImporter.read(files(), { options: { mapping: preset().mapping } });
+    expect(errors(draft)).toEqual([]);
+    const { bundle, issues } = finalizeBundle(draft);
+    expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(bundle!.cases.map((c) => c.images.length)).toEqual([2, 3, 2]);
+    expect(bundle!.cases[1]!.images.every((img) => img.width === 6 && img.height === 6)).toBe(true);
+    expect(bundle!.cases.map((c) => c.questions[0]!.reference?.boxes?.[0]?.image ?? 0)).toEqual([1, 2, 1]);
+    const c = bundle!.cases[0]!;
+    const request = protocolFor(c).buildRequest(c, c.questions[0]!);
+    expect(turnText(request.messages.at(-1)!)).toContain('Give the bounding box as [x1, y1, x2, y2], the top-left corner first, in pixels');
+    expect(request.messages.flatMap((m) => m.parts).filter((p) => p.type === 'image')).toHaveLength(2);
+  });
+
+  it('scores the first box of each answer by IoU against the reference, right at IoU ≥ 0.5', async () => {
+    const draft = await genericImporter.read(files(), { options: { mapping: preset().mapping } });
+    const { bundle } = finalizeBundle(draft);
+    const f = await figures(bundle!.cases, [
+      // Exactly the reference: IoU 1.
+      'The difference is at [0, 0, 2, 2].',
+      // Qwen-VL's corner form, 3×3 inside the 3×3 reference offset by one: overlap 2×2 = 4, union 9 + 9 − 4 = 14.
+      '<box>(4,4),(7,7)</box>',
+      // Fractions of the image (every value ≤ 1): [0.5, 0.5, 1, 1] is pixels [3, 3, 6, 6]; the reference [1, 1, 5, 5]: overlap 2×2 = 4, union 9 + 16 − 4 = 21.
+      '{"x1": 0.5, "y1": 0.5, "x2": 1, "y2": 1}',
+    ]);
+    expect(f['box.iou']!.n).toBe(3);
+    expect(f['box.iou']!.mean).toBeCloseTo((1 + 4 / 14 + 4 / 21) / 3, 12);
+    expect(f['box.acc50']).toEqual({ mean: 1 / 3, n: 3 });
+  });
+
+  it('names the cell of a box it cannot read, and reads boxes written as text or objects', async () => {
+    const csv = [
+      'id,question,image,box',
+      'a,Where?,,"[[1, 2, 3, 4], [5, 6, 7, 8]]"',
+      'b,Where?,,"{""xmin"": 10, ""ymin"": 20, ""xmax"": 5, ""ymax"": 8, ""label"": ""lesion""}"',
+      'c,Where?,,"(1,1),(4,4)"',
+      'd,Where?,,somewhere on the left',
+    ].join('\n');
+    const draft = await genericImporter.read([memoryFile('boxes.csv', `${csv}\n`)], { options: { mapping: { id: 'id', question: 'question', boxes: 'box', boxFrame: 'grid1000' } } });
+    expect(draft.cases.map((c) => c.questions[0]!.reference?.boxes)).toEqual([
+      [{ x1: 1, y1: 2, x2: 3, y2: 4 }, { x1: 5, y1: 6, x2: 7, y2: 8 }],
+      [{ x1: 5, y1: 8, x2: 10, y2: 20, label: 'lesion' }],
+      [{ x1: 1, y1: 1, x2: 4, y2: 4 }],
+      undefined,
+    ]);
+    expect(draft.cases[0]!.questions[0]!.reference?.boxFrame).toBe('grid1000');
+    expect(errors(draft)).toEqual([{ severity: 'error', message: 'The box cell "somewhere on the left" holds no box x1, y1, x2, y2.', location: { file: 'boxes.csv', line: 5, field: 'box' } }]);
   });
 });

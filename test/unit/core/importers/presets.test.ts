@@ -9,7 +9,7 @@ import { genericImporter, listColumns } from '../../../../src/core/importers/gen
 import { memoryFile, type InputFile } from '../../../../src/core/bundle/importer.ts';
 import { DATASET_PRESETS, presetFor } from '../../../../src/core/importers/presets/index.ts';
 import { protocolFor } from '../../../../src/core/protocols/registry.ts';
-import { healthBenchFiles, medCalcFiles, medXpertQaFiles, omniMedVqaFiles, pmcVqaFiles, slakeFiles, vqaRadFiles } from '../../../support/hf-datasets.ts';
+import { healthBenchFiles, medCalcFiles, medSgFiles, medXpertQaFiles, omniMedVqaFiles, pmcVqaFiles, slakeFiles, vqaRadFiles } from '../../../support/hf-datasets.ts';
 import { errors, warnings } from './fixtures.ts';
 
 const MC = [
@@ -17,7 +17,7 @@ const MC = [
   { question: 'Which lobe is affected?', choices: ['Frontal', 'Parietal', 'Temporal', 'Occipital'] as const, label: 'A' as const },
 ];
 
-const LAYOUTS: Record<string, { files: () => InputFile[]; split?: string; protocol: string; reference: (c: { questions: readonly { reference?: unknown }[] }) => unknown; expected: unknown }> = {
+const LAYOUTS: Record<string, { files: () => InputFile[]; split?: string; protocol: string; reference: (c: { questions: readonly { reference?: unknown }[] }) => unknown; expected: unknown; images?: number }> = {
   slake: {
     files: () => slakeFiles([{ qid: 7, question: 'Is this an MRI?', answer: 'Yes', answerType: 'CLOSED' }]),
     protocol: 'short-answer', reference: (c) => (c.questions[0]!.reference as { short: unknown }).short, expected: { text: 'Yes', type: 'closed' },
@@ -35,6 +35,14 @@ const LAYOUTS: Record<string, { files: () => InputFile[]; split?: string; protoc
   'medcalc-bench': {
     files: () => medCalcFiles([{ calculatorId: 2, question: 'What is the creatinine clearance?', note: 'A 67-year-old woman…', answer: '41.77', lower: '39.68', upper: '43.86' }]),
     protocol: 'numeric', reference: (c) => (c.questions[0]!.reference as { numeric: unknown }).numeric, expected: { value: '41.77', lower: 39.68, upper: 43.86, calculatorId: 2 },
+  },
+  'medsg-bench': {
+    files: () => medSgFiles([{ task: 'Registered_Diff', question: 'Compare these two images carefully and give me the coordinates of their difference.', box: [4, 1, 2, 3], images: [11, 12] }]),
+    protocol: 'box',
+    // Corners put in order; the box lies on the second (last) image, in pixels.
+    reference: (c) => c.questions[0]!.reference,
+    expected: { boxes: [{ x1: 2, y1: 1, x2: 4, y2: 3, image: 1 }], boxFrame: 'pixels' },
+    images: 2,
   },
   healthbench: {
     files: () =>
@@ -75,7 +83,7 @@ describe('dataset presets', () => {
       const c = draft.cases[0]!;
       expect(protocolFor(c).id).toBe(layout.protocol);
       expect(layout.reference(c)).toEqual(layout.expected);
-      if (preset.mapping.image) expect(c.images.length).toBe(1);
+      if (preset.mapping.image) expect(c.images.length).toBe(layout.images ?? 1);
     });
   }
 
