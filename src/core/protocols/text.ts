@@ -1,4 +1,5 @@
 /** Text clean-up shared by the parsers: reasoning blocks, whitespace. */
+import { pyStrip } from '../python/values.ts';
 
 const CLOSED = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
 const OPEN = /<(think|thinking|reasoning)>/i;
@@ -36,7 +37,8 @@ export function stripThinkDetailed(text: string): StrippedText {
     removed = true;
     unterminated = true;
   }
-  return { text: out.trim(), unterminated, removed };
+  // Python's strip(), as the benchmarks' own code trims: JavaScript's trim() also drops a byte-order mark (U+FEFF).
+  return { text: pyStrip(out), unterminated, removed };
 }
 
 /** The answer without reasoning blocks, trimmed (see {@link stripThinkDetailed}). */

@@ -20,7 +20,7 @@ export class PyDict extends Map<string, PyValue> {}
 
 export type PyValue = null | boolean | bigint | number | string | PyValue[] | PyDict;
 
-export type PyExceptionType = 'ValueError' | 'TypeError' | 'OverflowError' | 'AttributeError' | 'KeyError' | 'JSONDecodeError' | 'RecursionError' | 'UnicodeDecodeError';
+export type PyExceptionType = 'ValueError' | 'TypeError' | 'OverflowError' | 'AttributeError' | 'KeyError' | 'JSONDecodeError' | 'RecursionError' | 'UnicodeDecodeError' | 'SyntaxError' | 'NameError' | 'ZeroDivisionError';
 
 /** What CPython would raise at this point; `pyType` is the exception class's name. */
 export class PyException extends Error {
@@ -34,7 +34,10 @@ export class PyException extends Error {
 }
 
 /** `str.isspace()`: what `str.strip()` and `str.split()` treat as whitespace (U+001C–U+001F and U+0085 included, U+200B and U+FEFF not). */
-const PY_SPACE = new Set('\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000');
+const PY_SPACE_CHARS = '\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+const PY_SPACE = new Set(PY_SPACE_CHARS);
+/** A run of Python whitespace, as `str.split()` and `re`'s `\s+` see it (global: for `replace` and `split`). */
+export const PY_SPACE_RUN = new RegExp(`[${[...PY_SPACE_CHARS].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]+`, 'gu');
 
 export function pyIsSpace(ch: string): boolean {
   return PY_SPACE.has(ch);

@@ -6,7 +6,7 @@
  */
 import type { BenchCase, Question } from '../../bundle/types.ts';
 import { answerFrame, iou, parseBoxes, toFraction, type Box, type BoxFrame } from './boxes.ts';
-import { scoreNumeric } from './numeric.ts';
+import { scoreNumeric, scoreNumericAnywhere, type NumericVerdict } from './numeric.ts';
 import { answerTypeOf, llavaMedRecall, slakeExactMatch } from './short-answer.ts';
 
 export interface AnswerTypeScore {
@@ -45,17 +45,26 @@ export function scoreNumericAnswer(q: Question | undefined, reply: string): Answ
   const ref = q?.reference?.numeric;
   if (!ref || ref.value.trim() === '') return none('numeric.correct', reply, 'No reference number: not scorable.');
   const v = scoreNumeric(reply, ref);
+  const anywhere = scoreNumericAnywhere(reply, ref);
   const limits = ref.lower !== undefined && ref.upper !== undefined && v.kind === 'decimal' ? ` (limits ${ref.lower} to ${ref.upper})` : '';
   return {
     primary: 'numeric.correct',
     metrics: {
       'numeric.correct': { value: bit(v.correct), rule: `rule:medcalc-${v.kind}` },
+      'numeric.correct.any': { value: bit(anywhere.correct), rule: `rule:medcalc-${v.kind}-anywhere` },
       'numeric.found': { value: bit(v.extracted !== null), rule: 'rule:medcalc-extract' },
     },
-    answerText: v.extracted ?? '(no answer found)',
+    answerText: v.extracted ?? anywhere.extracted ?? '(no answer found)',
     referenceText: `${ref.value}${limits}`,
-    notes: v.extracted === null ? ['No number, date or duration could be read from the answer (counted wrong).'] : [],
+    notes: numericNotes(v, anywhere),
   };
+}
+
+/** Why a number was not counted, as a reader of the drill-down needs it. */
+function numericNotes(v: NumericVerdict, anywhere: NumericVerdict): string[] {
+  if (v.extracted !== null) return [];
+  const why = v.error ? `MedCalc-Bench's code raises ${v.error} on this answer, which its run counts as wrong` : "MedCalc-Bench's reading found no number, date or duration in the JSON answer";
+  return [`${why}.${anywhere.extracted !== null ? ` Read anywhere in the reply: ${anywhere.extracted} (${anywhere.correct ? 'right' : 'wrong'}; NeuroEval's "read anywhere" figure).` : ''}`];
 }
 
 /** The size of image `index` of a case, when stored. */

@@ -17,6 +17,8 @@
  *   text is empty or nothing matches.
  */
 
+import { PY_SPACE_RUN, pyStrip } from '../../python/values.ts';
+
 const EN_YES = new Set(['yes', 'yeah', 'yep', 'true']);
 const EN_NO = new Set(['no', 'nope', 'false']);
 const ZH_YES = new Set(['是', '是的', '有', '包含', '可以', '能', '会', '正常']);
@@ -26,17 +28,16 @@ const ASCII_PUNCT = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 const ZH_PUNCT = '！？｡。＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～、，。；：《》？【】（）';
 const PUNCT = new Set([...ASCII_PUNCT, ...ZH_PUNCT]);
 
-/** Python's str.strip()/split() whitespace (ASCII and Unicode spaces). */
-// eslint-disable-next-line no-control-regex -- Python's str.split() splits on the information separators U+001C–U+001F too.
-const WS = /[\s\u001c-\u001f\u0085]+/gu;
+/** Python's whitespace runs (U+001C–U+001F and U+0085 included; U+FEFF, which JavaScript's `\s` holds, not). */
+const WS = PY_SPACE_RUN;
 
 /** lmms-eval's SLAKE `normalize_answer`. */
 export function slakeNormalize(answer: string | null | undefined): string {
-  let text = (answer ?? '').trim().toLowerCase();
+  let text = pyStrip(answer ?? '').toLowerCase();
   text = text.replace(/\([^)]*\)/g, ' ');
   text = text.replace(/（[^）]*）/g, ' ');
   text = [...text].map((ch) => (PUNCT.has(ch) ? ' ' : ch)).join('');
-  text = text.replace(WS, ' ').trim();
+  text = pyStrip(text.replace(WS, ' '));
   if (text === 'x ray' || text === 'xray') text = 'xray';
   if (EN_YES.has(text) || ZH_YES.has(text)) return 'yes';
   if (EN_NO.has(text) || ZH_NO.has(text)) return 'no';
@@ -123,7 +124,7 @@ export function llavaMedRecall(prediction: string, reference: string): number {
 
 /** OPEN or CLOSED as the data says; a reference that normalises to yes/no is closed when the data says nothing (VQA-RAD's convention). */
 export function answerTypeOf(declared: string | undefined, reference: string): 'open' | 'closed' {
-  const d = (declared ?? '').trim().toLowerCase();
+  const d = pyStrip(declared ?? '').toLowerCase();
   if (d === 'open' || d === 'closed') return d;
   const n = slakeNormalize(reference);
   return n === 'yes' || n === 'no' ? 'closed' : 'open';

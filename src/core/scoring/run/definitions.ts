@@ -61,9 +61,10 @@ const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
   'short.recall.open': theirs('LLaVA-Med', 'Recall of the reference words in the answer after VQA normalisation, over open questions.'),
   'numeric.correct': theirs(
     'MedCalc-Bench',
-    "Its extraction and check per calculator: dates and week/day pairs exact, scores rounded to the reference, decimals within the lower and upper limits. An answer the benchmark would evaluate as a Python expression is never run here and counts as not found; without a JSON answer NeuroEval reads the whole reply.",
+    "Its extraction and check per calculator, as its run counts them: dates and week/day pairs exact, scores rounded to the reference, decimals within the lower and upper limits; an answer written as an expression str(…) is evaluated as its eval would (arithmetic and the functions it allows only, never other code); a reply without its JSON answer, or on which its code raises, is wrong.",
   ),
-  'numeric.found': own('Share of answers from which a number, date or duration could be read.'),
+  'numeric.correct.any': own("MedCalc-Bench's extraction and check, but a reply without the JSON answer the prompt asks for is read whole (small models often answer in prose)."),
+  'numeric.found': own("Share of answers from which MedCalc-Bench's reading got a number, date or duration."),
   'box.acc50': own('The first box in the answer overlaps a reference box with IoU ≥ 0.5, both brought to fractions of the image; a box whose values are all ≤ 1 is read as fractions.'),
   'box.iou': own('Best IoU of the first box in the answer with a reference box (0 when no box was found).'),
   json_valid: own('Share of answered calls whose answer parsed as one JSON object.'),

@@ -44,6 +44,7 @@ const METRIC_LABELS: Readonly<Record<string, string>> = {
   'short.exact.open': 'Short answer: exact match, open questions',
   'short.recall.open': 'Short answer: token recall, open questions',
   'numeric.correct': 'Number correct',
+  'numeric.correct.any': 'Number correct, read anywhere in the reply',
   'numeric.found': 'Number found in the answer',
   'box.acc50': 'Box accuracy (IoU ≥ 0.5)',
   'box.iou': 'Box IoU',

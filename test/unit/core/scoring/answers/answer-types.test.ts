@@ -12,7 +12,7 @@ import { validateCase } from '../../../../../src/core/bundle/validate.ts';
 import { protocolFor, PROTOCOLS } from '../../../../../src/core/protocols/registry.ts';
 import { questionVars } from '../../../../../src/core/protocols/template.ts';
 import { iou, parseBoxes, toFraction } from '../../../../../src/core/scoring/answers/boxes.ts';
-import { answerText, extractValue, scoreNumeric } from '../../../../../src/core/scoring/answers/numeric.ts';
+import { answerText, extractValue, scoreNumeric, scoreNumericAnywhere } from '../../../../../src/core/scoring/answers/numeric.ts';
 import { scoreBoxAnswer } from '../../../../../src/core/scoring/answers/score.ts';
 import { answerTypeOf, llavaMedRecall, slakeExactMatch, slakeNormalize } from '../../../../../src/core/scoring/answers/short-answer.ts';
 import { scoreRun } from '../../../../../src/core/scoring/run/index.ts';
@@ -59,8 +59,10 @@ describe("numbers by MedCalc-Bench's rules", () => {
     expect(scoreNumeric('{"answer": "44"}', ref).correct).toBe(false);
     expect(extractValue('about 12.5%', 'decimal')).toBe('0.125');
     expect(extractValue('68.2 mL/min/1.73 m²', 'decimal')).toBe('68.2');
-    // A Python expression the benchmark would eval() is never run: not found.
-    expect(scoreNumeric('{"answer": str(3*4)}', ref)).toEqual({ extracted: null, correct: false, kind: 'decimal' });
+    // An expression the benchmark eval()s is computed as its eval would (arithmetic only); what it cannot compute is wrong.
+    expect(scoreNumeric('{"answer": str(3*4)}', ref)).toEqual({ extracted: '12', correct: false, kind: 'decimal' });
+    expect(scoreNumeric('{"answer": "str(round(40 + 3 / 2, 1))"}', ref)).toEqual({ extracted: '41.5', correct: true, kind: 'decimal' });
+    expect(scoreNumeric('{"answer": "str(__import__(1))"}', ref)).toEqual({ extracted: null, correct: false, kind: 'decimal', error: 'NameError' });
   });
 
   it('integer scores: rounded half to even as Python does, "out of" and lists counted', () => {
@@ -79,9 +81,18 @@ describe("numbers by MedCalc-Bench's rules", () => {
   });
 
   it('without a calculator id a declared kind decides; a decimal without limits must equal the reference', () => {
-    expect(scoreNumeric('The volume is 17.30 mL', { value: '17.3' }).correct).toBe(true);
-    expect(scoreNumeric('The volume is 17.4 mL', { value: '17.3' }).correct).toBe(false);
-    expect(scoreNumeric('7 lesions', { value: '7', kind: 'integer' }).correct).toBe(true);
+    expect(scoreNumeric('{"answer": "17.30 mL"}', { value: '17.3' }).correct).toBe(true);
+    expect(scoreNumeric('{"answer": "17.4 mL"}', { value: '17.3' }).correct).toBe(false);
+    expect(scoreNumeric('{"answer": "7 lesions"}', { value: '7', kind: 'integer' }).correct).toBe(true);
+  });
+
+  it("a reply without the JSON answer is wrong by the benchmark's reading, and read whole by NeuroEval's", () => {
+    // MedCalc-Bench reads "Not Found", extracts "N/A", and its check raises on eval("N/A").
+    expect(scoreNumeric('The volume is 17.30 mL', { value: '17.3' })).toEqual({ extracted: null, correct: false, kind: 'decimal', error: 'NameError' });
+    expect(scoreNumericAnywhere('The volume is 17.30 mL', { value: '17.3' })).toEqual({ extracted: '17.3', correct: true, kind: 'decimal' });
+    expect(scoreNumericAnywhere('7 lesions', { value: '7', kind: 'integer' }).correct).toBe(true);
+    // With a JSON answer both readings agree.
+    expect(scoreNumericAnywhere('{"answer": "12"} and 17.3', { value: '17.3' }).correct).toBe(false);
   });
 });
 
