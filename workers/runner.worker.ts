@@ -6,7 +6,7 @@
  * survives a closed tab: its configuration is stored with it, and `start`
  * on the same run id resumes where the stored answers end.
  */
-import type { BenchCase } from '../src/core/bundle/types.ts';
+import type { BenchCase, ProtocolDefaults } from '../src/core/bundle/types.ts';
 import { createRepositories, openDatabase, type Repositories } from '../src/core/db/index.ts';
 import type { RunRecord } from '../src/core/runner/records.ts';
 import type { Engine } from '../src/core/engines/engine.ts';
@@ -66,7 +66,8 @@ const runnerApi = {
     const benchmark = await repos.benchmarks.require(input.config.spec.benchmarkId);
     const plan = planRun(input.config.spec, await casesOf(repos, benchmark.id));
     if (plan.items.length === 0) throw new InvalidInputError('The selection holds no questions: widen the filters or pick another benchmark.', { field: 'filters' });
-    const protocol = runProtocol(input.config.protocolId, { ...(input.config.templates ? { templates: input.config.templates } : {}), ...(input.config.jsonOutput ? { jsonOutput: input.config.jsonOutput } : {}) });
+    const defaults = benchmark.manifest.protocolDefaults;
+    const protocol = runProtocol(input.config.protocolId, { ...(input.config.templates ? { templates: input.config.templates } : {}), ...(defaults ? { defaults } : {}), ...(input.config.jsonOutput ? { jsonOutput: input.config.jsonOutput } : {}) });
     const provenance = buildProvenance({
       jsonOutput: jsonOutputRecord(input.config.jsonOutput ?? 'benchmark', input.config.protocolId === AUTO_PROTOCOL ? PROTOCOL_IDS : [input.config.protocolId]),
       app: input.app,
@@ -132,7 +133,7 @@ const runnerApi = {
     if (!locks) throw new NeuroEvalError('UNSUPPORTED', 'This browser lacks Web Locks, which keep two tabs from driving one run.');
     const host = hostClient(input.host);
     try {
-      return await execute(input.runId, plan, config, fewShot, controller, repos, locks, host, ctx, input.force ?? config.force === true);
+      return await execute(input.runId, plan, config, { fewShot, defaults: benchmark.manifest.protocolDefaults }, controller, repos, locks, host, ctx, input.force ?? config.force === true);
     } finally {
       controllers.delete(input.runId);
       host.close();
@@ -154,7 +155,8 @@ async function execute(
   runId: string,
   plan: ReturnType<typeof planRun>,
   config: RunConfig,
-  fewShot: readonly BenchCase[],
+  /** The few-shot exemplars and the benchmark's protocol defaults (its declared task): the same the scoring reads. */
+  { fewShot, defaults }: { readonly fewShot: readonly BenchCase[]; readonly defaults: ProtocolDefaults | undefined },
   controller: RunController,
   repos: Repositories,
   locks: LockManager,
@@ -166,7 +168,7 @@ async function execute(
     runId,
     plan,
     engineFor: engineFor(config.engines, host, runId),
-    protocol: runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(fewShot.length ? { fewShot } : {}), ...(config.jsonOutput ? { jsonOutput: config.jsonOutput } : {}) }),
+    protocol: runProtocol(config.protocolId, { ...(config.templates ? { templates: config.templates } : {}), ...(fewShot.length ? { fewShot } : {}), ...(defaults ? { defaults } : {}), ...(config.jsonOutput ? { jsonOutput: config.jsonOutput } : {}) }),
     store: dexieRunStore(repos),
     images: async (sha256: string, variant: Variant) => {
       const asset = await repos.assets.require(sha256);

@@ -9,3 +9,13 @@ export function parseMappingOption(text: string | undefined): unknown {
     throw new InvalidInputError('--mapping must be JSON, e.g. \'{"id":"case","question":"prompt"}\'', { field: '--mapping' });
   }
 }
+
+/** `--declared-task '{…}'`: the task a generic import declares (docs/formats/bundle.md), as JSON (undefined when not given). */
+export function parseTaskOption(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidInputError('--declared-task must be JSON, e.g. \'{"answerType":"short"}\'', { field: '--declared-task' });
+  }
+}

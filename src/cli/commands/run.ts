@@ -1,4 +1,4 @@
-import { parseMappingOption } from '../mapping-option.ts';
+import { parseMappingOption, parseTaskOption } from '../mapping-option.ts';
 import { existsSync } from 'node:fs';
 import { readBuildInfo } from '../../../build/build-info.ts';
 import { jsonOutputRecord } from '../../core/protocols/json-output.ts';
@@ -45,7 +45,7 @@ const HELP = [
   'Inputs:',
   '  --benchmark <path>   A NeuroEval bundle (.zip or folder) or any input',
   '                       `neuroeval validate` reads; repeat for inputs of several files',
-  '  --format <kind>, --mapping <json>   As for `neuroeval validate`',
+  '  --format <kind>, --mapping <json>, --declared-task <json>   As for `neuroeval validate`',
   '  --model <model>      self-test or demo-trained (bundled with the app), a',
   '                       transformers.js model folder, or <id>=<folder>; repeatable',
   '  --out <file>         The run export to write (required)',
@@ -142,6 +142,7 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
   const variants = checkVariants((a.variants ?? ['none']) as Variant[]);
   const device = chooseDevice(a.device);
   const mapping = parseMappingOption(a.mapping);
+  const task = parseTaskOption(a.declaredTask);
   const models = cliModelsOf(a);
   const seen = new Set<string>();
   for (const m of models) {
@@ -150,7 +151,7 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
   }
   const engines = createCliEngineFactory(models, cliEngineOptionsOf(a, device));
 
-  const bundle = await loadBenchmark({ targets: a.benchmarks, ...(a.format ? { format: a.format } : {}), ...(mapping ? { options: { mapping } } : {}) });
+  const bundle = await loadBenchmark({ targets: a.benchmarks, ...(a.format ? { format: a.format } : {}), ...(mapping || task ? { options: { ...(mapping ? { mapping } : {}), ...(task ? { task } : {}) } } : {}) });
   const benchmarkId = bundle.manifest.id;
   const filters = filtersOf(a, bundle.cases);
   const selected = selectCases(bundle.cases, filters).filter((c) => c.questions.length > 0);
@@ -175,7 +176,8 @@ async function prepare(a: RunArgs, io: CliIo): Promise<Prepared> {
   if (plan.items.length === 0) throw new InvalidInputError('The selection holds no questions: widen the filters or pick another benchmark.', { field: 'filters' });
   const jsonOutput = a.jsonOutput ?? 'benchmark';
   const config: RunConfig = { spec, protocolId: a.protocol, fewShot: a.fewShot, engines: engines.specs, jsonOutput };
-  const protocol = runProtocol(a.protocol, { jsonOutput });
+  const defaults = bundle.manifest.protocolDefaults;
+  const protocol = runProtocol(a.protocol, { jsonOutput, ...(defaults ? { defaults } : {}) });
   const build = readBuildInfo(new URL('../../../', import.meta.url).pathname);
   const provenance = buildProvenance({
     app: { version: build.version, commit: build.commit },
@@ -336,7 +338,7 @@ export const runCommand: CliCommand = {
         runId: p.runId,
         plan,
         engineFor: p.engineFor,
-        protocol: runProtocol(p.config.protocolId, { ...fewShotOf(p), jsonOutput: p.config.jsonOutput ?? 'benchmark' }),
+        protocol: runProtocol(p.config.protocolId, { ...fewShotOf(p), ...(p.bundle.manifest.protocolDefaults ? { defaults: p.bundle.manifest.protocolDefaults } : {}), jsonOutput: p.config.jsonOutput ?? 'benchmark' }),
         store: journalRunStore(state, writer, { retryErrors: a.retryErrors }),
         images: bundleImageLoader(p.bundle),
         lock: memoryRunLock(),

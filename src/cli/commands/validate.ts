@@ -13,6 +13,8 @@ interface ParsedArgs {
   json: boolean;
   kind?: string;
   mapping?: string;
+  /** The task declared for a generic import (answer type, prompt, scorer), as JSON. */
+  task?: string;
   /** The split to read where the files hold several (Hugging Face's `test-00000-of-00001.parquet`). */
   split?: string;
   /** ZIP limits as JSON (see core/bundle/zip-read.ts), over the defaults. */
@@ -28,6 +30,7 @@ function parseArgs(args: readonly string[]): ParsedArgs {
     if (a === '--json') out.json = true;
     else if (a === '--format') out.kind = args[++i];
     else if (a === '--mapping') out.mapping = args[++i];
+    else if (a === '--declared-task') out.task = args[++i];
     else if (a === '--split') out.split = args[++i];
     else if (a === '--zip-limits') out.zipLimits = args[++i];
     else if (a === '--dicom-frames') out.image.dicomFrames = args[++i];
@@ -94,6 +97,8 @@ export const validateCommand: CliCommand = {
     '                      neural-medbench, neurovlm-bench, vlmevalkit, generic)',
     '  --mapping <json>    Column mapping for the generic importer, e.g.',
     '                      \'{"id":"case","question":"prompt","image":"file"}\'',
+    '  --declared-task <json>  The task of a generic import, declared instead of',
+    '                      coded (docs/formats/bundle.md), e.g. \'{"answerType":"short"}\'',
     '  --split <name>      The split to read when the files hold several (train,',
     '                      validation, test…: every shard of it is read)',
     '  --dicom-frames <middle|first|all>       Frames of multi-frame DICOM to render',
@@ -113,7 +118,7 @@ export const validateCommand: CliCommand = {
     '                      the patient\'s name, IDs and dates (dropped by default)',
   ].join('\n'),
   async run(args, io) {
-    const { targets, json, kind, mapping: mappingText, split, zipLimits: zipLimitsText, image } = parseArgs(args);
+    const { targets, json, kind, mapping: mappingText, task: taskText, split, zipLimits: zipLimitsText, image } = parseArgs(args);
     if (targets.length === 0) {
       io.err.write('neuroeval validate: give a file or folder to check\n');
       return 2;
@@ -133,6 +138,15 @@ export const validateCommand: CliCommand = {
         return 2;
       }
     }
+    let task: unknown;
+    if (taskText) {
+      try {
+        task = JSON.parse(taskText);
+      } catch {
+        io.err.write('neuroeval validate: --declared-task must be JSON, e.g. \'{"answerType":"short"}\'\n');
+        return 2;
+      }
+    }
     let zipLimits: unknown;
     if (zipLimitsText) {
       try {
@@ -143,7 +157,7 @@ export const validateCommand: CliCommand = {
       }
     }
     const files = targets.flatMap((t) => inputFilesFrom(t));
-    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}), ...(split ? { split } : {}), ...(zipLimits ? { zipLimits } : {}) } });
+    const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}), ...(task ? { task } : {}), ...(split ? { split } : {}), ...(zipLimits ? { zipLimits } : {}) } });
     if (json) {
       // The salt never leaves the import: printing it would let anyone recompute the keys from a hospital's IDs.
       const { bundle, keySalt: _s, imageInputs, ...rest } = preview;

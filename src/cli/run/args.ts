@@ -6,6 +6,8 @@ export interface RunArgs {
   benchmarks: string[];
   format?: string;
   mapping?: string;
+  /** The task a generic import declares, as JSON. */
+  declaredTask?: string;
   models: string[];
   protocol: string;
   variants?: string[];
@@ -71,6 +73,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--benchmark': case '-b': out.benchmarks.push(get(a)); break;
       case '--format': out.format = get(a); break;
       case '--mapping': out.mapping = get(a); break;
+      case '--declared-task': out.declaredTask = get(a); break;
       case '--model': case '-m': out.models.push(get(a)); break;
       case '--protocol': out.protocol = get(a); break;
       case '--variants': case '--variant': out.variants = [...(out.variants ?? []), ...list(get(a))]; break;

@@ -192,8 +192,34 @@ export interface BenchCase {
   readonly meta?: Readonly<Record<string, string>>;
 }
 
+/**
+ * What an answer of a benchmark is, and so the protocol that asks for it and
+ * scores it: an option key (`choice`), a word or phrase (`short`), a number,
+ * date or duration (`numeric`), boxes (`boxes`), rubric points (`rubric`), a
+ * ranked differential (`diagnosis`), a NeuroVLM-Bench class (`class`), or free
+ * text (`free-text`). docs/formats/bundle.md, "Declaring the task".
+ */
+export const ANSWER_TYPES = ['choice', 'short', 'numeric', 'boxes', 'rubric', 'diagnosis', 'class', 'free-text'] as const;
+export type AnswerType = (typeof ANSWER_TYPES)[number];
+
+/**
+ * A benchmark's task, declared instead of coded: its answer type, the prompt
+ * it asks with, and its scorer's settings. A hospital team adds its own
+ * benchmark with one from the import form; the dataset presets are written
+ * in this form.
+ */
+export interface TaskDeclaration {
+  readonly answerType: AnswerType;
+  /** The prompt, with the answer type's placeholders (`{{question}}`, `{{options}}`…); absent: the answer type's own prompt. */
+  readonly prompt?: { readonly system?: string; readonly user: string };
+  /** Scorer settings: a numeric answer without limits is right within this tolerance of the reference (the larger of the two). */
+  readonly scorer?: { readonly tolerance?: { readonly absolute?: number; readonly relative?: number } };
+}
+
 /** Defaults a protocol uses when the user does not override them. */
 export interface ProtocolDefaults {
+  /** The declared task: its answer type decides the protocol (over `protocol`), its prompt the template. */
+  readonly task?: TaskDeclaration;
   /** Protocol id, e.g. `neurovlm-structured`, `nmb-differential`, `mcq`. */
   readonly protocol?: string;
   /** Path of a prompt file inside the bundle (`prompts/…`). */

@@ -7,7 +7,7 @@
 import type { ErrorLocation } from '../errors.ts';
 import type { ImportIssue } from './importer.ts';
 import { checkCaseId } from './json-values.ts';
-import { BOX_FRAMES, BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, TASK_FAMILIES, type BenchCase, type BundleManifest } from './types.ts';
+import { ANSWER_TYPES, BOX_FRAMES, BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, TASK_FAMILIES, type BenchCase, type BundleManifest } from './types.ts';
 
 const ID_RE = /^[a-z0-9][a-z0-9._-]*$/;
 const SHA_RE = /^[0-9a-f]{64}$/;
@@ -80,10 +80,46 @@ export function validateManifest(raw: unknown, file: string): { manifest?: Bundl
     c.string(raw.protocolDefaults, 'protocol', 'protocolDefaults.');
     c.string(raw.protocolDefaults, 'prompt', 'protocolDefaults.');
     c.stringArray(raw.protocolDefaults, 'fewShotCaseIds', 'protocolDefaults.');
+    if (raw.protocolDefaults.task !== undefined) checkTask(c, raw.protocolDefaults.task, 'protocolDefaults.task');
+    c.unknownKeys(raw.protocolDefaults, ['task', 'protocol', 'prompt', 'fewShotCaseIds'], 'protocolDefaults.');
   }
   c.unknownKeys(raw, MANIFEST_KEYS, '');
   const ok = !c.issues.some((i) => i.severity === 'error');
   return ok ? { manifest: raw as unknown as BundleManifest, issues: c.issues } : { issues: c.issues };
+}
+
+/** A declared task (`TaskDeclaration`): an answer type NeuroEval knows, a prompt that asks the question, tolerances that are numbers ≥ 0. */
+function checkTask(c: Checker, raw: unknown, path: string): void {
+  if (!c.isObject(raw, path)) return;
+  if (!(ANSWER_TYPES as readonly unknown[]).includes(raw.answerType)) c.error(`${path}.answerType`, `"answerType" must be one of: ${ANSWER_TYPES.join(', ')}.`);
+  if (raw.prompt !== undefined && c.isObject(raw.prompt, `${path}.prompt`)) {
+    c.string(raw.prompt, 'user', `${path}.prompt.`, true);
+    c.string(raw.prompt, 'system', `${path}.prompt.`);
+    if (typeof raw.prompt.user === 'string' && raw.prompt.user.trim() && !raw.prompt.user.includes('{{question}}')) {
+      c.error(`${path}.prompt.user`, 'The prompt must hold {{question}}, where each case\'s question goes.');
+    }
+    c.unknownKeys(raw.prompt, ['system', 'user'], `${path}.prompt.`);
+  }
+  if (raw.scorer !== undefined && c.isObject(raw.scorer, `${path}.scorer`)) {
+    const t = raw.scorer.tolerance;
+    if (t !== undefined && c.isObject(t, `${path}.scorer.tolerance`)) {
+      for (const k of ['absolute', 'relative']) {
+        const v = t[k];
+        if (v !== undefined && !(finite(v) && (v as number) >= 0)) c.error(`${path}.scorer.tolerance.${k}`, `"${k}" must be a number of at least 0.`);
+      }
+      c.unknownKeys(t, ['absolute', 'relative'], `${path}.scorer.tolerance.`);
+    }
+    if (raw.answerType !== undefined && raw.answerType !== 'numeric' && t !== undefined) c.error(`${path}.scorer.tolerance`, 'A tolerance applies to numeric answers only.');
+    c.unknownKeys(raw.scorer, ['tolerance'], `${path}.scorer.`);
+  }
+  c.unknownKeys(raw, ['answerType', 'prompt', 'scorer'], `${path}.`);
+}
+
+/** Checks a task declaration on its own (the import form's): the problems, each naming its field under `task`. */
+export function validateTaskDeclaration(raw: unknown, file: string): ImportIssue[] {
+  const c = new Checker({ file });
+  checkTask(c, raw, 'task');
+  return c.issues;
 }
 
 function checkReference(c: Checker, ref: unknown, path: string): void {

@@ -8,11 +8,11 @@
 import { count } from '../text/plural.ts';
 import type { ErrorLocation } from '../errors.ts';
 import { NEUROVLM_CLASSES } from '../protocols/neurovlm/protocol.ts';
-import { protocolFor } from '../protocols/registry.ts';
+import { ANSWER_TYPE_PROTOCOL, protocolFor } from '../protocols/registry.ts';
 import { normalizeClassLabel } from '../scoring/neurovlm/evaluator/normalise.ts';
 import { ABSTAIN, normaliseField } from '../scoring/neurovlm/normalise.ts';
 import { referenceNeed } from '../scoring/run/reference-needs.ts';
-import type { BenchCase } from '../bundle/types.ts';
+import type { BenchCase, ProtocolDefaults, TaskDeclaration } from '../bundle/types.ts';
 import type { GenericMapping } from './generic-mapping.ts';
 import type { Issues } from './support.ts';
 
@@ -102,7 +102,8 @@ export class ClassLabels {
 }
 
 /** Why a case gets its protocol, for messages. */
-function because(c: BenchCase, protocolId: string): string {
+function because(c: BenchCase, protocolId: string, task?: TaskDeclaration): string {
+  if (task && ANSWER_TYPE_PROTOCOL[task.answerType] === protocolId) return `the task declares ${task.answerType} answers`;
   if (protocolId === 'mcq') return 'they have options';
   if (protocolId === 'short-answer') return 'their answer is a short answer';
   if (protocolId === 'numeric') return 'their answer is a number';
@@ -117,11 +118,11 @@ function because(c: BenchCase, protocolId: string): string {
  * answer that is not one of the case's option keys, and cases whose reference
  * lacks what their protocol compares with.
  */
-export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, file: string, issues: Issues): void {
+export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, file: string, issues: Issues, defaults?: ProtocolDefaults): void {
   const groups = new Map<string, { id: string; label: string; why: string; cases: BenchCase[] }>();
   for (const c of cases) {
-    const p = protocolFor(c);
-    const why = because(c, p.id);
+    const p = protocolFor(c, defaults);
+    const why = because(c, p.id, defaults?.task);
     const key = `${p.id}|${why}`;
     const g = groups.get(key) ?? { id: p.id, label: `"${p.label}"`, why, cases: [] };
     g.cases.push(c);

@@ -10,7 +10,8 @@
  * cases reads) is checked in generic-scoring.ts.
  */
 import type { ErrorLocation } from '../errors.ts';
-import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type ReferenceBox, type RubricItem, type TaskFamily } from '../bundle/types.ts';
+import { TASK_FAMILIES, type CaseImage, type QuestionOption, type ReferenceAnswer, type ReferenceBox, type RubricItem, type TaskDeclaration, type TaskFamily } from '../bundle/types.ts';
+import { validateTaskDeclaration } from '../bundle/validate.ts';
 import { parseBoxes } from '../protocols/answers/box-parse.ts';
 import { chooseDataFiles } from './data-files.ts';
 import { mappedColumns, parseMapping, ROW_NUMBER, suggestMapping, type GenericMapping } from './generic-mapping.ts';
@@ -85,7 +86,10 @@ export const genericImporter: Importer = {
     const chosen = chooseDataFiles(files, { file: stringOption(ctx, 'file'), split: stringOption(ctx, 'split') });
     const dataFiles = 'error' in chosen ? [] : chosen.files;
     const name = stem(dataFiles[0]?.path ?? 'generic');
-    const manifest = draftManifest(ctx, { id: name, name, version: '1', license: 'unknown', source: { kind: 'generic', files: dataFiles.map((f) => f.path) } });
+    const task = declaredTask(ctx.options?.task, dataFiles[0]?.path ?? inputs[0]?.path ?? '', issues);
+    const manifest = draftManifest(ctx, {
+      id: name, name, version: '1', license: 'unknown', source: { kind: 'generic', files: dataFiles.map((f) => f.path) }, ...(task ? { protocolDefaults: { task } } : {}),
+    });
     const parsed = parseMapping(ctx.options?.mapping);
     if ('error' in chosen) {
       issues.error(chosen.error, { file: inputs[0]?.path ?? '', field: 'split' });
@@ -118,10 +122,18 @@ export const genericImporter: Importer = {
     }
     classes.report(issues);
     keys.report(issues, m, dataFiles[0]!.path);
-    warnUnscored(parts.cases, m, dataFiles[0]!.path, issues);
+    warnUnscored(parts.cases, m, dataFiles[0]!.path, issues, manifest.protocolDefaults);
     return toDraft(manifest, parts, issues);
   },
 };
+
+/** The task the import form declares (answer type, prompt, scorer settings), checked as a bundle's is; undefined when none or not valid. */
+function declaredTask(raw: unknown, file: string, issues: Issues): TaskDeclaration | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const problems = validateTaskDeclaration(raw, file);
+  issues.list.push(...problems);
+  return problems.some((p) => p.severity === 'error') ? undefined : (raw as TaskDeclaration);
+}
 
 interface RowContext {
   readonly issues: Issues;

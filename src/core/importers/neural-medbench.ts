@@ -147,8 +147,8 @@ export const neuralMedBenchImporter: Importer = {
     const splits = [...new Set(fileSplits)].filter((x): x is string => x !== undefined);
     const first = questionFiles[0]?.file.path ?? 'neural-medbench';
     const dialogues = fileSplits.filter(isDialogueSplit).length;
-    // Dialogues run with the multi-round protocol; a mix of files lets each case's task family choose.
-    const protocol = dialogues === 0 ? 'nmb-differential' : dialogues === fileSplits.length ? 'nmb-multi-round' : undefined;
+    // Dialogues run with the multi-round protocol; a mix of files, or a task family the user chose, lets each case's family choose.
+    const protocol = familyOption ? undefined : dialogues === 0 ? 'nmb-differential' : dialogues === fileSplits.length ? 'nmb-multi-round' : undefined;
     const draft = toDraft(manifestFor(ctx, splits, first, [...questionFiles.map((q) => q.file.path), ...keyFiles], protocol), { ...parts, cases }, issues);
     return { ...draft, answerKey: joined?.match ?? null };
   },

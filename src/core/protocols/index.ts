@@ -1,6 +1,6 @@
 /** Evaluation protocols: prompts in, typed answers out. See types.ts for the contract. */
 export type * from './types.ts';
-export { PROTOCOLS, PROTOCOL_IDS, FAMILY_PROTOCOL, getProtocol, isMultiTurn, isProtocolId, protocolFor } from './registry.ts';
+export { ANSWER_TYPE_PROTOCOL, PROTOCOLS, PROTOCOL_IDS, FAMILY_PROTOCOL, declaredTemplate, getProtocol, isMultiTurn, isProtocolId, protocolFor } from './registry.ts';
 export { TEMPLATE_PLACEHOLDERS, questionVars, renderTemplate, templateHash, templateInfo, type TemplateVars } from './template.ts';
 export { imageRef, imageRefs, resolveTurns } from './request.ts';
 export { roughTokenCount, stripThink, stripThinkDetailed, type StrippedText } from './text.ts';

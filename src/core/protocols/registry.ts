@@ -1,5 +1,5 @@
 /** All protocols by id, and the default protocol for a case. */
-import type { BenchCase, ProtocolDefaults, TaskFamily } from '../bundle/types.ts';
+import type { AnswerType, BenchCase, ProtocolDefaults, TaskDeclaration, TaskFamily } from '../bundle/types.ts';
 import { boxProtocol, numericProtocol, shortAnswerProtocol } from './answers/index.ts';
 import { openQuestionProtocol, rubricProtocol } from './free-text.ts';
 import { mcqProtocol } from './mcq/protocol.ts';
@@ -9,7 +9,7 @@ import { nmbLesionProtocol } from './nmb/lesion.ts';
 import { nmbMultiRoundProtocol } from './nmb/multi-round.ts';
 import { nmbRationaleProtocol } from './nmb/rationale.ts';
 import { structuredReviewProtocol } from './nmb/review.ts';
-import type { MultiTurnProtocol, Protocol, ProtocolId } from './types.ts';
+import type { MultiTurnProtocol, PromptTemplate, Protocol, ProtocolId } from './types.ts';
 
 export const PROTOCOLS: Readonly<Record<ProtocolId, Protocol>> = {
   'neurovlm-structured': neuroVlmProtocol,
@@ -27,6 +27,34 @@ export const PROTOCOLS: Readonly<Record<ProtocolId, Protocol>> = {
 };
 
 export const PROTOCOL_IDS = Object.keys(PROTOCOLS) as ProtocolId[];
+
+/** The protocol that asks for and scores each declared answer type (bundle/types.ts `TaskDeclaration`). */
+export const ANSWER_TYPE_PROTOCOL: Readonly<Record<AnswerType, ProtocolId>> = {
+  choice: 'mcq',
+  short: 'short-answer',
+  numeric: 'numeric',
+  boxes: 'box',
+  rubric: 'rubric',
+  diagnosis: 'nmb-differential',
+  class: 'neurovlm-structured',
+  'free-text': 'open-question',
+};
+
+/**
+ * The template a declared prompt makes of its answer type's own: the user
+ * turn replaced, the system turn too where the declaration gives one (an empty
+ * one drops it), everything else (few-shot blocks, follow-ups) kept. Its
+ * version says it was declared; its hash goes into a run's provenance like
+ * any template's.
+ */
+export function declaredTemplate(task: TaskDeclaration): { readonly protocolId: ProtocolId; readonly template: PromptTemplate } | null {
+  if (!task.prompt) return null;
+  const protocolId = ANSWER_TYPE_PROTOCOL[task.answerType];
+  const base = PROTOCOLS[protocolId].templates[0];
+  const { system: _system, ...rest } = base;
+  const system = task.prompt.system ?? base.system;
+  return { protocolId, template: { ...rest, version: `${base.version}+declared`, user: task.prompt.user, ...(system ? { system } : {}) } };
+}
 
 /** Default protocol of each task family. `open-question` becomes `rubric` when the case has rubric items. */
 export const FAMILY_PROTOCOL: Readonly<Record<TaskFamily, ProtocolId>> = {
@@ -73,13 +101,16 @@ function answerTypeProtocol(c: BenchCase): Protocol | undefined {
 }
 
 /**
- * The protocol a case runs with by default: the bundle's
- * `protocolDefaults.protocol` when it is known and fits the case, else by
+ * The protocol a case runs with by default: the declared task's
+ * (`protocolDefaults.task`, by its answer type) when it fits the case, the
+ * bundle's `protocolDefaults.protocol` when it is known and fits, else by
  * task family (`mcq` for questions with options, the answer type's protocol
  * for questions whose reference is a short answer, a number or boxes,
  * `rubric` for open questions that carry rubric items).
  */
 export function protocolFor(c: BenchCase, defaults?: ProtocolDefaults): Protocol {
+  const declared = defaults?.task ? PROTOCOLS[ANSWER_TYPE_PROTOCOL[defaults.task.answerType]] : undefined;
+  if (declared && fits(declared.id, c)) return declared;
   const preferred = defaults?.protocol ? getProtocol(defaults.protocol) : undefined;
   if (preferred && fits(preferred.id, c)) return preferred;
   if (hasOptions(c)) return mcqProtocol;

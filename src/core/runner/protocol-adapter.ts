@@ -7,7 +7,7 @@
 import type { BenchCase, ProtocolDefaults, Question } from '../bundle/types.ts';
 import { canonicalJson } from '../bundle/canonical.ts';
 import { sha256Hex } from '../hash/sha256.ts';
-import { getProtocol, isMultiTurn, protocolFor, PROTOCOLS, templateHash } from '../protocols/index.ts';
+import { declaredTemplate, getProtocol, isMultiTurn, protocolFor, PROTOCOLS, templateHash } from '../protocols/index.ts';
 import type { PromptTemplate, Protocol } from '../protocols/index.ts';
 import { paraphraseOf } from '../protocols/paraphrase/index.ts';
 import { asksForJson, type JsonOutputSetting } from '../protocols/json-output.ts';
@@ -27,6 +27,17 @@ interface AdapterOptions {
   readonly jsonOutput?: JsonOutputSetting;
 }
 
+/**
+ * The templates a run asks with: the benchmark's declared prompt
+ * (`protocolDefaults.task.prompt`) under its answer type's protocol, and the
+ * user's edits over it.
+ */
+export function runTemplates(edited: Readonly<Record<string, PromptTemplate>> | undefined, defaults: ProtocolDefaults | undefined): { templates?: Readonly<Record<string, PromptTemplate>> } {
+  const declared = defaults?.task ? declaredTemplate(defaults.task) : null;
+  const templates = declared ? { [declared.protocolId]: declared.template, ...edited } : edited;
+  return templates && Object.keys(templates).length ? { templates } : {};
+}
+
 /** The template hashes a run's provenance records, by protocol id. */
 function templateHashes(ids: readonly string[], options: AdapterOptions = {}): Record<string, string> {
   const out: Record<string, string> = {};
@@ -42,7 +53,8 @@ function templateHashes(ids: readonly string[], options: AdapterOptions = {}): R
  * protocol for a request without images; follow-up turns of multi-round cases
  * are revealed one by one by the runner.
  */
-export function runProtocol(id: string, options: AdapterOptions = {}): RunProtocol {
+export function runProtocol(id: string, given: AdapterOptions = {}): RunProtocol {
+  const options: AdapterOptions = { ...given, ...runTemplates(given.templates, given.defaults) };
   const fixed = id === AUTO_PROTOCOL ? null : getProtocol(id);
   if (id !== AUTO_PROTOCOL && !fixed) throw new Error(`Unknown protocol "${id}".`);
   const pick = (c: BenchCase): Protocol => fixed ?? protocolFor(c, options.defaults);
@@ -93,7 +105,9 @@ export function runProtocol(id: string, options: AdapterOptions = {}): RunProtoc
  * built-in templates; an edited template has none, so the probe would ask
  * the same words twice and report a consistency it never tested.
  */
-export function paraphraseRefusal(variants: readonly string[], templates: Readonly<Record<string, PromptTemplate>> | undefined): string | null {
-  if (!variants.includes(PARAPHRASE_VARIANT) || !templates || Object.keys(templates).length === 0) return null;
+export function paraphraseRefusal(variants: readonly string[], templates: Readonly<Record<string, PromptTemplate>> | undefined, defaults?: ProtocolDefaults): string | null {
+  if (!variants.includes(PARAPHRASE_VARIANT)) return null;
+  if (defaults?.task?.prompt) return 'The paraphrased-prompt probe rewords the built-in prompt templates only, and this benchmark declares its own prompt: leave the probe out.';
+  if (!templates || Object.keys(templates).length === 0) return null;
   return 'The paraphrased-prompt probe rewords the built-in prompt template only, and this run edits the template: undo the edit or leave the probe out.';
 }

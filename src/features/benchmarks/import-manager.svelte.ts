@@ -9,11 +9,47 @@ import type { Detection } from '../../core/importers/import-pipeline.ts';
 import type { CommitResult } from '../../core/stored/benchmark-store.ts';
 import type { Progress } from '../../core/model/progress.ts';
 import type { PickedFile } from '../../core/bundle/importer.ts';
+import type { AnswerType, TaskDeclaration } from '../../core/bundle/types.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
 import { importWorker } from '../../lib/workers/clients.ts';
 import type { PreviewResult } from '../../../workers/import.worker.ts';
+
+/** The task declaration as the form holds it: text fields, '' where unset. */
+export interface TaskDraft {
+  answerType: AnswerType | '';
+  system: string;
+  user: string;
+  absolute: string;
+  relative: string;
+}
+
+const emptyTask = (): TaskDraft => ({ answerType: '', system: '', user: '', absolute: '', relative: '' });
+
+/** The form's task as the importer's `task` option (checked there as a bundle's is); none without an answer type. */
+export function taskOption(t: TaskDraft): { task?: TaskDeclaration } {
+  if (!t.answerType) return {};
+  const number = (v: string): number | string => (v.trim() === '' || !Number.isFinite(Number(v)) ? v.trim() : Number(v));
+  const tolerance = t.answerType === 'numeric' && (t.absolute.trim() || t.relative.trim())
+    ? { ...(t.absolute.trim() ? { absolute: number(t.absolute) } : {}), ...(t.relative.trim() ? { relative: number(t.relative) } : {}) }
+    : null;
+  return {
+    task: {
+      answerType: t.answerType,
+      ...(t.user.trim() ? { prompt: { user: t.user, ...(t.system.trim() ? { system: t.system } : {}) } } : {}),
+      // A tolerance the user typed that is not a number goes as typed: the importer names the field.
+      ...(tolerance ? { scorer: { tolerance: tolerance as { absolute?: number; relative?: number } } } : {}),
+    },
+  };
+}
+
+/** A preset's declared task as the form holds it. */
+export function taskDraftOf(task: TaskDeclaration | undefined): TaskDraft {
+  if (!task) return emptyTask();
+  const t = task.scorer?.tolerance;
+  return { answerType: task.answerType, system: task.prompt?.system ?? '', user: task.prompt?.user ?? '', absolute: t?.absolute !== undefined ? String(t.absolute) : '', relative: t?.relative !== undefined ? String(t.relative) : '' };
+}
 
 type ImportStep = 'idle' | 'detecting' | 'mapping' | 'reading' | 'preview' | 'storing' | 'done' | 'error';
 
@@ -56,6 +92,8 @@ export class ImportManager {
   #kind = $state<string | null>(null);
   #columns = $state.raw<string[]>([]);
   #mapping = $state<Record<string, unknown>>({});
+  /** The task the form declares for a column-mapped file: answer type ('' = by the columns), prompt, numeric tolerance. */
+  task = $state<TaskDraft>(emptyTask());
   #preview = $state.raw<PreviewResult | null>(null);
   #progress = $state.raw<Progress | null>(null);
   #result = $state.raw<CommitResult | null>(null);
@@ -127,6 +165,7 @@ export class ImportManager {
       const { columns, suggested } = await importWorker.api.columns({ files: [...this.#files] });
       this.#columns = columns;
       this.#mapping = suggested;
+      this.task = emptyTask();
       this.#step = 'mapping';
       return;
     }
@@ -178,7 +217,7 @@ export class ImportManager {
         seriesSlices,
         ...(io.acceptBurnedIn ? { acceptBurnedInAnnotation: true } : {}),
         ...(io.keepDicomDescriptions ? { [KEEP_DESCRIPTIONS_OPTION]: true } : {}),
-        ...(this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping) } : {}),
+        ...(this.#kind === GENERIC_KIND ? { mapping: $state.snapshot(this.#mapping), ...taskOption(this.task) } : {}),
         ...(this.#identity ? { name: this.#identity.name, license: this.#identity.license } : {}),
       };
       this.#preview = await importWorker.api.preview(

@@ -4,7 +4,7 @@
  * runner used, so it is what the model saw, text for text. Few-shot
  * exemplars (NeuroVLM-Bench few-shot runs) are named, not re-rendered.
  */
-import type { BenchCase, Question } from '../../core/bundle/types.ts';
+import type { BenchCase, ProtocolDefaults, Question } from '../../core/bundle/types.ts';
 import type { RunRecord } from '../../core/runner/records.ts';
 import { runProtocol } from '../../core/runner/protocol-adapter.ts';
 import type { ProtocolTurn, Variant } from '../../core/runner/types.ts';
@@ -15,12 +15,13 @@ interface SentPrompt {
   readonly note?: string;
 }
 
-export function sentPrompt(run: RunRecord, kase: BenchCase, question: Question, variant: string): SentPrompt | { error: string } {
+/** The prompt a run sent for one case, rebuilt from its configuration and the benchmark's protocol defaults (its declared task's prompt). */
+export function sentPrompt(run: RunRecord, kase: BenchCase, question: Question, variant: string, defaults?: ProtocolDefaults): SentPrompt | { error: string } {
   const config = run.config;
   const protocolId = config?.protocolId ?? run.provenance.protocol.id;
   if (!protocolId) return { error: 'This run does not record its protocol, so its prompt cannot be shown.' };
   try {
-    const p = runProtocol(protocolId, config?.templates ? { templates: config.templates } : {});
+    const p = runProtocol(protocolId, { ...(config?.templates ? { templates: config.templates } : {}), ...(defaults ? { defaults } : {}) });
     const ctx = { modelId: '', variant: variant as Variant, sample: 0 };
     return {
       turns: p.buildRequest(kase, question, ctx),

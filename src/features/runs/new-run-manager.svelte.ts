@@ -15,12 +15,12 @@ import type { Repositories } from '../../core/db/index.ts';
 import type { WebLlmSpec } from '../../core/engines/spec.ts';
 import type { ModelRecord } from '../../core/models/record.ts';
 import { answerBudget } from '../../core/protocols/budgets.ts';
-import { PROTOCOLS, neuroVlmProtocol, protocolFor, type PromptTemplate } from '../../core/protocols/index.ts';
+import { PROTOCOLS, declaredTemplate, neuroVlmProtocol, protocolFor, type PromptTemplate } from '../../core/protocols/index.ts';
 import type { JsonOutputSetting } from '../../core/protocols/json-output.ts';
 import { protocolName } from '../../core/protocols/names.ts';
 import { dimensionsFor } from '../../core/results/breakdowns.ts';
 import { estimateRun, planRun, planWorkloads, selectCases, type CaseFilters, type RunSpec, type Variant } from '../../core/runner/index.ts';
-import { AUTO_PROTOCOL, paraphraseRefusal, runProtocol } from '../../core/runner/protocol-adapter.ts';
+import { AUTO_PROTOCOL, paraphraseRefusal, runProtocol, runTemplates } from '../../core/runner/protocol-adapter.ts';
 import type { RunConfig } from '../../core/runner/config.ts';
 import { turnImages, turnText } from '../../core/chat/turn.ts';
 import { toSet, type CriterionDraft } from '../criteria/criteria-form.ts';
@@ -90,6 +90,8 @@ export class NewRunManager {
   #pendingPreset = $state.raw<RunPreset | null>(null);
 
   readonly benchmark = $derived.by(() => this.sources.benchmarks()?.find((b) => b.id === this.benchmarkId));
+  /** The benchmark's protocol defaults: its declared task decides protocols and prompt. */
+  readonly defaults = $derived(this.benchmark?.manifest.protocolDefaults);
   readonly choices = $derived.by(() => modelChoices(this.sources.models() ?? [], this.endpoints, this.webllm));
   readonly chosen = $derived(this.choices.filter((c) => this.selectedModels.includes(c.id)));
   readonly criteriaDimensions = $derived(dimensionsFor(this.cases));
@@ -106,7 +108,13 @@ export class NewRunManager {
   });
   readonly selectedCases = $derived(selectCases(this.cases, this.filterSpec));
   readonly fixedProtocol = $derived(this.protocolId === AUTO_PROTOCOL ? null : PROTOCOLS[this.protocolId as keyof typeof PROTOCOLS]);
-  readonly baseTemplate = $derived(this.fixedProtocol?.templates[0] ?? null);
+  /** The template an edit starts from: the benchmark's declared prompt where it is this protocol's, else the protocol's own. */
+  readonly baseTemplate = $derived.by(() => {
+    const p = this.fixedProtocol;
+    if (!p) return null;
+    const declared = this.defaults?.task ? declaredTemplate(this.defaults.task) : null;
+    return declared?.protocolId === p.id ? declared.template : p.templates[0];
+  });
   /** The edited template, under its protocol's id; undefined while nothing is edited. */
   readonly templates = $derived.by((): Record<string, PromptTemplate> | undefined => {
     const p = this.fixedProtocol;
@@ -115,10 +123,12 @@ export class NewRunManager {
     const t: PromptTemplate = { ...base, version: `${base.version}+edited`, ...(this.editedSystem !== null ? { system: this.editedSystem } : {}), ...(this.editedUser !== null ? { user: this.editedUser } : {}) };
     return { [p.id]: t };
   });
-  // The paraphrase probe has no wording for an edited template: the run is refused rather than probing nothing.
-  readonly paraphraseProblem = $derived(paraphraseRefusal(this.variants, this.templates));
+  /** The templates the run will ask with: the benchmark's declared prompt, and the user's edit over it. */
+  readonly runTemplates = $derived(runTemplates(this.templates, this.defaults).templates);
+  // The paraphrase probe has no wording for an edited or declared template: the run is refused rather than probing nothing.
+  readonly paraphraseProblem = $derived(paraphraseRefusal(this.variants, this.templates, this.defaults));
   /** Each case's protocol: the chosen one, or under `auto` the case's own (speed records keep item times per protocol). */
-  readonly protocolIdOf = $derived((c: BenchCase) => this.fixedProtocol?.id ?? protocolFor(c, this.benchmark?.manifest.protocolDefaults).id);
+  readonly protocolIdOf = $derived((c: BenchCase) => this.fixedProtocol?.id ?? protocolFor(c, this.defaults).id);
   /** The protocols the selected cases will be asked under, with their answer budgets, largest first. */
   readonly budgets = $derived.by(() => {
     const ids = this.fixedProtocol ? [this.fixedProtocol.id] : this.selectedCases.map(this.protocolIdOf).filter((id, i, all) => all.indexOf(id) === i);
@@ -142,7 +152,7 @@ export class NewRunManager {
   readonly plan = $derived(this.cases.length && this.selectedModels.length && this.variants.length ? planRun(this.spec, this.cases) : null);
   readonly estimate = $derived.by(() => {
     if (!this.plan) return null;
-    const protocol = runProtocol(this.protocolId, this.templates ? { templates: this.templates } : {});
+    const protocol = runProtocol(this.protocolId, { ...(this.templates ? { templates: this.templates } : {}), ...(this.defaults ? { defaults: this.defaults } : {}) });
     const workloads = planWorkloads(this.plan, { protocol, protocolIdOf: this.protocolIdOf, fewShot: this.fewShot && this.hasFewShot });
     return estimateRun(workloads, { budget: this.maxTokens, records: this.speeds, warm: this.sources.warmOn(this.device) });
   });
@@ -152,8 +162,8 @@ export class NewRunManager {
     const first = this.plan?.cases[0];
     const q = first?.questions[0];
     if (!first || !q) return null;
-    const p = this.fixedProtocol ?? protocolFor(first, this.benchmark?.manifest.protocolDefaults);
-    const template = this.templates?.[p.id];
+    const p = this.fixedProtocol ?? protocolFor(first, this.defaults);
+    const template = this.runTemplates?.[p.id];
     const req = p.buildRequest(first, q, { textOnly: this.variants.length === 1 && this.variants[0] === 'text-only', ...(template ? { template } : {}) });
     return { protocol: p.label, caseId: first.id, messages: req.messages.map((m) => ({ role: m.role, text: turnText(m), images: turnImages(m).length })), hash: req.template.hash };
   });

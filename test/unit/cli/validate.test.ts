@@ -100,3 +100,21 @@ describe('neuroeval validate with DICOM and NIfTI', () => {
     expect(c.out()).toMatch(/DICOM tags dropped \(never stored\): .*PatientName/);
   });
 });
+
+describe('neuroeval validate with a declared task', () => {
+  it('checks the task as the import form does: a task it can follow passes, one it cannot is refused with its field', async () => {
+    const dir = makeTempDir('task');
+    writeFileSync(join(dir, 'volumes.csv'), 'case,prompt,volume\nv1,Volume?,12.5\nv2,Volume?,40\n');
+    const mapping = '{"id":"case","question":"prompt","numericAnswer":"volume"}';
+    const ok = capture();
+    expect(await main(['validate', dir, '--format', 'generic', '--mapping', mapping, '--declared-task', '{"answerType":"numeric","prompt":{"user":"{{question}} In mL."}}'], ok.io)).toBe(0);
+    expect(ok.out()).toContain('OK: the import would succeed.');
+    const bad = capture();
+    expect(await main(['validate', dir, '--format', 'generic', '--mapping', mapping, '--declared-task', '{"answerType":"essay"}'], bad.io)).not.toBe(0);
+    expect(bad.out() + bad.err()).toContain('task.answerType');
+    expect(bad.out() + bad.err()).toContain('"answerType" must be one of: choice, short, numeric, boxes, rubric, diagnosis, class, free-text.');
+    const notJson = capture();
+    expect(await main(['validate', dir, '--format', 'generic', '--mapping', mapping, '--declared-task', '{answerType'], notJson.io)).toBe(2);
+    expect(notJson.err()).toContain('--declared-task must be JSON');
+  });
+});

@@ -5,6 +5,7 @@
  * fills the column mapping; the user can still change it. How to bring each
  * dataset onto an air-gapped machine: docs/datasets.md.
  */
+import type { TaskDeclaration } from '../../bundle/types.ts';
 import { ROW_NUMBER, type GenericMapping } from '../generic-mapping.ts';
 
 export interface DatasetPreset {
@@ -19,6 +20,8 @@ export interface DatasetPreset {
   /** The files have these columns and no others (a layout too plain to tell apart otherwise). */
   readonly exact?: boolean;
   readonly mapping: GenericMapping;
+  /** The task, declared as a bundle declares it (its answer type; its prompt and scorer are that type's own). */
+  readonly task: TaskDeclaration;
   /** What the answers are scored as, in words. */
   readonly scoredAs: string;
 }
@@ -31,6 +34,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     files: 'test.json (or train.json, validation.json) and imgs.zip',
     signature: ['img_name', 'question', 'answer', 'answer_type', 'qid', 'q_lang'],
     mapping: { id: 'qid', question: 'question', image: ['img_name'], shortAnswer: 'answer', answerType: 'answer_type', modality: 'modality' },
+    task: { answerType: 'short' },
     scoredAs: 'short answers: exact match (lmms-eval), open and closed questions apart',
   },
   {
@@ -42,6 +46,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     exact: true,
     // No id column, and questions repeat across images: the row number is the id.
     mapping: { id: ROW_NUMBER, question: 'question', image: ['image'], shortAnswer: 'answer' },
+    task: { answerType: 'short' },
     scoredAs: 'short answers: exact match, yes/no answers as closed questions',
   },
   {
@@ -51,6 +56,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     files: 'test_clean.csv (or test.csv) and the figures from images.zip',
     signature: ['Figure_path', 'Question', 'Choice A', 'Choice B', 'Answer_label'],
     mapping: { id: ROW_NUMBER, question: 'Question', image: ['Figure_path'], options: ['Choice A', 'Choice B', 'Choice C', 'Choice D'], answer: 'Answer_label', defaultTaskFamily: 'multiple-choice' },
+    task: { answerType: 'choice' },
     scoredAs: 'multiple choice: the option key A–D',
   },
   {
@@ -60,6 +66,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     files: 'a JSON file of QA_information/Open-access/ and the Images folder',
     signature: ['question_id', 'question', 'gt_answer', 'image_path', 'option_A'],
     mapping: { id: 'question_id', question: 'question', image: ['image_path'], options: ['option_A', 'option_B', 'option_C', 'option_D'], answer: 'gt_answer', modality: 'modality_type', defaultTaskFamily: 'multiple-choice' },
+    task: { answerType: 'choice' },
     scoredAs: 'multiple choice: the answer text is stored as its option key',
   },
   {
@@ -69,6 +76,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     files: 'MM/test.jsonl and images.zip',
     signature: ['id', 'question', 'options', 'label', 'images', 'medical_task'],
     mapping: { id: 'id', question: 'question', image: ['images'], options: ['options'], answer: 'label', defaultTaskFamily: 'multiple-choice' },
+    task: { answerType: 'choice' },
     scoredAs: 'multiple choice: the option key A–E',
   },
   {
@@ -80,6 +88,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     mapping: {
       id: 'Row Number', question: 'Question', notes: 'Patient Note', numericAnswer: 'Ground Truth Answer', numericLower: 'Lower Limit', numericUpper: 'Upper Limit', calculatorId: 'Calculator ID',
     },
+    task: { answerType: 'numeric' },
     scoredAs: "numbers, dates and durations by MedCalc-Bench's rules",
   },
   {
@@ -90,6 +99,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     files: 'the oss_eval JSONL (text only)',
     signature: ['prompt', 'rubrics', 'prompt_id'],
     mapping: { id: 'prompt_id', question: 'prompt', rubric: 'rubrics' },
+    task: { answerType: 'rubric' },
     scoredAs: 'rubric points, overall and per tag (axis and theme), items marked by a local judge or in review',
   },
   {
@@ -108,6 +118,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
       image: ['image_bytes_1', 'image_bytes_2', 'image_bytes_3', 'image_bytes_4', 'image_bytes_5', 'image_bytes_6'],
       boxes: 'answer_xyxy', boxFrame: 'pixels', boxImage: 'last',
     },
+    task: { answerType: 'boxes' },
     scoredAs: 'boxes: IoU with the reference box, and right at IoU ≥ 0.5 (Acc@0.5)',
   },
 ];

@@ -6,7 +6,7 @@
  */
 import type { BenchCase, Question } from '../../bundle/types.ts';
 import { answerFrame, iou, parseBoxes, toFraction, type Box, type BoxFrame } from './boxes.ts';
-import { scoreNumeric, scoreNumericAnywhere, type NumericVerdict } from './numeric.ts';
+import { scoreNumeric, scoreNumericAnywhere, type NumericReference, type NumericVerdict } from './numeric.ts';
 import { answerTypeOf, llavaMedRecall, slakeExactMatch } from './short-answer.ts';
 
 export interface AnswerTypeScore {
@@ -40,10 +40,16 @@ export function scoreShortAnswer(q: Question | undefined, answer: string): Answe
   return { primary: 'short.exact', metrics, answerText: answer, referenceText: `${ref.text} (${type})`, notes: [] };
 }
 
-/** A number, date or duration by MedCalc-Bench's rules; `numeric.found` says whether an answer could be read at all. */
-export function scoreNumericAnswer(q: Question | undefined, reply: string): AnswerTypeScore {
-  const ref = q?.reference?.numeric;
-  if (!ref || ref.value.trim() === '') return none('numeric.correct', reply, 'No reference number: not scorable.');
+/**
+ * A number, date or duration by MedCalc-Bench's rules; `numeric.found` says
+ * whether an answer could be read at all. A benchmark's declared tolerance
+ * gives a decimal reference without limits (and without a MedCalc-Bench
+ * calculator) its limits: the reference ± the larger of the two tolerances.
+ */
+export function scoreNumericAnswer(q: Question | undefined, reply: string, tolerance?: { readonly absolute?: number; readonly relative?: number }): AnswerTypeScore {
+  const given = q?.reference?.numeric;
+  if (!given || given.value.trim() === '') return none('numeric.correct', reply, 'No reference number: not scorable.');
+  const ref = withTolerance(given, tolerance);
   const v = scoreNumeric(reply, ref);
   const anywhere = scoreNumericAnywhere(reply, ref);
   const limits = ref.lower !== undefined && ref.upper !== undefined && v.kind === 'decimal' ? ` (limits ${ref.lower} to ${ref.upper})` : '';
@@ -58,6 +64,13 @@ export function scoreNumericAnswer(q: Question | undefined, reply: string): Answ
     referenceText: `${ref.value}${limits}`,
     notes: numericNotes(v, anywhere),
   };
+}
+
+function withTolerance(ref: NumericReference, tolerance: { readonly absolute?: number; readonly relative?: number } | undefined): NumericReference {
+  const value = Number(ref.value);
+  if (!tolerance || ref.calculatorId !== undefined || (ref.kind ?? 'decimal') !== 'decimal' || ref.lower !== undefined || ref.upper !== undefined || !Number.isFinite(value)) return ref;
+  const delta = Math.max(tolerance.absolute ?? 0, (tolerance.relative ?? 0) * Math.abs(value));
+  return { ...ref, lower: value - delta, upper: value + delta };
 }
 
 /** Why a number was not counted, as a reader of the drill-down needs it. */

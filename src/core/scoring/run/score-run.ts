@@ -176,7 +176,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
     const recorder = new PairRecorder(similarity.id);
     for (const r of responses) {
       const found = findQuestion(caseMap, r);
-      await scoreItem({ response: r, caseId: r.caseId, questionId: found?.question?.id ?? r.questionId, kase: found?.kase, question: found?.question, protocolId: protocolOf(found), similarity: recorder, adjudication: adjudicated.get(r.id), proposeTaxonomy: false });
+      await scoreItem({ response: r, caseId: r.caseId, questionId: found?.question?.id ?? r.questionId, kase: found?.kase, question: found?.question, protocolId: protocolOf(found), task: input.defaults?.task, similarity: recorder, adjudication: adjudicated.get(r.id), proposeTaxonomy: false });
     }
     await similarity.planPairs(recorder.pairs);
   }
@@ -196,6 +196,7 @@ export async function scoreRun(input: RunScoringInput, options: RunScoringOption
       kase: found?.kase,
       question: found?.question,
       protocolId,
+      task: input.defaults?.task,
       judge,
       similarity,
       adjudication: adjudicated.get(r.id),

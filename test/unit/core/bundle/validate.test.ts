@@ -98,6 +98,32 @@ describe('manifest validation', () => {
     expect(r.issues.map((i) => i.location?.field)).toEqual(['formatVersion', 'id']);
     expect(schemaAccepts('manifest', { ...manifest, formatVersion: 2 })).toBe(false);
   });
+  it('accepts a declared task, as the JSON Schema does', () => {
+    for (const task of [
+      { answerType: 'short' },
+      { answerType: 'numeric', prompt: { system: '', user: '{{question}} In mL.' }, scorer: { tolerance: { absolute: 0.5, relative: 0.05 } } },
+      { answerType: 'choice', prompt: { user: '{{question}}\n{{options}}' } },
+    ]) {
+      const m = { ...manifest, protocolDefaults: { task } };
+      expect([task, validateManifest(m, 'manifest.json').issues]).toEqual([task, []]);
+      expect([task, schemaAccepts('manifest', m)]).toEqual([task, true]);
+    }
+  });
+  it('refuses a task it cannot follow, naming the field, as the JSON Schema does', () => {
+    const cases: [unknown, string][] = [
+      [{ answerType: 'essay' }, 'protocolDefaults.task.answerType'],
+      [{ answerType: 'short', prompt: { user: 'What is shown?' } }, 'protocolDefaults.task.prompt.user'],
+      [{ answerType: 'short', prompt: { system: 'Be brief.' } }, 'protocolDefaults.task.prompt.user'],
+      [{ answerType: 'numeric', scorer: { tolerance: { absolute: -1 } } }, 'protocolDefaults.task.scorer.tolerance.absolute'],
+      [{ answerType: 'short', scorer: { tolerance: { relative: 0.1 } } }, 'protocolDefaults.task.scorer.tolerance'],
+    ];
+    for (const [task, field] of cases) {
+      const m = { ...manifest, protocolDefaults: { task } };
+      const r = validateManifest(m, 'manifest.json');
+      expect([task, r.manifest, r.issues.filter((i) => i.severity === 'error').map((i) => i.location?.field)]).toEqual([task, undefined, [field]]);
+      expect([task, schemaAccepts('manifest', m)]).toEqual([task, false]);
+    }
+  });
 });
 
 describe('canonical JSON', () => {

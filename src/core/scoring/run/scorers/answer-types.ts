@@ -21,7 +21,7 @@ export const shortAnswerScorer = defineScorer<string>({
 export const numericScorer = defineScorer<string>({
   protocols: ['numeric'],
   read: (_parsed, ctx) => ctx.response.rawText,
-  score: (it, ctx, text) => applyAnswerType(it, scoreNumericAnswer(ctx.question, text)),
+  score: (it, ctx, text) => applyAnswerType(it, scoreNumericAnswer(ctx.question, text, ctx.task?.scorer?.tolerance)),
 });
 
 export const boxScorer = defineScorer<string>({

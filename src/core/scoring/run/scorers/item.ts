@@ -3,7 +3,7 @@
  * it is scored in, the {@link Scorer} seam, and the steps several scorers
  * share (rule then judge, ranked pass@k, BERTScore, an answer's free text).
  */
-import type { BenchCase, Question, ReferenceAnswer } from '../../../bundle/types.ts';
+import type { BenchCase, Question, ReferenceAnswer, TaskDeclaration } from '../../../bundle/types.ts';
 import { stripThink } from '../../../protocols/text.ts';
 import type { TurnRecord } from '../../../model/answer.ts';
 import { ruleVerdict } from '../../equivalence/normalise.ts';
@@ -30,6 +30,8 @@ export interface ItemContext {
   readonly kase: BenchCase | undefined;
   readonly question: Question | undefined;
   readonly protocolId: string;
+  /** The benchmark's declared task, whose scorer settings apply (a numeric tolerance). */
+  readonly task?: TaskDeclaration | undefined;
   readonly judge?: JudgeService | undefined;
   readonly similarity?: PairSimilarity | undefined;
   readonly adjudication?: Adjudication | undefined;
