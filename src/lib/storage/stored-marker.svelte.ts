@@ -105,8 +105,9 @@ class StoredMarker {
 
   /** The user has read the notice: what is stored now becomes the record. */
   async dismiss(r: Repositories): Promise<void> {
-    this.#lost = null;
+    // The record first, then the notice goes: a reload right after the click must not find the old record and say it again.
     write(await countsOf(r));
+    this.#lost = null;
   }
 }
 
