@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { formatLocation } from '../../core/errors.ts';
+import { InvalidInputError, formatLocation } from '../../core/errors.ts';
 import { KEEP_DESCRIPTIONS_OPTION } from '../../core/bundle/dicom-meta.ts';
 import { prepareImport } from '../../core/importers/import-pipeline.ts';
 import type { Bundle } from '../../core/bundle/types.ts';
 import { formatBytes } from '../../core/text/units.ts';
 import type { CliCommand } from '../command.ts';
 import { inputFilesFrom } from '../files.ts';
+import { parseMappingOption, parseTaskOption, parseZipLimitsOption } from '../mapping-option.ts';
 
 /** Splits arguments into paths and the values of `--format` / `--mapping`. */
 interface ParsedArgs {
@@ -130,31 +131,16 @@ export const validateCommand: CliCommand = {
       }
     }
     let mapping: unknown;
-    if (mappingText) {
-      try {
-        mapping = JSON.parse(mappingText);
-      } catch {
-        io.err.write('neuroeval validate: --mapping must be JSON, e.g. \'{"id":"case","question":"prompt"}\'\n');
-        return 2;
-      }
-    }
     let task: unknown;
-    if (taskText) {
-      try {
-        task = JSON.parse(taskText);
-      } catch {
-        io.err.write('neuroeval validate: --declared-task must be JSON, e.g. \'{"answerType":"short"}\'\n');
-        return 2;
-      }
-    }
     let zipLimits: unknown;
-    if (zipLimitsText) {
-      try {
-        zipLimits = JSON.parse(zipLimitsText);
-      } catch {
-        io.err.write('neuroeval validate: --zip-limits must be JSON, e.g. \'{"maxRatio":500}\'\n');
-        return 2;
-      }
+    try {
+      mapping = parseMappingOption(mappingText);
+      task = parseTaskOption(taskText);
+      zipLimits = parseZipLimitsOption(zipLimitsText);
+    } catch (e) {
+      if (!(e instanceof InvalidInputError)) throw e;
+      io.err.write(`neuroeval validate: ${e.message}\n`);
+      return 2;
     }
     const files = targets.flatMap((t) => inputFilesFrom(t));
     const preview = await prepareImport(files, { ...(kind ? { kind } : {}), options: { ...image, ...(mapping ? { mapping } : {}), ...(task ? { task } : {}), ...(split ? { split } : {}), ...(zipLimits ? { zipLimits } : {}) } });
