@@ -28,7 +28,7 @@ test('a benchmark whose task is declared in the import form is asked with its pr
   await expect(form).toBeVisible();
   await form.locator('select[name="numericAnswer"]').selectOption('Volume (mL)');
   const task = page.getByTestId('task-declaration');
-  await task.locator('select[name="answerType"]').selectOption('numeric');
+  await task.locator('select[name="taskAnswerType"]').selectOption('numeric');
   await expect(task).toContainText('Asked and scored under');
   await task.locator('input[name="toleranceAbsolute"]').fill('0.5');
   await task.getByText(/^Prompt \(empty:/).click();
