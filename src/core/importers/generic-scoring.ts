@@ -14,7 +14,7 @@ import { ABSTAIN, normaliseField } from '../scoring/neurovlm/normalise.ts';
 import { referenceNeed } from '../scoring/run/reference-needs.ts';
 import type { BenchCase, ProtocolDefaults, TaskDeclaration } from '../bundle/types.ts';
 import type { GenericMapping } from './generic-mapping.ts';
-import type { Issues } from './support.ts';
+import { quoteValue, type Issues } from './support.ts';
 
 /** The mapping form's name of each field, for messages that tell the user what to choose. */
 export const MAPPING_FIELD_LABELS: Readonly<Record<string, string>> = {
@@ -46,9 +46,6 @@ export const MAPPING_FIELD_LABELS: Readonly<Record<string, string>> = {
 const CLASSES: readonly string[] = NEUROVLM_CLASSES;
 const CLASS_LIST = CLASSES.join(', ');
 
-function quote(value: string): string {
-  return `"${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
-}
 const rows = (n: number): string => (n > 1 ? ` (${n} rows with this value; the first is shown)` : '');
 
 interface LabelFinding {
@@ -74,18 +71,18 @@ export class ClassLabels {
     if (!written) return null;
     const ours = normaliseField('diagnosis_name', written);
     if (ours === ABSTAIN) {
-      this.note(written, at, (n) => `Class label ${quote(written)} means no class: these cases have no class to be scored on${rows(n)}.`);
+      this.note(written, at, (n) => `Class label ${quoteValue(written)} means no class: these cases have no class to be scored on${rows(n)}.`);
       return null;
     }
     if (CLASSES.includes(ours)) {
       if (normalizeClassLabel(written) === ours) return written;
       this.note(written, at, (n) =>
-        `Class label ${quote(written)} is stored as "${ours}", NeuroVLM-Bench's spelling: the benchmark's own evaluator reads US spellings only and would never count an answer right for ${quote(written)}${rows(n)}.`,
+        `Class label ${quoteValue(written)} is stored as "${ours}", NeuroVLM-Bench's spelling: the benchmark's own evaluator reads US spellings only and would never count an answer right for ${quoteValue(written)}${rows(n)}.`,
       );
       return ours;
     }
     this.note(written, at, (n) =>
-      `Class label ${quote(written)} is not one of NeuroVLM-Bench's classes (${CLASS_LIST}): asked under NeuroVLM-Bench structured JSON a model names one of these, so this class is never counted right${rows(n)}.`,
+      `Class label ${quoteValue(written)} is not one of NeuroVLM-Bench's classes (${CLASS_LIST}): asked under NeuroVLM-Bench structured JSON a model names one of these, so this class is never counted right${rows(n)}.`,
     );
     return written;
   }
@@ -153,7 +150,7 @@ export function warnUnscored(cases: readonly BenchCase[], m: GenericMapping, fil
     const first = offKey[0]?.questions.find((q) => q.reference?.answer);
     if (offKey.length && first) {
       issues.warn(
-        `The answer of ${count(offKey.length, 'multiple-choice case')} is not one of its option keys (case "${offKey[0]!.id}": ${quote(first.reference!.answer!)}, keys ${(first.options ?? []).map((o) => o.key).join(', ')}): multiple choice scores the key of the correct option, so these answers are never counted right.`,
+        `The answer of ${count(offKey.length, 'multiple-choice case')} is not one of its option keys (case "${offKey[0]!.id}": ${quoteValue(first.reference!.answer!)}, keys ${(first.options ?? []).map((o) => o.key).join(', ')}): multiple choice scores the key of the correct option, so these answers are never counted right.`,
         at(m.answer),
       );
     }

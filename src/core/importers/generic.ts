@@ -22,7 +22,7 @@ import { extensionOf, type Importer, type InputFile } from '../bundle/importer.t
 import { OptionKeys } from './option-keys.ts';
 import { PathImages } from './path-images.ts';
 import { openTable, DATA_EXTENSIONS, type Row, type TableSource } from './table-source.ts';
-import { CaseIds, Issues, Ticker, draftManifest, expandZips, guessCjkLang, newParts, safeSegment, stem, stringOption, toDraft, type DraftParts } from './support.ts';
+import { CaseIds, Issues, Ticker, draftManifest, expandZips, guessCjkLang, listCell, newParts, quoteValue, safeSegment, stem, stringOption, toDraft, type DraftParts } from './support.ts';
 
 export { suggestMapping, type GenericMapping };
 
@@ -39,22 +39,6 @@ function str(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v instanceof Uint8Array) return `(${v.length} bytes)`;
   return JSON.stringify(v);
-}
-
-/** A cell that may hold a list: a JSON array (JSONL, Parquet, or a CSV cell like `["a","b"]`), else `sep`-separated text. */
-function listCell(v: unknown, sep: RegExp): string[] {
-  let value = v;
-  if (typeof v === 'string' && v.trim().startsWith('[')) {
-    try {
-      value = JSON.parse(v);
-    } catch {
-      value = v;
-    }
-  }
-  if (Array.isArray(value)) return value.map(str).map((s) => s.trim()).filter(Boolean);
-  const s = str(value).trim();
-  if (!s) return [];
-  return s.startsWith('data:') ? [s] : s.split(sep).map((x) => x.trim()).filter(Boolean);
 }
 
 function imageColumns(m: GenericMapping): string[] {
@@ -258,7 +242,7 @@ function rowReference(
   const written = m.answer ? str(row.values[m.answer]).trim() : '';
   const answer = written && options.length ? keys.answerKey(written, options, at(m.answer!)) : written;
   const diagnosis = m.diagnosis ? str(row.values[m.diagnosis]).trim() : '';
-  const aliases = m.aliases ? listCell(row.values[m.aliases], /[|;]/) : [];
+  const aliases = m.aliases ? listCell(row.values[m.aliases], /[|;]/, str) : [];
   const short = shortAnswerOf(m, row);
   const numeric = numericAnswerOf(m, row, at, issues);
   const rubric = m.rubric ? rubricOf(row.values[m.rubric], at(m.rubric), issues) : [];
@@ -328,8 +312,7 @@ function boxesOf(cell: unknown, image: number, at: ErrorLocation, issues: Issues
 }
 
 function quoteCell(v: unknown): string {
-  const text = typeof v === 'string' ? v : JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)) ?? String(v);
-  return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
+  return quoteValue(typeof v === 'string' ? v : JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)) ?? String(v));
 }
 
 /** A row's short answer, with its answer type when a column gives one (OPEN/CLOSED in any case; anything else is left to the reference). */

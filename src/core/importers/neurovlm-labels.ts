@@ -14,7 +14,7 @@
  */
 import type { ErrorLocation } from '../errors.ts';
 import { ABSTAIN, normaliseBase, SUBTYPES_BY_CLASS } from '../scoring/neurovlm/normalise.ts';
-import type { Issues, TableRow } from './support.ts';
+import { quoteValue, type Issues, type TableRow } from './support.ts';
 
 const MODALITIES = ['MRI', 'CT'];
 const SEQUENCES = ['FLAIR', 'T1', 'T2', 'T1C+'];
@@ -34,10 +34,6 @@ interface Finding {
   count: number;
 }
 
-/** The value in quotes as written (not JSON-escaped, so the user sees the cell), cut if long. */
-function quote(value: string): string {
-  return `"${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
-}
 
 function rows(count: number): string {
   return count > 1 ? ` (${count.toLocaleString('en')} rows with this value; the first is shown)` : '';
@@ -53,7 +49,7 @@ export class NeuroVlmLabelCheck {
       const raw = row.values[field];
       if (raw && FORMULA_START.test(raw)) {
         this.add('error', file, row.line, field, raw, (n) =>
-          `${field} ${quote(raw)} looks like a spreadsheet formula, not a NeuroVLM-Bench label; the index was altered, so it is refused${rows(n)}.`,
+          `${field} ${quoteValue(raw)} looks like a spreadsheet formula, not a NeuroVLM-Bench label; the index was altered, so it is refused${rows(n)}.`,
         );
       }
     }
@@ -87,7 +83,7 @@ export class NeuroVlmLabelCheck {
     if (allowed.some((a) => normaliseBase(a) === value)) return;
     const list = allowed.length ? allowed.join(', ') : 'none';
     this.add('warning', file, row.line, field, raw, (n) =>
-      `${field} ${quote(raw)} is not one of NeuroVLM-Bench's ${what} (${list}); the case is imported, but the benchmark's prompt never offers this answer${rows(n)}.`,
+      `${field} ${quoteValue(raw)} is not one of NeuroVLM-Bench's ${what} (${list}); the case is imported, but the benchmark's prompt never offers this answer${rows(n)}.`,
     );
   }
 

@@ -11,7 +11,7 @@ import { count } from '../text/plural.ts';
 import type { ErrorLocation } from '../errors.ts';
 import type { QuestionOption } from '../bundle/types.ts';
 import type { GenericMapping } from './generic-mapping.ts';
-import { type Issues } from './support.ts';
+import { listCell, type Issues } from './support.ts';
 
 /** `Choice A`, `option_b`, `opt-C`, `A` → the letter; other names stay as they are. */
 export function keyOfColumn(column: string): string {
@@ -41,7 +41,7 @@ export class OptionKeys {
       // MedXpertQA's options: one object {"A": "…", "B": "…"} whose keys are the option keys.
       const keyed = keyedOptions(cell, text);
       if (keyed) return keyed;
-      const items = listItems(cell, text);
+      const items = listCell(cell, '|', text);
       if (Array.isArray(cell) || items.length > 1) return items.map((t, i) => ({ key: String.fromCharCode(65 + i), text: withoutKey(t, String.fromCharCode(65 + i)) })).filter((o) => o.text !== '');
     }
     const keys = columns.map(keyOfColumn);
@@ -100,18 +100,4 @@ function keyedOptions(cell: unknown, text: (v: unknown) => string): QuestionOpti
   if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Uint8Array) return undefined;
   const out = Object.entries(value as Record<string, unknown>).map(([key, v]) => ({ key: key.trim(), text: text(v).trim() })).filter((o) => o.key !== '' && o.text !== '');
   return out.length ? out : undefined;
-}
-
-function listItems(cell: unknown, text: (v: unknown) => string): string[] {
-  let value = cell;
-  if (typeof cell === 'string' && cell.trim().startsWith('[')) {
-    try {
-      value = JSON.parse(cell);
-    } catch {
-      value = cell;
-    }
-  }
-  if (Array.isArray(value)) return value.map(text).map((s) => s.trim()).filter(Boolean);
-  const s = text(value).trim();
-  return s ? s.split('|').map((x) => x.trim()).filter(Boolean) : [];
 }

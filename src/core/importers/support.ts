@@ -179,3 +179,28 @@ export function toDraft(manifest: DraftManifest, parts: DraftParts, issues: Issu
   return { manifest, ...parts, issues: issues.list };
 }
 
+
+/** A cell's value in quotes as written (not JSON-escaped, so the user sees the cell), cut if long: how import messages name a value. */
+export function quoteValue(value: string): string {
+  return `"${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
+}
+
+/**
+ * A cell that may hold a list: a JSON array (JSONL, Parquet, or a CSV cell
+ * like `["a","b"]`), else text split on `sep`. A data URI is one item (its
+ * `,` and `;` are not separators). `text` turns each item into its string.
+ */
+export function listCell(cell: unknown, sep: RegExp | string, text: (v: unknown) => string): string[] {
+  let value = cell;
+  if (typeof cell === 'string' && cell.trim().startsWith('[')) {
+    try {
+      value = JSON.parse(cell);
+    } catch {
+      value = cell;
+    }
+  }
+  if (Array.isArray(value)) return value.map(text).map((s) => s.trim()).filter(Boolean);
+  const s = text(value).trim();
+  if (!s) return [];
+  return s.startsWith('data:') ? [s] : s.split(sep).map((x) => x.trim()).filter(Boolean);
+}
