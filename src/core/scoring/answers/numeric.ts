@@ -188,19 +188,28 @@ function verdictOn(text: string, ref: NumericReference, kind: NumericKind | unde
   }
 }
 
-/** MedCalc-Bench's verdict on one reply: its `extract_answer` then `check_correctness`, an exception counting as incorrect. */
-export function scoreNumeric(reply: string, ref: NumericReference): NumericVerdict {
-  return verdictOn(answerText(reply), ref, kindFor(ref));
+/**
+ * Both readings of one reply, the JSON answer read once: MedCalc-Bench's
+ * verdict (`extract_answer` then `check_correctness`, an exception counting
+ * as incorrect), and NeuroEval's for replies without the JSON answer the
+ * prompt asks for (the whole reply, same rules; a reply with one gets the
+ * benchmark's verdict).
+ */
+export function numericReadings(reply: string, ref: NumericReference): { readonly benchmark: NumericVerdict; readonly anywhere: NumericVerdict } {
+  const kind = kindFor(ref);
+  const text = answerText(reply);
+  const benchmark = verdictOn(text, ref, kind);
+  return { benchmark, anywhere: text === 'Not Found' ? verdictOn(reply, ref, kind) : benchmark };
 }
 
-/**
- * NeuroEval's reading for replies that are not the JSON dict the prompt asks
- * for: the whole reply goes through the same extraction and check. A reply
- * with a JSON answer gets the benchmark's verdict.
- */
+/** MedCalc-Bench's verdict on one reply. */
+export function scoreNumeric(reply: string, ref: NumericReference): NumericVerdict {
+  return numericReadings(reply, ref).benchmark;
+}
+
+/** NeuroEval's verdict: a reply without the JSON answer is read whole. */
 export function scoreNumericAnywhere(reply: string, ref: NumericReference): NumericVerdict {
-  const text = answerText(reply);
-  return verdictOn(text === 'Not Found' ? reply : text, ref, kindFor(ref));
+  return numericReadings(reply, ref).anywhere;
 }
 
 /** The rule of a reference: its calculator's (undefined for an id MedCalc-Bench does not list), else its kind. */

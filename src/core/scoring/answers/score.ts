@@ -6,7 +6,7 @@
  */
 import type { BenchCase, Question } from '../../bundle/types.ts';
 import { answerFrame, iou, parseBoxes, toFraction, type Box, type BoxFrame } from './boxes.ts';
-import { scoreNumeric, scoreNumericAnywhere, type NumericReference, type NumericVerdict } from './numeric.ts';
+import { numericReadings, type NumericReference, type NumericVerdict } from './numeric.ts';
 import { answerTypeOf, llavaMedRecall, slakeExactMatch } from './short-answer.ts';
 
 export interface AnswerTypeScore {
@@ -50,8 +50,7 @@ export function scoreNumericAnswer(q: Question | undefined, reply: string, toler
   const given = q?.reference?.numeric;
   if (!given || given.value.trim() === '') return none('numeric.correct', reply, 'No reference number: not scorable.');
   const ref = withTolerance(given, tolerance);
-  const v = scoreNumeric(reply, ref);
-  const anywhere = scoreNumericAnywhere(reply, ref);
+  const { benchmark: v, anywhere } = numericReadings(reply, ref);
   const limits = ref.lower !== undefined && ref.upper !== undefined && v.kind === 'decimal' ? ` (limits ${ref.lower} to ${ref.upper})` : '';
   return {
     primary: 'numeric.correct',

@@ -28,8 +28,6 @@ const ASCII_PUNCT = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 const ZH_PUNCT = '！？｡。＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～、，。；：《》？【】（）';
 const PUNCT = new Set([...ASCII_PUNCT, ...ZH_PUNCT]);
 
-/** Python's whitespace runs (U+001C–U+001F and U+0085 included; U+FEFF, which JavaScript's `\s` holds, not). */
-const WS = PY_SPACE_RUN;
 
 /** lmms-eval's SLAKE `normalize_answer`. */
 export function slakeNormalize(answer: string | null | undefined): string {
@@ -37,7 +35,7 @@ export function slakeNormalize(answer: string | null | undefined): string {
   text = text.replace(/\([^)]*\)/g, ' ');
   text = text.replace(/（[^）]*）/g, ' ');
   text = [...text].map((ch) => (PUNCT.has(ch) ? ' ' : ch)).join('');
-  text = pyStrip(text.replace(WS, ' '));
+  text = pyStrip(text.replace(PY_SPACE_RUN, ' '));
   if (text === 'x ray' || text === 'xray') text = 'xray';
   if (EN_YES.has(text) || ZH_YES.has(text)) return 'yes';
   if (EN_NO.has(text) || ZH_NO.has(text)) return 'no';
@@ -90,7 +88,7 @@ export function vqaNormalizeWord(token: string): string {
   let periods = 0;
   out = out.replace(/\.(?!\d)/g, (m) => (periods++ < 32 ? '' : m));
   const words: string[] = [];
-  for (const w0 of out.toLowerCase().split(WS).filter(Boolean)) {
+  for (const w0 of out.toLowerCase().split(PY_SPACE_RUN).filter(Boolean)) {
     const w = Object.hasOwn(NUMBER_WORDS, w0) ? NUMBER_WORDS[w0]! : w0;
     if (!ARTICLES.has(w)) words.push(w);
   }
@@ -99,7 +97,7 @@ export function vqaNormalizeWord(token: string): string {
 
 function tokenCounts(text: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const w of text.toLowerCase().split(WS).filter(Boolean)) out.set(w, (out.get(w) ?? 0) + 1);
+  for (const w of text.toLowerCase().split(PY_SPACE_RUN).filter(Boolean)) out.set(w, (out.get(w) ?? 0) + 1);
   return out;
 }
 
