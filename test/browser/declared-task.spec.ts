@@ -53,6 +53,8 @@ test('a benchmark whose task is declared in the import form is asked with its pr
   await run.getByTestId('prompt-preview').locator('summary').click();
   await expect(run.getByTestId('prompt-preview')).toContainText('Number, date or duration');
   await expect(run.getByTestId('prompt-preview')).toContainText('Estimate the volume of the main lesion. What is the volume?');
+  await run.getByTestId('prompt-preview').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: testInfo.outputPath('run-form-declared-prompt.png') });
   await run.getByRole('button', { name: 'Start the run' }).click();
   await page.getByTestId('run-status').filter({ hasText: /^done$/ }).waitFor({ timeout: 300_000 });
 

@@ -268,14 +268,11 @@ export class NewRunManager {
 
   /**
    * Asks for the run: `create` stores it and returns its id. The form's
-   * error says why when it cannot be; `busy` holds the button meanwhile.
+   * error says why when it cannot be (`request` refuses the paraphrase probe
+   * with an edited or declared prompt); `busy` holds the button meanwhile.
    */
   async submit(create: (request: NewRunRequest) => Promise<string>): Promise<string | null> {
     this.error = null;
-    if (this.paraphraseProblem) {
-      this.error = this.paraphraseProblem;
-      return null;
-    }
     this.busy = true;
     try {
       return await create(await this.request());
