@@ -31,9 +31,12 @@
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import type { PromptPrefix } from '../../chat/prefix.ts';
 import type { EngineUsage, GenerateResult } from '../engine.ts';
+import { EngineError } from '../errors.ts';
 import { BATCH_SIZES, PLANNED_POSITIONS, chooseBatchSize, quantisedPerCall, type BatchChoice } from './batch-size.ts';
-import { cacheFromOutputs, cacheLength, disposeCache, plainKvNames, selectRows, stackRows, type KvCache } from './kv-cache.ts';
+import { newKvOutput } from './decoder-graph.ts';
+import { ArrayPool, GrowingCache, cacheFromOutputs, cacheLength, disposeCache, plainKvNames, selectRows, stackRows, type KvCache } from './kv-cache.ts';
 import { GenerationMeter } from './generation-meter.ts';
+import { nextMacrotask } from './loading.ts';
 import type { TransformersLib } from './runtime.ts';
 import type { TokenEvent, VlmSampling } from './generation.ts';
 
@@ -87,6 +90,9 @@ export function canDrive(model: PreTrainedModel): boolean {
 
 interface Session {
   readonly inputNames: readonly string[];
+  readonly outputNames?: readonly string[];
+  /** onnxruntime-web's run: feeds by input name, the outputs wanted. */
+  run?(feeds: Record<string, unknown>, fetches: readonly string[]): Promise<Record<string, unknown>>;
   /** ORT's input descriptions (shape with symbolic dimensions, element type). */
   readonly inputMetadata?: readonly { readonly name: string; readonly shape?: readonly (number | string)[]; readonly type?: string }[];
   /** What transformers.js loaded: the file's dtype and the device. */
@@ -130,9 +136,35 @@ interface Row {
 export class CachedDecoder {
   readonly #m: DrivenModel;
   #prefix: KeptPrefix | null = null;
+  /**
+   * The cache inputs, when the decoder also gives each pass's new keys and
+   * values as outputs of their own (decoder-graph.ts): the cache is then held
+   * in {@link GrowingCache}s and only logits and new positions leave the
+   * runtime. Null: every pass returns the whole cache (`present.*`).
+   */
+  readonly #appendInputs: readonly string[] | null;
+  /** Which growing cache a view belongs to, so the next pass appends to it in place. */
+  readonly #owners = new WeakMap<KvCache, GrowingCache>();
+  /** Positions a growing cache made now should have room for after its pass: the tokens still to decode. */
+  #room = 0;
+  /** Arrays of the growing caches of finished calls, for the next ones (kv-cache.ts says why). */
+  readonly #pool = new ArrayPool();
+  /** Growing caches made during the call under way: their arrays go to the pool when it ends. */
+  readonly #made = new Set<GrowingCache>();
+  /** Calls run one after another (a call's caches are pooled when it ends; the session runs one pass at a time). */
+  #running: Promise<unknown> = Promise.resolve();
 
   constructor(model: DrivenModel) {
     this.#m = model;
+    const session = decoderSession(model.model);
+    const past = (session?.inputNames ?? []).filter((n) => n.startsWith('past_key_values.'));
+    const outputs = new Set(session?.outputNames ?? []);
+    this.#appendInputs = session?.run && past.length > 0 && past.every((n) => outputs.has(newKvOutput(n))) ? past : null;
+  }
+
+  /** Whether the cache is held in the engine's own arrays and grown in place (else the runtime returns it whole each pass). */
+  get growsCacheInPlace(): boolean {
+    return this.#appendInputs !== null;
   }
 
   /** Positions the kept prefix holds (0: none), for diagnostics and tests. */
@@ -140,9 +172,10 @@ export class CachedDecoder {
     return this.#prefix?.ids.length ?? 0;
   }
 
-  /** Frees the kept prefix. */
+  /** Frees the kept prefix and the pooled arrays. */
   dispose(): void {
     this.#dropPrefix();
+    this.#pool.clear();
   }
 
   #batch: Promise<BatchChoice> | null = null;
@@ -213,7 +246,13 @@ export class CachedDecoder {
    * throws for an abort (its `signal` is any request's): the rows end with
    * what they had, `finishReason: 'abort'`.
    */
-  async generate(requests: readonly RowRequest[], onResult?: (index: number, result: GenerateResult) => void): Promise<GenerateResult[]> {
+  generate(requests: readonly RowRequest[], onResult?: (index: number, result: GenerateResult) => void): Promise<GenerateResult[]> {
+    const run = this.#running.then(() => this.#generate(requests, onResult));
+    this.#running = run.catch(() => {});
+    return run;
+  }
+
+  async #generate(requests: readonly RowRequest[], onResult?: (index: number, result: GenerateResult) => void): Promise<GenerateResult[]> {
     const results: GenerateResult[] = new Array(requests.length);
     const rows: Row[] = [];
     try {
@@ -227,6 +266,9 @@ export class CachedDecoder {
       return results;
     } finally {
       for (const r of rows) disposeCache(r.cache, this.#prefix?.tensors);
+      // Nothing of this call reads its caches any more (the kept prefix is frozen and stays).
+      for (const g of this.#made) g.release();
+      this.#made.clear();
     }
   }
 
@@ -249,6 +291,7 @@ export class CachedDecoder {
     // Prefill speed counts the tokens computed here, not those taken from the kept prefix.
     meter.modelStarted(prompt.ids.length, prompt.ids.length - from);
     const rest = prompt.ids.slice(from).map(BigInt);
+    this.#room = sampling.maxTokens;
     const { logits, cache } = await this.#forward(rest, kept?.cache ?? null, prompt, kept?.images ?? 0, prompt.images.length, from);
     row.cache = cache;
     row.length = prompt.ids.length;
@@ -285,6 +328,8 @@ export class CachedDecoder {
     this.#dropPrefix();
     if (ids.length < MIN_PREFIX_TOKENS) return null;
     const { cache } = await this.#forward(ids.map(BigInt), null, prompt, 0, images, 0);
+    const owner = this.#owners.get(cache);
+    if (owner) owner.frozen = true;
     this.#prefix = { key, ids, images, cache, tensors: new Set(Object.values(cache)) };
     return this.#prefix;
   }
@@ -322,8 +367,75 @@ export class CachedDecoder {
     } else {
       inputs = { input_ids: inputIds };
     }
+    if (this.#appendInputs) return this.#pass(inputs, attention, past, ids.length, this.#room);
     const outputs = (await model.forward({ ...inputs, attention_mask: attention, past_key_values: past ? new lib.DynamicCache(past) : null })) as Record<string, Tensor>;
     return { logits: outputs['logits']!, cache: cacheFromOutputs(outputs) };
+  }
+
+  /**
+   * One pass of the decoder session asked for logits (the last position's
+   * only, where the session can be told) and the new keys and values, which
+   * are appended to `past`'s growing cache, in place unless it is the kept
+   * prefix (or not growing yet: then a copy with room for `more` positions
+   * after these). Positions are numbered from each row's mask, as
+   * transformers.js numbers them.
+   */
+  async #pass(inputs: Record<string, unknown>, attention: Tensor, past: KvCache | null, tokens: number, more = 0): Promise<{ logits: Tensor; cache: KvCache }> {
+    const { lib } = this.#m;
+    const session = decoderSession(this.#m.model)!;
+    const names = new Set(session.inputNames);
+    const rows = attention.dims[0]!;
+    const width = attention.dims[1]!;
+    const feeds: Record<string, Tensor> = { ...(inputs as Record<string, Tensor>), attention_mask: attention };
+    if (names.has('position_ids')) {
+      const mask = attention.data as BigInt64Array;
+      const positions = new BigInt64Array(rows * tokens);
+      for (let r = 0; r < rows; r++) {
+        let seen = 0n;
+        for (let j = 0; j < width; j++) {
+          const on = mask[r * width + j] !== 0n;
+          const at = j - (width - tokens);
+          if (at >= 0) positions[r * tokens + at] = on ? seen : 1n;
+          if (on) seen++;
+        }
+      }
+      feeds['position_ids'] = new lib.Tensor('int64', positions, [rows, tokens]);
+    }
+    if (names.has('num_logits_to_keep')) feeds['num_logits_to_keep'] = new lib.Tensor('int64', BigInt64Array.from([1n]), []);
+    const pastCache = past ?? this.#emptyCache(rows);
+    Object.assign(feeds, pastCache);
+    const ortFeeds: Record<string, unknown> = {};
+    for (const name of session.inputNames) {
+      const t = feeds[name];
+      if (!t) throw new EngineError('ENGINE_UNSUPPORTED', `The decoder wants an input "${name}", which the engine does not make for this architecture.`);
+      ortFeeds[name] = (t as unknown as { ort_tensor: unknown }).ort_tensor;
+    }
+    const wanted = this.#appendInputs!;
+    // As model.forward does here (loading.ts yieldBeforeEachForward): an abort posted to the worker gets in between passes.
+    await nextMacrotask();
+    const out = await session.run!(ortFeeds, ['logits', ...wanted.map(newKvOutput)]);
+    const added: Record<string, Tensor> = {};
+    for (const name of wanted) added[name] = new lib.Tensor(out[newKvOutput(name)] as never);
+    let growing = past ? this.#owners.get(past) : undefined;
+    if (!growing || growing.frozen) {
+      growing = GrowingCache.copyOf(lib, pastCache, cacheLength(pastCache) + tokens + more, this.#pool);
+      this.#made.add(growing);
+    }
+    growing.append(added);
+    const cache = growing.view();
+    this.#owners.set(cache, growing);
+    return { logits: new lib.Tensor(out['logits'] as never), cache };
+  }
+
+  /** A cache of no positions, as the decoder's inputs declare it. */
+  #emptyCache(rows: number): KvCache {
+    const { lib } = this.#m;
+    const out: Record<string, Tensor> = {};
+    for (const meta of this.#cacheInputs()) {
+      const dims = (meta.shape ?? []).map((d, i) => (i === 0 ? rows : i === 2 ? 0 : typeof d === 'number' ? d : 1));
+      out[meta.name] = new lib.Tensor(meta.type === 'float16' ? 'float16' : 'float32', meta.type === 'float16' ? new Uint16Array(0) : new Float32Array(0), dims);
+    }
+    return out;
   }
 
   // ── decoding ──
@@ -345,6 +457,7 @@ export class CachedDecoder {
       rows[i]!.cache = null;
     }
     let masks = active.map((i) => maskRow(rows[i]!.length, cacheLength(cache)));
+    this.#room = Math.max(...active.map((i) => rows[i]!.request.sampling.maxTokens));
     try {
       while (active.length > 0) {
         if (active.some((i) => rows[i]!.request.sampling.signal?.aborted)) {
@@ -389,6 +502,7 @@ export class CachedDecoder {
       this.#m.imageTokenId !== null
         ? { inputs_embeds: await (model as unknown as { encode_text(i: object): Promise<Tensor> }).encode_text({ input_ids: inputIds }) }
         : { input_ids: inputIds };
+    if (this.#appendInputs) return this.#pass(inputs, attention, cache, 1, this.#room);
     const outputs = (await model.forward({ ...inputs, attention_mask: attention, past_key_values: new lib.DynamicCache(cache) })) as Record<string, Tensor>;
     return { logits: outputs['logits']!, cache: cacheFromOutputs(outputs) };
   }

@@ -106,6 +106,16 @@ export async function loadOrExplain<T>(runtime: TransformersRuntime, downloads: 
   }
 }
 
+/**
+ * Runs a model load with its decoder file edited to give each pass's new
+ * keys and values as outputs of their own (decoder-graph.ts) where the
+ * engine drives the cache itself on WASM; loads on WebGPU, and the engine
+ * as it was (`cachedDecoding: false`), get the files as they are.
+ */
+export function withNewKvOutputs<T>(runtime: TransformersRuntime, options: ModelLoadOptions, load: () => Promise<T>): Promise<T> {
+  return runtime.edits.newKvOutputsDuring((options.device ?? 'wasm') === 'wasm' && options.cachedDecoding !== false, load);
+}
+
 /** Releases a model loaded while `signal` fired, then throws {@link AbortedError}. */
 export async function disposeIfAborted(model: { dispose(): Promise<unknown> }, signal: AbortSignal | undefined): Promise<void> {
   if (!signal?.aborted) return;

@@ -12,6 +12,7 @@
 import type * as Transformers from '@huggingface/transformers';
 import { EngineError } from '../errors.ts';
 import { DownloadMeter } from './download-meter.ts';
+import { ModelFileEdits } from './model-file-edits.ts';
 
 export type TransformersLib = typeof Transformers;
 
@@ -76,6 +77,8 @@ export interface TransformersRuntime {
   readonly injectedOrt: boolean;
   /** Counts model file bytes as transformers.js fetches them: loads report download progress through it (see download-meter.ts). */
   readonly downloads: DownloadMeter;
+  /** Edits to model files as they are fetched, for the loads that ask (model-file-edits.ts). */
+  readonly edits: ModelFileEdits;
 }
 
 const ORT_SYMBOL = Symbol.for('onnxruntime');
@@ -119,9 +122,9 @@ async function init(options: RuntimeOptions): Promise<TransformersRuntime> {
   onnx.wasm.wasmPaths = options.wasmPaths;
   if (options.numThreads !== undefined) onnx.wasm.numThreads = options.numThreads;
 
-  const downloads = restrictSources(env, options);
+  const { downloads, edits } = restrictSources(env, options);
 
-  return { lib, version: env.version, backend: { name: 'onnxruntime-web', version: ortVersion }, injectedOrt: options.ort !== undefined, downloads };
+  return { lib, version: env.version, backend: { name: 'onnxruntime-web', version: ortVersion }, injectedOrt: options.ort !== undefined, downloads, edits };
 }
 
 /** transformers.js on onnxruntime-node (Node only): same file restrictions, native CPU sessions. */
@@ -137,8 +140,8 @@ async function initNativeNode(options: RuntimeOptions): Promise<TransformersRunt
   if (!ortVersion || onnx.versions?.web) {
     throw new EngineError('ENGINE_UNSUPPORTED', 'transformers.js is not running on onnxruntime-node (this is not Node, or onnxruntime-node could not be loaded).');
   }
-  const downloads = restrictSources(env, options);
-  return { lib, version: env.version, backend: { name: 'onnxruntime-node', version: ortVersion }, injectedOrt: false, downloads };
+  const { downloads, edits } = restrictSources(env, options);
+  return { lib, version: env.version, backend: { name: 'onnxruntime-node', version: ortVersion }, injectedOrt: false, downloads, edits };
 }
 
 /** Where a model's files are. Both forms use the Hugging Face repository layout (config.json, onnx/…). */
@@ -151,18 +154,19 @@ export type ModelSource =
   /** An on-prem Hugging Face mirror: `host` + `pathTemplate` (default `{model}/resolve/{revision}/`). */
   | { readonly kind: 'mirror'; readonly host: string; readonly modelId: string; readonly revision?: string; readonly pathTemplate?: string };
 
-/** No cache written anywhere, and no host allowed until a model source is applied; model files fetched through a {@link DownloadMeter}. */
-function restrictSources(env: TransformersLib['env'], options: RuntimeOptions): DownloadMeter {
+/** No cache written anywhere, and no host allowed until a model source is applied; model files fetched through a {@link DownloadMeter}, then edited where a load asks. */
+function restrictSources(env: TransformersLib['env'], options: RuntimeOptions): { downloads: DownloadMeter; edits: ModelFileEdits } {
   env.useBrowserCache = options.useBrowserCache ?? false;
   env.useWasmCache = options.useWasmCache ?? false;
   env.useFSCache = false; // never write model copies next to node_modules
   env.useCustomCache = false;
   const downloads = new DownloadMeter(options.fetch ?? env.fetch);
-  env.fetch = downloads.fetch;
+  const edits = new ModelFileEdits(downloads.fetch);
+  env.fetch = edits.fetch;
   // Nothing is fetched until a model source is applied; until then, no host is allowed.
   env.allowRemoteModels = false;
   env.allowLocalModels = false;
-  return downloads;
+  return { downloads, edits };
 }
 
 /** Points transformers.js at one model source and returns the id to pass to `from_pretrained`. */

@@ -12,7 +12,7 @@ import { EngineError } from '../errors.ts';
 import type { BatchChoice } from './batch-size.ts';
 import { CachedDecoder, canDrive, type EncodedPrompt, type RowRequest } from './cached-generation.ts';
 import { GenerationMeter } from './generation-meter.ts';
-import { disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
+import { disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, withNewKvOutputs, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
 import { runDecodeLoop } from './decode-loop.ts';
 import type { TokenEvent, VlmSampling } from './generation.ts';
@@ -62,6 +62,11 @@ export class TransformersTextLlm {
     return this.#decoder !== null;
   }
 
+  /** Whether that cache is held in the engine's own arrays and grown in place (the decoder file was edited for it: decoder-graph.ts). */
+  get growsCacheInPlace(): boolean {
+    return this.#decoder?.growsCacheInPlace ?? false;
+  }
+
   /**
    * Loads tokenizer and ONNX session(s). Throws {@link AbortedError} if `signal`
    * fires first, `ENGINE_MODEL_MISSING` if the files cannot be loaded and
@@ -78,7 +83,7 @@ export class TransformersTextLlm {
       throw new EngineError('ENGINE_UNSUPPORTED', `Model "${modelId}" has no chat template; a text judge needs an instruction-tuned (chat) model.`);
     }
     throwIfAborted(options.signal);
-    const model = await loadOrExplain(runtime, downloads, modelId, () => lib.AutoModelForCausalLM.from_pretrained(modelId, pretrained as never));
+    const model = await loadOrExplain(runtime, downloads, modelId, () => withNewKvOutputs(runtime, options, () => lib.AutoModelForCausalLM.from_pretrained(modelId, pretrained as never)));
     await disposeIfAborted(model, options.signal);
     return new TransformersTextLlm(runtime, tokenizer, model, modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm', model.sessions), options.cachedDecoding !== false, options.batch);
   }

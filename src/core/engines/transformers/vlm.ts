@@ -15,7 +15,7 @@ import { GenerationMeter } from './generation-meter.ts';
 import type { TokenEvent, VlmSampling } from './generation.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
 import { runDecodeLoop } from './decode-loop.ts';
-import { PREFIX_MARKER, disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions, type ProcessorSettings } from './loading.ts';
+import { PREFIX_MARKER, disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, withNewKvOutputs, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions, type ProcessorSettings } from './loading.ts';
 
 /** Load options: the same as every transformers.js model (see loading.ts). */
 export type VlmLoadOptions = ModelLoadOptions;
@@ -87,7 +87,7 @@ export class TransformersVlm {
     const { processor, model } = await loadOrExplain(runtime, downloadReporter(options.onProgress), modelId, async () => {
       const processor = await lib.AutoProcessor.from_pretrained(modelId, { revision });
       throwIfAborted(options.signal);
-      const model = await lib.AutoModelForImageTextToText.from_pretrained(modelId, loadOptions as never);
+      const model = await withNewKvOutputs(runtime, options, () => lib.AutoModelForImageTextToText.from_pretrained(modelId, loadOptions as never));
       return { processor, model };
     });
     await disposeIfAborted(model, options.signal);
@@ -97,6 +97,11 @@ export class TransformersVlm {
   /** Whether greedy requests keep a shared prefix and decode in batches here (the architecture allows it). */
   get drivesCache(): boolean {
     return this.#decoder !== null;
+  }
+
+  /** Whether that cache is held in the engine's own arrays and grown in place (the decoder file was edited for it: decoder-graph.ts). */
+  get growsCacheInPlace(): boolean {
+    return this.#decoder?.growsCacheInPlace ?? false;
   }
 
   /** The texts the chat template made of the requests since the last call (image tokens where each image stands), for diagnostics. */

@@ -9,6 +9,8 @@
  * tokens are reported; an abort mid-batch returns what each row had. The
  * same for a text model (the self-test judge) with its system turn kept.
  */
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatures, sharedPrefix, type PromptPrefix } from '../../../../src/core/chat/prefix.ts';
@@ -23,6 +25,8 @@ import { encodePng } from '../../../../src/core/imaging/png-encode.ts';
 import { neuroVlmProtocol } from '../../../../src/core/protocols/neurovlm/protocol.ts';
 import type { ImageRef } from '../../../../src/core/protocols/types.ts';
 import { ORT_WEB_DIST_URL, loadNodeTransformers, ort } from '../../../support/transformers-node.ts';
+import { exposeNewKv } from '../../../../src/core/engines/transformers/decoder-graph.ts';
+import { makeTempDir, removeTempDirs } from '../../../support/temp-dir.ts';
 
 const MODEL_DIR = fileURLToPath(new URL('../../../../public/models/demo-trained/', import.meta.url));
 const GREEDY = { maxTokens: 96, temperature: 0, topP: 1, seed: 1 } as const;
@@ -52,7 +56,27 @@ function prefixOf(all: readonly VlmMessage[][]): PromptPrefix {
   return { key: `test-${shared!.count}`, turn: shared!.turn, parts: shared!.parts };
 }
 
-describe('cached decoder on the demo-trained model', () => {
+/**
+ * A copy of a model folder whose decoder file has its new-positions outputs
+ * (decoder-graph.ts), as browsers get it through the runtime's fetch. (In
+ * Node, transformers.js reads model files from disk or not at all, so the
+ * fetch-time edit cannot be used here; model-file-edits.test.ts tests it.)
+ */
+function editedCopy(dir: string): string {
+  const copy = join(makeTempDir('edited-model'), basename(dir));
+  cpSync(dir, copy, { recursive: true });
+  for (const file of readdirSync(join(copy, 'onnx'))) {
+    if (!/^decoder_model_merged.*\.onnx$|^model.*\.onnx$/.test(file)) continue;
+    const edited = exposeNewKv(new Uint8Array(readFileSync(join(copy, 'onnx', file))));
+    expect(edited, file).not.toBeNull();
+    writeFileSync(join(copy, 'onnx', file), edited!.bytes);
+  }
+  return copy;
+}
+
+// As the file is, the runtime returns the whole cache each pass; edited, the engine grows the cache in place.
+for (const decoderFile of ['as published', 'edited'] as const)
+describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})`, () => {
   let cached: TransformersVlm;
   let plain: TransformersVlm;
   const cases = drawnCases(23, 5);
@@ -60,18 +84,20 @@ describe('cached decoder on the demo-trained model', () => {
 
   beforeAll(async () => {
     const rt = await loadNodeTransformers();
-    const source = { kind: 'folder' as const, location: MODEL_DIR };
-    cached = await TransformersVlm.load(rt, { source, device: 'wasm' });
-    plain = await TransformersVlm.load(rt, { source, device: 'wasm', cachedDecoding: false });
+    cached = await TransformersVlm.load(rt, { source: { kind: 'folder', location: decoderFile === 'edited' ? editedCopy(MODEL_DIR) : MODEL_DIR }, device: 'wasm' });
+    plain = await TransformersVlm.load(rt, { source: { kind: 'folder', location: MODEL_DIR }, device: 'wasm', cachedDecoding: false });
   }, 60_000);
   afterAll(async () => {
     await cached?.dispose();
     await plain?.dispose();
+    removeTempDirs();
   });
 
   it('drives the demo-trained model; the engine as it was does not', () => {
     expect(cached.drivesCache).toBe(true);
     expect(plain.drivesCache).toBe(false);
+    expect(cached.growsCacheInPlace).toBe(decoderFile === 'edited');
+    expect(plain.growsCacheInPlace).toBe(false);
   });
 
   for (const shots of [0, 2]) {
@@ -152,13 +178,20 @@ describe('prefix arithmetic', () => {
   });
 });
 
-describe('cached decoder on a text model (the self-test judge, through the Engine interface)', () => {
+for (const decoderFile of ['as published', 'edited'] as const)
+describe(`cached decoder on a text model (the self-test judge, through the Engine interface; decoder file ${decoderFile})`, () => {
   const TEXT_DIR = fileURLToPath(new URL('../../../../public/models/self-test-text/', import.meta.url));
+  afterAll(removeTempDirs);
   const system = 'You judge whether two diagnoses name the same disease. Answer with one word: yes or no. Consider synonyms, abbreviations and spelling variants as the same disease.';
   const pairs = ['multiple sclerosis / MS', 'glioblastoma / meningioma', 'stroke / cerebral infarction', 'CJD / prion disease'];
   const requests = pairs.map((p) => ({ messages: [textTurn('system', system), textTurn('user', p)], sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 12 } }));
   const engine = (options: { cachedDecoding: boolean; batch?: number }) =>
-    new TransformersEngine({ runtime: { wasmPaths: ORT_WEB_DIST_URL, ort }, source: { kind: 'folder', location: TEXT_DIR }, task: 'text-generation', ...options });
+    new TransformersEngine({
+      runtime: { wasmPaths: ORT_WEB_DIST_URL, ort },
+      source: { kind: 'folder', location: options.cachedDecoding && decoderFile === 'edited' ? editedCopy(TEXT_DIR) : TEXT_DIR },
+      task: 'text-generation',
+      ...options,
+    });
 
   it('gives generate\'s answers with the shared system turn kept, alone and decoded together', async () => {
     const plain = engine({ cachedDecoding: false });

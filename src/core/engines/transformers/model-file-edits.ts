@@ -1,0 +1,62 @@
+/**
+ * The decoder-file edit of decoder-graph.ts, made in the fetch transformers.js
+ * loads model files with (its `env.fetch`), for the loads that ask for it.
+ *
+ * Only loads on WASM ask (vlm.ts, text-llm.ts): on WebGPU transformers.js
+ * keeps `present.*` in GPU buffers, so the whole cache never leaves the GPU
+ * and the extra outputs would only add downloads. Files read from disk by
+ * transformers.js itself (a local folder in Node, where `env.useFS` reads
+ * without fetch) are not edited; the engine then keeps the whole-cache
+ * outputs (cached-generation.ts checks the session's output names).
+ *
+ * transformers.js keeps one `env.fetch` per realm and a worker loads one
+ * model at a time (runtime.ts), so the setting applies to the load under way.
+ */
+import { exposeNewKv } from './decoder-graph.ts';
+import type { ModelFetch } from './download-meter.ts';
+
+/** Decoder files as transformers.js names them: `onnx/decoder_model_merged_q4.onnx`, `onnx/model.onnx` (not their `.onnx_data`). */
+const DECODER_FILE = /\/onnx\/(decoder_model_merged|model)(_[a-z0-9]+)?\.onnx$/i;
+
+export class ModelFileEdits {
+  readonly #base: ModelFetch;
+  #newKvOutputs = 0;
+
+  constructor(base: ModelFetch) {
+    this.#base = base;
+  }
+
+  readonly fetch: ModelFetch = async (input, init) => {
+    const response = await this.#base(input, init);
+    const url = response.url || String(input);
+    if (this.#newKvOutputs === 0 || response.status !== 200 || !DECODER_FILE.test(pathOf(url))) return response;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const edited = exposeNewKv(bytes);
+    const headers = new Headers(response.headers);
+    headers.delete('Content-Length');
+    headers.delete('Content-Encoding');
+    const out = new Response((edited?.bytes ?? bytes) as Uint8Array<ArrayBuffer>, { status: 200, statusText: response.statusText, headers });
+    // transformers.js names a file by its request; keep the URL it was answered from.
+    Object.defineProperty(out, 'url', { value: response.url });
+    return out;
+  };
+
+  /** Runs `load` with decoder files edited to give their new keys and values as outputs of their own (when `enabled`). */
+  async newKvOutputsDuring<T>(enabled: boolean, load: () => Promise<T>): Promise<T> {
+    if (!enabled) return load();
+    this.#newKvOutputs++;
+    try {
+      return await load();
+    } finally {
+      this.#newKvOutputs--;
+    }
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return url;
+  }
+}

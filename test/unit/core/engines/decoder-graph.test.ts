@@ -1,0 +1,111 @@
+/**
+ * The decoder-file edit (decoder-graph.ts) on the repository's own models,
+ * run through onnxruntime-web: the edited file loads, its new outputs hold
+ * exactly the positions each pass appends to `present.*`, and every other
+ * output is unchanged; files without the Concat form, and bytes that are not
+ * a model, are left alone. Then the fetch that makes the edit for a load
+ * (model-file-edits.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { exposeNewKv, newKvOutput } from '../../../../src/core/engines/transformers/decoder-graph.ts';
+import { ModelFileEdits } from '../../../../src/core/engines/transformers/model-file-edits.ts';
+import { ort } from '../../../support/transformers-node.ts';
+
+const model = (path: string) => new Uint8Array(readFileSync(fileURLToPath(new URL(`../../../../public/models/${path}`, import.meta.url))));
+
+describe('new keys and values as outputs of their own', () => {
+  it('adds one output per cache input to the demo-trained decoder, and a pass gives in them the positions present.* gains', async () => {
+    const original = model('demo-trained/onnx/decoder_model_merged.onnx');
+    const edit = exposeNewKv(original)!;
+    expect(edit).not.toBeNull();
+    const before = await ort.InferenceSession.create(original);
+    const after = await ort.InferenceSession.create(edit.bytes);
+    try {
+      const past = before.inputNames.filter((n) => n.startsWith('past_key_values.'));
+      expect(past.length).toBeGreaterThan(0);
+      expect([...edit.inputs].sort()).toEqual([...past].sort());
+      expect(after.inputNames).toEqual(before.inputNames);
+      expect(after.outputNames).toEqual([...before.outputNames, ...edit.inputs.map(newKvOutput)]);
+
+      // A pass of 3 new positions after 5 cached ones.
+      const meta = before.inputMetadata as unknown as { name: string; shape: (number | string)[] }[];
+      const hidden = meta.find((m) => m.name === 'inputs_embeds')!.shape[2] as number;
+      const [P, T] = [5, 3];
+      const feeds: Record<string, ort.Tensor> = {
+        inputs_embeds: new ort.Tensor('float32', Float32Array.from({ length: T * hidden }, (_, i) => Math.sin(i)), [1, T, hidden]),
+        attention_mask: new ort.Tensor('int64', new BigInt64Array(P + T).fill(1n), [1, P + T]),
+        position_ids: new ort.Tensor('int64', BigInt64Array.from([5n, 6n, 7n]), [1, T]),
+      };
+      for (const m of meta.filter((x) => x.name.startsWith('past_key_values.'))) {
+        const [, heads, , dim] = m.shape as number[];
+        feeds[m.name] = new ort.Tensor('float32', Float32Array.from({ length: heads! * P * dim! }, (_, i) => Math.cos(i)), [1, heads!, P, dim!]);
+      }
+      const a = await before.run(feeds);
+      const b = await after.run(feeds);
+      expect(Array.from(b['logits']!.data as Float32Array)).toEqual(Array.from(a['logits']!.data as Float32Array));
+      for (const name of past) {
+        const present = a[`present.${name.slice('past_key_values.'.length)}`]!;
+        const added = b[newKvOutput(name)]!;
+        const [, heads, total, dim] = present.dims as number[];
+        expect(total).toBe(P + T);
+        expect(added.dims).toEqual([1, heads, T, dim]);
+        const want: number[] = [];
+        for (let h = 0; h < heads!; h++) want.push(...(present.data as Float32Array).subarray((h * total! + P) * dim!, (h + 1) * total! * dim!));
+        expect(Array.from(added.data as Float32Array)).toEqual(want);
+      }
+    } finally {
+      await before.release();
+      await after.release();
+    }
+  });
+
+  it('edits the self-test text model the same way', () => {
+    const edit = exposeNewKv(model('self-test-text/onnx/model.onnx'));
+    expect(edit?.inputs.length).toBeGreaterThan(0);
+  });
+
+  it('leaves alone a file without a cache (the vision encoder), and bytes that are not a model', () => {
+    expect(exposeNewKv(model('demo-trained/onnx/vision_encoder.onnx'))).toBeNull();
+    expect(exposeNewKv(new TextEncoder().encode('{"not": "a model"}'))).toBeNull();
+    const decoder = model('demo-trained/onnx/decoder_model_merged.onnx');
+    expect(exposeNewKv(decoder.subarray(0, decoder.length >> 1))).toBeNull();
+  });
+});
+
+describe('the fetch that edits decoder files for a load', () => {
+  const decoder = model('demo-trained/onnx/decoder_model_merged.onnx');
+  const files: Record<string, Uint8Array> = {
+    'http://models.local/m/onnx/decoder_model_merged.onnx': decoder,
+    'http://models.local/m/onnx/vision_encoder.onnx': model('demo-trained/onnx/vision_encoder.onnx'),
+    'http://models.local/m/onnx/model_q4.onnx': new TextEncoder().encode('not a model'),
+  };
+  const edits = new ModelFileEdits(async (input) => {
+    const body = files[String(input)];
+    return body ? new Response(body.slice(), { status: 200, headers: { 'Content-Length': String(body.length) } }) : new Response('missing', { status: 404 });
+  });
+  const bytes = async (url: string) => new Uint8Array(await (await edits.fetch(url)).arrayBuffer());
+  /** Whole-file equality (Buffer.equals: a deep toEqual of megabytes takes seconds). */
+  const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+  it('edits the decoder only while a load asks, and nothing else', async () => {
+    const url = 'http://models.local/m/onnx/decoder_model_merged.onnx';
+    expect(same(await bytes(url), decoder)).toBe(true);
+    const edited = await edits.newKvOutputsDuring(true, async () => ({
+      decoder: await bytes(url),
+      encoder: await bytes('http://models.local/m/onnx/vision_encoder.onnx'),
+      unreadable: await edits.fetch('http://models.local/m/onnx/model_q4.onnx'),
+      missing: await edits.fetch('http://models.local/m/onnx/model.onnx'),
+    }));
+    expect(same(edited.decoder, decoder)).toBe(false);
+    expect(same(edited.decoder, exposeNewKv(decoder)!.bytes)).toBe(true);
+    expect(same(edited.encoder, files['http://models.local/m/onnx/vision_encoder.onnx']!)).toBe(true);
+    // A decoder file that cannot be edited is served as it was; a missing one stays missing.
+    expect(edited.unreadable.status).toBe(200);
+    expect(await edited.unreadable.text()).toBe('not a model');
+    expect(edited.missing.status).toBe(404);
+    expect(same(await edits.newKvOutputsDuring(false, () => bytes(url)), decoder)).toBe(true);
+    expect(same(await bytes(url), decoder)).toBe(true);
+  });
+});
