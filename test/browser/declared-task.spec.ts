@@ -62,7 +62,7 @@ test('a benchmark whose task is declared in the import form is asked with its pr
   await page.getByTestId('score-run').click();
   await page.locator('[data-testid="score-summary"][data-version="1"]').waitFor({ timeout: 120_000 });
   const metrics = page.getByTestId('arm-metrics').first();
-  await expect(metrics.locator('tr[data-metric="numeric.correct"] td').nth(2)).toHaveText('3');
+  await expect(metrics.locator('tr[data-metric="numeric.match"] td').nth(2)).toHaveText('3');
 
   // What was sent is the declared prompt.
   const runId = decodeURIComponent(/#\/results\/run\/([^/?#]+)/.exec(page.url())![1]!);

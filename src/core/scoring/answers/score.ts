@@ -42,7 +42,10 @@ export function scoreShortAnswer(q: Question | undefined, answer: string): Answe
 
 /**
  * A number, date or duration by MedCalc-Bench's rules; `numeric.found` says
- * whether an answer could be read at all. A benchmark's declared tolerance
+ * whether an answer could be read at all. The figure is MedCalc-Bench's
+ * (`numeric.correct`) where the reference names one of its calculators, whose
+ * rule then decides; a reference without one is checked by its own kind and
+ * limits, NeuroEval's rule, under its own name (`numeric.match`). A benchmark's declared tolerance
  * gives a decimal reference without limits (and without a MedCalc-Bench
  * calculator) its limits: the reference ± the larger of the two tolerances.
  */
@@ -52,11 +55,13 @@ export function scoreNumericAnswer(q: Question | undefined, reply: string, toler
   const ref = withTolerance(given, tolerance);
   const { benchmark: v, anywhere } = numericReadings(reply, ref);
   const limits = ref.lower !== undefined && ref.upper !== undefined && v.kind === 'decimal' ? ` (limits ${ref.lower} to ${ref.upper})` : '';
+  // MedCalc-Bench's name only where its rule decides (a calculator id); a reference of one's own is NeuroEval's figure.
+  const [key, rule] = ref.calculatorId !== undefined ? ['numeric.correct', 'medcalc'] : ['numeric.match', 'neuroeval-numeric'];
   return {
-    primary: 'numeric.correct',
+    primary: key,
     metrics: {
-      'numeric.correct': { value: bit(v.correct), rule: `rule:medcalc-${v.kind}` },
-      'numeric.correct.any': { value: bit(anywhere.correct), rule: `rule:medcalc-${v.kind}-anywhere` },
+      [key]: { value: bit(v.correct), rule: `rule:${rule}-${v.kind}` },
+      [`${key}.any`]: { value: bit(anywhere.correct), rule: `rule:${rule}-${v.kind}-anywhere` },
       'numeric.found': { value: bit(v.extracted !== null), rule: 'rule:medcalc-extract' },
     },
     answerText: v.extracted ?? anywhere.extracted ?? '(no answer found)',

@@ -64,6 +64,10 @@ const DEFINITIONS: Readonly<Record<string, MetricDefinition>> = {
     "Its extraction and check per calculator, as its run counts them: dates and week/day pairs exact, scores rounded to the reference, decimals within the lower and upper limits; an answer written as an expression str(…) is evaluated as its eval would (arithmetic and the functions it allows only, never other code); a reply without its JSON answer, or on which its code raises, is wrong.",
   ),
   'numeric.correct.any': own("MedCalc-Bench's extraction and check, but a reply without the JSON answer the prompt asks for is read whole (small models often answer in prose)."),
+  'numeric.match': own(
+    "For numeric references without a MedCalc-Bench calculator (a user's own benchmark): the JSON answer read as MedCalc-Bench's extraction reads it, then checked by the reference's own kind: dates and week/day pairs exact, integers rounded to the reference, decimals within their limits (a declared tolerance gives them) or else equal within 1e-9 relative.",
+  ),
+  'numeric.match.any': own('The same, but a reply without the JSON answer the prompt asks for is read whole.'),
   'numeric.found': own("Share of answers from which MedCalc-Bench's reading got a number, date or duration."),
   'box.acc50': own('The first box in the answer overlaps a reference box with IoU ≥ 0.5, both brought to fractions of the image; a box whose values are all ≤ 1 is read as fractions.'),
   'box.iou': own('Best IoU of the first box in the answer with a reference box (0 when no box was found).'),

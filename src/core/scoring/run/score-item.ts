@@ -12,7 +12,7 @@
  * | mcq                              | `mcq.correct`, `mcq.invalid`                               |
  * | rubric                           | `rubric` (judge marks each item), `rubric.tag.<tag>` per tag |
  * | short-answer                     | `short.exact` (lmms-eval), `short.exact.open` / `short.exact.closed`, `short.recall.open` (LLaVA-Med, open questions) |
- * | numeric                          | `numeric.correct` (MedCalc-Bench's rules), `numeric.found`  |
+ * | numeric                          | `numeric.correct` (MedCalc-Bench's rules; `numeric.match` without a calculator id), `numeric.found` |
  * | box                              | `box.acc50` (IoU ≥ 0.5), `box.iou`                          |
  *
  * Each protocol's scorer is its own module in scorers/ (one `Scorer` seam,

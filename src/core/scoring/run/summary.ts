@@ -45,6 +45,8 @@ const METRIC_LABELS: Readonly<Record<string, string>> = {
   'short.recall.open': 'Short answer: token recall, open questions',
   'numeric.correct': 'Number correct',
   'numeric.correct.any': 'Number correct, read anywhere in the reply',
+  'numeric.match': 'Number matches the reference (own rule, no MedCalc-Bench calculator)',
+  'numeric.match.any': 'Number matches the reference, read anywhere in the reply',
   'numeric.found': 'Number found in the answer',
   'box.acc50': 'Box accuracy (IoU ≥ 0.5)',
   'box.iou': 'Box IoU',

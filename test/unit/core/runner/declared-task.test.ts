@@ -81,7 +81,7 @@ describe('a declared task', () => {
     const responses = [reply('v1', '{"answer": "12.55"}'), reply('v2', '{"answer": "42.5"}')];
     const correct = async (d: ProtocolDefaults | undefined) => {
       const scored = await scoreRun({ protocolId: 'auto', cases: cases.slice(0, 2), responses, ...(d ? { defaults: d } : {}) }, { resamples: 20 });
-      return scored.items.map((i) => i.metrics['numeric.correct']?.value);
+      return scored.items.map((i) => i.metrics['numeric.match']?.value);
     };
     expect(await correct(defaults)).toEqual([1, 0]);
     // Without the declaration a decimal without limits must equal the reference.

@@ -13,7 +13,7 @@ import { protocolFor, PROTOCOLS } from '../../../../../src/core/protocols/regist
 import { questionVars } from '../../../../../src/core/protocols/template.ts';
 import { iou, parseBoxes, toFraction } from '../../../../../src/core/scoring/answers/boxes.ts';
 import { answerText, extractValue, scoreNumeric, scoreNumericAnywhere } from '../../../../../src/core/scoring/answers/numeric.ts';
-import { scoreBoxAnswer } from '../../../../../src/core/scoring/answers/score.ts';
+import { scoreBoxAnswer, scoreNumericAnswer } from '../../../../../src/core/scoring/answers/score.ts';
 import { answerTypeOf, llavaMedRecall, slakeExactMatch, slakeNormalize } from '../../../../../src/core/scoring/answers/short-answer.ts';
 import { scoreRun } from '../../../../../src/core/scoring/run/index.ts';
 import { itemKeyOf } from '../../../../../src/core/runner/plan.ts';
@@ -84,6 +84,18 @@ describe("numbers by MedCalc-Bench's rules", () => {
     expect(scoreNumeric('{"answer": "17.30 mL"}', { value: '17.3' }).correct).toBe(true);
     expect(scoreNumeric('{"answer": "17.4 mL"}', { value: '17.3' }).correct).toBe(false);
     expect(scoreNumeric('{"answer": "7 lesions"}', { value: '7', kind: 'integer' }).correct).toBe(true);
+  });
+
+  it("carries MedCalc-Bench's name only where its calculator's rule decides; a reference of one's own is NeuroEval's figure", () => {
+    const question = (numeric: NonNullable<Question['reference']>['numeric']): Question => ({ id: 'q1', text: 'Value?', reference: { numeric } });
+    const theirs = scoreNumericAnswer(question({ value: '41.77', lower: 39.68, upper: 43.86, calculatorId: 2 }), '{"answer": "42.0"}');
+    expect(theirs.primary).toBe('numeric.correct');
+    expect(Object.keys(theirs.metrics).sort()).toEqual(['numeric.correct', 'numeric.correct.any', 'numeric.found']);
+    expect(theirs.metrics['numeric.correct']).toEqual({ value: 1, rule: 'rule:medcalc-decimal' });
+    const own = scoreNumericAnswer(question({ value: '7', kind: 'integer' }), '{"answer": "7 lesions"}');
+    expect(own.primary).toBe('numeric.match');
+    expect(Object.keys(own.metrics).sort()).toEqual(['numeric.found', 'numeric.match', 'numeric.match.any']);
+    expect(own.metrics['numeric.match']).toEqual({ value: 1, rule: 'rule:neuroeval-numeric-integer' });
   });
 
   it("a reply without the JSON answer is wrong by the benchmark's reading, and read whole by NeuroEval's", () => {
