@@ -45,6 +45,8 @@ test("MedSG-Bench's Parquet: recognised, imported with its image sequences, scor
   expect(await chosen(page, 'image')).toEqual(['image_bytes_1', 'image_bytes_2', 'image_bytes_3', 'image_bytes_4', 'image_bytes_5', 'image_bytes_6']);
   expect(await chosen(page, 'boxFrame')).toEqual(['pixels']);
   expect(await chosen(page, 'boxImage')).toEqual(['last']);
+  // The benchmark's own task, for its per-task figures.
+  expect(await chosen(page, 'subtask')).toEqual(['task']);
   await form.locator('select[name="boxFrame"]').evaluate((e) => e.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: testInfo.outputPath('medsg-mapping.png') });
   await form.getByRole('button', { name: 'Preview' }).click();
@@ -55,12 +57,12 @@ test("MedSG-Bench's Parquet: recognised, imported with its image sequences, scor
   await preview.getByRole('button', { name: /^Import 2 cases$/ }).click();
   await page.getByTestId('import-done').waitFor({ timeout: 60_000 });
 
-  type C = { id: string; benchmarkId: string; images: { width?: number }[]; questions: { reference?: { boxes?: { image?: number }[] } }[] };
+  type C = { id: string; benchmarkId: string; subtask?: string; images: { width?: number }[]; questions: { reference?: { boxes?: { image?: number }[] } }[] };
   const benchmarks = await readStore<{ id: string; name: string }>(page, 'benchmarks');
   const benchmarkId = benchmarks.find((b) => b.name !== 'NeuroEval demo (synthetic)')!.id;
   const cases = (await readStore<C>(page, 'cases')).filter((c) => c.benchmarkId === benchmarkId).sort((a, b) => a.id.localeCompare(b.id));
   // What is stored: each question with its whole sequence, sized, and its box on the last image.
-  expect(cases.map((c) => [c.id, c.images.length, c.images[0]!.width, c.questions[0]!.reference?.boxes?.[0]?.image])).toEqual([['1', 2, 6, 1], ['2', 3, 6, 2]]);
+  expect(cases.map((c) => [c.id, c.subtask, c.images.length, c.images[0]!.width, c.questions[0]!.reference?.boxes?.[0]?.image])).toEqual([['1', 'Registered_Diff', 2, 6, 1], ['2', 'Multi_View', 3, 6, 2]]);
 
   const runId = 'medsg-run';
   // Case 1: exactly the reference (IoU 1, right); case 2: [4, 4, 7, 7] against [3, 3, 6, 6]: 4 ÷ 14 (wrong).
@@ -79,6 +81,16 @@ test("MedSG-Bench's Parquet: recognised, imported with its image sequences, scor
   await expect(metrics.locator('tr[data-metric="box.acc50"] td').first()).toHaveText(/^50(\.0)?\s?%$/);
   // Mean IoU (1 + 4/14) ÷ 2 = 0.643.
   await expect(metrics.locator('tr[data-metric="box.iou"] td').first()).toHaveText(/^0\.643|^64\.3/);
+
+  // Acc@0.5 per task, as MedSG-Bench reports it: the registered difference right, the multi-view one wrong.
+  await page.getByRole('link', { name: '← Benchmark results' }).click();
+  await page.getByTestId('breakdown-dimension').selectOption({ label: "Sub-task (the benchmark's own)" });
+  await page.getByTestId('breakdown-metric').selectOption('box.acc50');
+  await page.getByText('As a table').click();
+  const byTask = page.getByTestId('breakdown-table');
+  await expect(byTask.locator('tbody th')).toHaveText(['Multi_View', 'Registered_Diff']);
+  await expect(byTask.locator('tbody tr').nth(0).locator('td').first()).toContainText(/^0(\.0)?\s?%/);
+  await expect(byTask.locator('tbody tr').nth(1).locator('td').first()).toContainText(/^100(\.0)?\s?%/);
 
   await page.goto(`${server.url}#/results/case/${runId}/2`);
   const overlay = page.getByTestId('box-overlay');

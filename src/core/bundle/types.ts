@@ -182,6 +182,11 @@ export interface BenchCase {
   readonly sequences?: readonly string[];
   /** Disease group for breakdowns, e.g. `tumor`, `stroke`, `multiple sclerosis`, `normal`. */
   readonly diseaseGroup?: string;
+  /**
+   * The benchmark's own sub-task or question type, for the breakdown its
+   * paper reports (MedSG-Bench's `task`, OmniMedVQA's `question_type`).
+   */
+  readonly subtask?: string;
   readonly images: readonly CaseImage[];
   /** Structured EHR fields (age, sex, history…). */
   readonly ehr?: Readonly<Record<string, string | number | boolean | null>>;

@@ -46,7 +46,7 @@ class Checker {
 }
 
 const MANIFEST_KEYS = ['format', 'formatVersion', 'id', 'name', 'version', 'license', 'description', 'synthetic', 'source', 'protocolDefaults', 'contentHash', 'caseCount', 'imageCount'];
-const CASE_KEYS = ['id', 'split', 'taskFamily', 'modality', 'sequences', 'diseaseGroup', 'images', 'ehr', 'notes', 'questions', 'meta'];
+const CASE_KEYS = ['id', 'split', 'taskFamily', 'modality', 'sequences', 'diseaseGroup', 'subtask', 'images', 'ehr', 'notes', 'questions', 'meta'];
 const IMAGE_KEYS = ['path', 'sha256', 'mime', 'width', 'height', 'sequence', 'plane', 'slice', 'label', 'source'];
 const QUESTION_KEYS = ['id', 'text', 'lang', 'options', 'followUps', 'pairId', 'reference'];
 const REFERENCE_KEYS = ['diagnosis', 'aliases', 'differential', 'lesion', 'rationale', 'rubric', 'labels', 'answer', 'short', 'numeric', 'boxes', 'boxFrame'];
@@ -194,7 +194,7 @@ export function validateCase(raw: unknown, location: ErrorLocation): { case?: Be
   if (!TASK_FAMILIES.includes(raw.taskFamily as never)) {
     c.error('taskFamily', `"taskFamily" must be one of: ${TASK_FAMILIES.join(', ')}.`);
   }
-  for (const k of ['split', 'modality', 'diseaseGroup', 'notes']) c.string(raw, k, '');
+  for (const k of ['split', 'modality', 'diseaseGroup', 'subtask', 'notes']) c.string(raw, k, '');
   c.stringArray(raw, 'sequences', '');
   if (!Array.isArray(raw.images)) c.error('images', '"images" must be a list (it may be empty).');
   else

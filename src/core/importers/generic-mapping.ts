@@ -34,6 +34,8 @@ export interface GenericMapping {
   /** Task family when no column says (default: multiple-choice with options, else open-question). */
   readonly defaultTaskFamily?: TaskFamily;
   readonly diseaseGroup?: string;
+  /** The benchmark's own sub-task or question type per row (MedSG-Bench's `task`, OmniMedVQA's `question_type`). */
+  readonly subtask?: string;
   readonly modality?: string;
   readonly notes?: string;
   readonly diagnosis?: string;
@@ -66,7 +68,7 @@ export type BoxImage = (typeof BOX_IMAGES)[number];
 
 /** Single-column fields other than id and question. */
 const OPTIONAL_COLUMNS = [
-  'answer', 'classLabel', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'diagnosis', 'aliases',
+  'answer', 'classLabel', 'split', 'taskFamily', 'diseaseGroup', 'subtask', 'modality', 'notes', 'diagnosis', 'aliases',
   'shortAnswer', 'answerType', 'numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'rubric', 'boxes',
 ] as const;
 
@@ -136,6 +138,7 @@ const GUESSES: Record<string, readonly string[]> = {
   split: ['split', 'subset', 'set', 'level'],
   taskFamily: ['task_family', 'taskfamily', 'task_type'],
   diseaseGroup: ['disease_group', 'category', 'class', 'disease', 'group'],
+  subtask: ['subtask', 'sub_task', 'task', 'question_type'],
   modality: ['modality'],
   notes: ['notes', 'hint', 'context', 'clinical_notes', 'history', 'vignette', 'patient_note'],
   diagnosis: ['diagnosis', 'final_diagnosis', 'reference_diagnosis', 'dx'],
@@ -174,7 +177,7 @@ export function suggestMapping(header: readonly string[]): Partial<GenericMappin
   };
   const out: Record<string, unknown> = {};
   // MedCalc-Bench's columns first, so "Ground Truth Answer" is a number rather than an option key.
-  for (const field of ['numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'modality', 'notes', 'aliases', 'answerType', 'rubric', 'boxes']) {
+  for (const field of ['numericAnswer', 'numericLower', 'numericUpper', 'calculatorId', 'id', 'question', 'answer', 'classLabel', 'diagnosis', 'split', 'taskFamily', 'diseaseGroup', 'subtask', 'modality', 'notes', 'aliases', 'answerType', 'rubric', 'boxes']) {
     const c = pick(GUESSES[field]!);
     if (c) out[field] = c;
   }

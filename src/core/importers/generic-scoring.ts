@@ -26,6 +26,7 @@ export const MAPPING_FIELD_LABELS: Readonly<Record<string, string>> = {
   options: 'Option columns (multiple choice)',
   split: 'Split',
   diseaseGroup: 'Disease group',
+  subtask: 'Sub-task',
   modality: 'Modality',
   notes: 'Clinical notes',
   diagnosis: 'Reference diagnosis',

@@ -156,7 +156,7 @@ async function readRow(row: Row, source: TableSource, m: GenericMapping, x: RowC
   const reference = rowReference(m, row, classLabel, options, x.keys, at, issues, images.length);
   const lang = guessCjkLang(question);
   const opt = (c: string | undefined) => (c ? str(row.values[c]).trim() : '');
-  const [splitCell, diseaseGroup, modality, notes] = [opt(m.split), opt(m.diseaseGroup), opt(m.modality), m.notes ? str(row.values[m.notes]) : ''];
+  const [splitCell, diseaseGroup, subtask, modality, notes] = [opt(m.split), opt(m.diseaseGroup), opt(m.subtask), opt(m.modality), m.notes ? str(row.values[m.notes]) : ''];
   const split = splitCell || x.split;
   parts.cases.push({
     id,
@@ -164,6 +164,7 @@ async function readRow(row: Row, source: TableSource, m: GenericMapping, x: RowC
     taskFamily: family,
     ...(modality ? { modality } : {}),
     ...(diseaseGroup ? { diseaseGroup } : {}),
+    ...(subtask ? { subtask } : {}),
     images,
     ...(notes.trim() ? { notes } : {}),
     questions: [{ id: 'q1', text: question, ...(lang ? { lang } : {}), ...(options.length ? { options } : {}), ...(reference ? { reference } : {}) }],

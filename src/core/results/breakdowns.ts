@@ -13,19 +13,25 @@ import { rowId, type ScoredItems, type BreakdownCase } from './leaderboard.ts';
 import { type ScoredItem } from '../scoring/run/records.ts';
 
 /** Dimensions every benchmark has; the technical ones (technical-tags.ts) come after them when cases carry the tags. */
-const CASE_DIMENSIONS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequence', 'plane', 'variant', 'protocol'] as const;
+const CASE_DIMENSIONS = ['split', 'taskFamily', 'subtask', 'diseaseGroup', 'modality', 'sequence', 'plane', 'variant', 'protocol'] as const;
 export type Dimension = (typeof CASE_DIMENSIONS)[number] | TechnicalDimension;
 
 export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
-  split: 'Split / level', taskFamily: 'Task family', diseaseGroup: 'Disease group', modality: 'Modality', sequence: 'Sequence', plane: 'Plane', variant: 'Variant', protocol: 'Protocol',
+  split: 'Split / level', taskFamily: 'Task family', subtask: "Sub-task (the benchmark's own)", diseaseGroup: 'Disease group', modality: 'Modality', sequence: 'Sequence', plane: 'Plane', variant: 'Variant', protocol: 'Protocol',
   ...TECHNICAL_LABELS,
 };
 
 const isTechnical = (d: Dimension): d is TechnicalDimension => d in TECHNICAL_TAGS;
 
-/** The dimensions worth offering for these cases: every case dimension, and each technical one some case has a tag for. */
-export function dimensionsFor(cases: Iterable<Pick<BenchCase, 'meta'>>): Dimension[] {
-  return [...CASE_DIMENSIONS, ...technicalDimensionsOf(cases)];
+/**
+ * The dimensions worth offering for these cases: every case dimension (the
+ * benchmark's own sub-task only where some case has one), and each technical
+ * one some case has a tag for.
+ */
+export function dimensionsFor(cases: Iterable<Pick<BenchCase, 'meta' | 'subtask'>>): Dimension[] {
+  const all = [...cases];
+  const subtasks = all.some((c) => c.subtask !== undefined);
+  return [...CASE_DIMENSIONS.filter((d) => d !== 'subtask' || subtasks), ...technicalDimensionsOf(all)];
 }
 
 interface Cell {
@@ -60,6 +66,7 @@ function dimensionValue(dim: Dimension, it: ScoredItem, kase: BreakdownCase | un
     case 'split': return kase?.split ?? '(none)';
     case 'taskFamily': return kase?.taskFamily ?? '(unknown)';
     case 'diseaseGroup': return kase?.diseaseGroup ?? '(none)';
+    case 'subtask': return kase?.subtask ?? '(none)';
     case 'modality': return kase?.modality ?? '(none)';
     case 'sequence': return kase?.sequences?.[0] ?? first?.sequence ?? '(none)';
     case 'plane': return String(first?.plane ?? '(none)');

@@ -35,7 +35,7 @@ import { packedAt, packStrings, stringAt, unpackStrings, type PackedStrings } fr
 import { TECHNICAL_TAGS } from './technical-tags.ts';
 
 /** Bumped whenever what a digest holds or how it is computed changes: older digests are rebuilt. */
-export const DIGEST_FORMAT = 5;
+export const DIGEST_FORMAT = 6;
 
 /** What a digest was computed from; a digest whose source differs from the set's is stale. */
 export interface DigestSource {
@@ -104,7 +104,7 @@ interface FieldColumn {
 }
 
 const ABSENT = 0xffffffff;
-const CASE_FIELDS = ['split', 'taskFamily', 'diseaseGroup', 'modality', 'sequence', 'imageSequence', 'plane'] as const;
+const CASE_FIELDS = ['split', 'taskFamily', 'diseaseGroup', 'subtask', 'modality', 'sequence', 'imageSequence', 'plane'] as const;
 type CaseField = (typeof CASE_FIELDS)[number];
 
 export interface CaseColumns {
@@ -126,7 +126,7 @@ function fieldColumn(values: readonly (string | undefined)[]): FieldColumn {
 function caseColumns(cases: readonly BenchCase[]): CaseColumns {
   const first = (c: BenchCase) => c.images[0];
   const get: Record<CaseField, (c: BenchCase) => string | undefined> = {
-    split: (c) => c.split, taskFamily: (c) => c.taskFamily, diseaseGroup: (c) => c.diseaseGroup, modality: (c) => c.modality,
+    split: (c) => c.split, taskFamily: (c) => c.taskFamily, diseaseGroup: (c) => c.diseaseGroup, subtask: (c) => c.subtask, modality: (c) => c.modality,
     sequence: (c) => c.sequences?.[0], imageSequence: (c) => first(c)?.sequence, plane: (c) => (first(c)?.plane === undefined ? undefined : String(first(c)!.plane)),
   };
   return {
@@ -155,6 +155,7 @@ export function casesFromColumns(cols: CaseColumns): Map<string, BreakdownCase> 
       taskFamily: f('taskFamily') as BenchCase['taskFamily'], meta,
       images: cols.hasImage[i] ? [{ ...(imageSequence !== undefined ? { sequence: imageSequence } : {}), ...(plane !== undefined ? { plane } : {}) }] : [],
       ...(f('split') !== undefined ? { split: f('split')! } : {}), ...(f('diseaseGroup') !== undefined ? { diseaseGroup: f('diseaseGroup')! } : {}),
+      ...(f('subtask') !== undefined ? { subtask: f('subtask')! } : {}),
       ...(f('modality') !== undefined ? { modality: f('modality')! } : {}), ...(sequence !== undefined ? { sequences: [sequence] } : {}),
     });
   });

@@ -29,7 +29,7 @@ export interface ScoredItems {
 }
 
 /** The case fields breakdowns group by (a stored case, or the slim copy a results digest keeps). */
-export type BreakdownCase = Pick<BenchCase, 'split' | 'taskFamily' | 'diseaseGroup' | 'modality' | 'sequences' | 'meta'> & {
+export type BreakdownCase = Pick<BenchCase, 'split' | 'taskFamily' | 'diseaseGroup' | 'subtask' | 'modality' | 'sequences' | 'meta'> & {
   readonly images: readonly Pick<BenchCase['images'][number], 'sequence' | 'plane'>[];
 };
 

@@ -1,15 +1,17 @@
 /**
  * Cases of one benchmark with the filters a reviewer uses: split, task
- * family, disease group and modality.
+ * family, the benchmark's own sub-task, disease group and modality.
  */
 import type { CaseRecord } from '../../core/bundle/records.ts';
 import { compareIds, sortById } from '../../core/text/compare-ids.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 
-type FacetKey = 'split' | 'taskFamily' | 'diseaseGroup' | 'modality';
-export const FACETS: { key: FacetKey; label: string }[] = [
+type FacetKey = 'split' | 'taskFamily' | 'subtask' | 'diseaseGroup' | 'modality';
+/** `optional`: shown only when some case has a value (most benchmarks have no sub-tasks of their own). */
+export const FACETS: { key: FacetKey; label: string; optional?: boolean }[] = [
   { key: 'split', label: 'Split' },
   { key: 'taskFamily', label: 'Task' },
+  { key: 'subtask', label: 'Sub-task', optional: true },
   { key: 'diseaseGroup', label: 'Disease group' },
   { key: 'modality', label: 'Modality' },
 ];
@@ -20,7 +22,7 @@ const PAGE = 200;
 export class CaseBrowser {
   #cases = $state.raw<CaseRecord[] | null>(null);
   #error = $state<string | null>(null);
-  #filters = $state<Record<FacetKey, string>>({ split: '', taskFamily: '', diseaseGroup: '', modality: '' });
+  #filters = $state<Record<FacetKey, string>>({ split: '', taskFamily: '', subtask: '', diseaseGroup: '', modality: '' });
   #limit = $state(PAGE);
 
   readonly facetValues = $derived.by(() => {

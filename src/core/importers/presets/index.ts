@@ -65,7 +65,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     card: 'https://huggingface.co/datasets/foreverbeliever/OmniMedVQA',
     files: 'a JSON file of QA_information/Open-access/ and the Images folder',
     signature: ['question_id', 'question', 'gt_answer', 'image_path', 'option_A'],
-    mapping: { id: 'question_id', question: 'question', image: ['image_path'], options: ['option_A', 'option_B', 'option_C', 'option_D'], answer: 'gt_answer', modality: 'modality_type', defaultTaskFamily: 'multiple-choice' },
+    mapping: { id: 'question_id', question: 'question', image: ['image_path'], options: ['option_A', 'option_B', 'option_C', 'option_D'], answer: 'gt_answer', modality: 'modality_type', subtask: 'question_type', defaultTaskFamily: 'multiple-choice' },
     task: { answerType: 'choice' },
     scoredAs: 'multiple choice: the answer text is stored as its option key',
   },
@@ -75,7 +75,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     card: 'https://huggingface.co/datasets/TsinghuaC3I/MedXpertQA',
     files: 'MM/test.jsonl and images.zip',
     signature: ['id', 'question', 'options', 'label', 'images', 'medical_task'],
-    mapping: { id: 'id', question: 'question', image: ['images'], options: ['options'], answer: 'label', defaultTaskFamily: 'multiple-choice' },
+    mapping: { id: 'id', question: 'question', image: ['images'], options: ['options'], answer: 'label', subtask: 'question_type', defaultTaskFamily: 'multiple-choice' },
     task: { answerType: 'choice' },
     scoredAs: 'multiple choice: the option key A–E',
   },
@@ -87,6 +87,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     signature: ['Row Number', 'Calculator ID', 'Patient Note', 'Question', 'Ground Truth Answer', 'Lower Limit', 'Upper Limit'],
     mapping: {
       id: 'Row Number', question: 'Question', notes: 'Patient Note', numericAnswer: 'Ground Truth Answer', numericLower: 'Lower Limit', numericUpper: 'Upper Limit', calculatorId: 'Calculator ID',
+      subtask: 'Category',
     },
     task: { answerType: 'numeric' },
     scoredAs: "numbers, dates and durations by MedCalc-Bench's rules",
@@ -114,7 +115,7 @@ export const DATASET_PRESETS: readonly DatasetPreset[] = [
     // asks about); the card does not say, and for the registered pairs of the difference tasks the
     // two images have one size, so either reads the same.
     mapping: {
-      id: ROW_NUMBER, question: 'question', split: 'split',
+      id: ROW_NUMBER, question: 'question', split: 'split', subtask: 'task',
       image: ['image_bytes_1', 'image_bytes_2', 'image_bytes_3', 'image_bytes_4', 'image_bytes_5', 'image_bytes_6'],
       boxes: 'answer_xyxy', boxFrame: 'pixels', boxImage: 'last',
     },

@@ -155,6 +155,8 @@ describe('MedSG-Bench (Parquet, image sequences, reference boxes in pixels)', ()
     const { bundle, issues } = finalizeBundle(draft);
     expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
     expect(bundle!.cases.map((c) => c.images.length)).toEqual([2, 3, 2]);
+    // The benchmark's own task per question, for the per-task breakdown its paper reports.
+    expect(bundle!.cases.map((c) => c.subtask)).toEqual(['Registered_Diff', 'Multi_View', 'Object_Tracking']);
     expect(bundle!.cases[1]!.images.every((img) => img.width === 6 && img.height === 6)).toBe(true);
     expect(bundle!.cases.map((c) => c.questions[0]!.reference?.boxes?.[0]?.image ?? 0)).toEqual([1, 2, 1]);
     const c = bundle!.cases[0]!;

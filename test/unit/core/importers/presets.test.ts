@@ -17,7 +17,7 @@ const MC = [
   { question: 'Which lobe is affected?', choices: ['Frontal', 'Parietal', 'Temporal', 'Occipital'] as const, label: 'A' as const },
 ];
 
-const LAYOUTS: Record<string, { files: () => InputFile[]; split?: string; protocol: string; reference: (c: { questions: readonly { reference?: unknown }[] }) => unknown; expected: unknown; images?: number }> = {
+const LAYOUTS: Record<string, { files: () => InputFile[]; split?: string; protocol: string; reference: (c: { questions: readonly { reference?: unknown }[] }) => unknown; expected: unknown; images?: number; subtask?: string }> = {
   slake: {
     files: () => slakeFiles([{ qid: 7, question: 'Is this an MRI?', answer: 'Yes', answerType: 'CLOSED' }]),
     protocol: 'short-answer', reference: (c) => (c.questions[0]!.reference as { short: unknown }).short, expected: { text: 'Yes', type: 'closed' },
@@ -27,17 +27,20 @@ const LAYOUTS: Record<string, { files: () => InputFile[]; split?: string; protoc
     split: 'test', protocol: 'short-answer', reference: (c) => (c.questions[0]!.reference as { short: unknown }).short, expected: { text: 'yes' },
   },
   'pmc-vqa': { files: () => pmcVqaFiles(MC), protocol: 'mcq', reference: (c) => (c.questions[0]!.reference as { answer: unknown }).answer, expected: 'C' },
-  omnimedvqa: { files: () => omniMedVqaFiles(MC), protocol: 'mcq', reference: (c) => (c.questions[0]!.reference as { answer: unknown }).answer, expected: 'C' },
+  omnimedvqa: { files: () => omniMedVqaFiles(MC), protocol: 'mcq', reference: (c) => (c.questions[0]!.reference as { answer: unknown }).answer, expected: 'C', subtask: 'Disease Diagnosis' },
   'medxpertqa-mm': {
     files: () => medXpertQaFiles([{ question: 'What is the most likely diagnosis?', options: ['Glioma', 'Abscess', 'Metastasis', 'Lymphoma', 'Infarct'], label: 'D' }]),
+    subtask: 'Reasoning',
     protocol: 'mcq', reference: (c) => (c.questions[0]!.reference as { answer: unknown }).answer, expected: 'D',
   },
   'medcalc-bench': {
     files: () => medCalcFiles([{ calculatorId: 2, question: 'What is the creatinine clearance?', note: 'A 67-year-old woman…', answer: '41.77', lower: '39.68', upper: '43.86' }]),
+    subtask: 'lab',
     protocol: 'numeric', reference: (c) => (c.questions[0]!.reference as { numeric: unknown }).numeric, expected: { value: '41.77', lower: 39.68, upper: 43.86, calculatorId: 2 },
   },
   'medsg-bench': {
     files: () => medSgFiles([{ task: 'Registered_Diff', question: 'Compare these two images carefully and give me the coordinates of their difference.', box: [4, 1, 2, 3], images: [11, 12] }]),
+    subtask: 'Registered_Diff',
     protocol: 'box',
     // Corners put in order; the box lies on the second (last) image, in pixels.
     reference: (c) => c.questions[0]!.reference,
@@ -84,6 +87,8 @@ describe('dataset presets', () => {
       expect(protocolFor(c).id).toBe(layout.protocol);
       expect(layout.reference(c)).toEqual(layout.expected);
       if (preset.mapping.image) expect(c.images.length).toBe(layout.images ?? 1);
+      // The benchmark's own sub-task (question type, category), where its paper reports figures by it.
+      expect(c.subtask).toBe(layout.subtask);
     });
   }
 

@@ -94,6 +94,17 @@ describe('leaderboard and model-vs-model tests', () => {
     expect(b.cells[1]![0]).toMatchObject({ value: 5 / 6, n: 6 });
   });
 
+  it("breaks a metric down by the benchmark's own sub-task, cases without one apart", async () => {
+    const run = await scored();
+    const withTasks = new Map(cases.map((c, i) => [c.id, i < 8 ? { ...c, subtask: i % 2 ? 'Multi_View' : 'Registered_Diff' } : c]));
+    const b = breakdown([run], withTasks, 'subtask', 'pass@1');
+    expect(b.groups).toEqual(['(none)', 'Multi_View', 'Registered_Diff']);
+    // weak is right on c0..c2: c0 and c2 are Registered_Diff (of 4), c1 Multi_View (of 4).
+    expect(b.cells[2]![1]).toMatchObject({ value: 2 / 4, n: 4 });
+    expect(b.cells[1]![1]).toMatchObject({ value: 1 / 4, n: 4 });
+    expect(b.cells[0]![1]).toMatchObject({ value: 0, n: 4 });
+  });
+
   it("names its series as people read them: the run's name for each model, a variant in words", async () => {
     const run = await scored();
     const named = { ...run, run: { ...run.run, modelNames: { good: 'Good model (4B, q4)', weak: 'Weak model' } } };

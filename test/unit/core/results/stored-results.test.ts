@@ -27,6 +27,7 @@ const DX = ['Glioblastoma', 'Ischemic stroke', 'Multiple sclerosis', 'Meningioma
 /** 30 cases, two to a patient for the first 20 (patient-clustered intervals), the rest without a key; case ids that sort differently by number and by text. */
 const cases: BenchCase[] = Array.from({ length: 30 }, (_, i) => ({
   id: `case-${i + 1}`, taskFamily: 'differential-diagnosis', split: i % 3 ? 'direct' : 'complex', diseaseGroup: ['tumour', 'stroke', 'ms', 'tumour'][i % 4]!, modality: i % 5 ? 'MRI' : 'CT',
+  ...(i < 24 ? { subtask: i % 2 ? 'Multi_View' : 'Registered_Diff' } : {}),
   images: [{ path: 'a.png', sequence: i % 2 ? 'FLAIR' : 'T1', plane: 'axial' }],
   questions: [{ id: 'q', text: 'Dx?', reference: { diagnosis: DX[i % 4]! } }],
   ...(i < 20 ? { meta: { 'dicom.patientKey': `p${i >> 1}`, 'dicom.fieldStrength': i % 2 ? '3' : '1.5' } } : {}),
