@@ -47,6 +47,8 @@ test("MedSG-Bench's Parquet: recognised, imported with its image sequences, scor
   expect(await chosen(page, 'boxImage')).toEqual(['last']);
   // The benchmark's own task, for its per-task figures.
   expect(await chosen(page, 'subtask')).toEqual(['task']);
+  await form.locator('select[name="subtask"]').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: testInfo.outputPath('medsg-mapping-subtask.png') });
   await form.locator('select[name="boxFrame"]').evaluate((e) => e.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: testInfo.outputPath('medsg-mapping.png') });
   await form.getByRole('button', { name: 'Preview' }).click();
@@ -91,6 +93,8 @@ test("MedSG-Bench's Parquet: recognised, imported with its image sequences, scor
   await expect(byTask.locator('tbody th')).toHaveText(['Multi_View', 'Registered_Diff']);
   await expect(byTask.locator('tbody tr').nth(0).locator('td').first()).toContainText(/^0(\.0)?\s?%/);
   await expect(byTask.locator('tbody tr').nth(1).locator('td').first()).toContainText(/^100(\.0)?\s?%/);
+  await byTask.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: testInfo.outputPath('medsg-breakdown-by-task.png') });
 
   await page.goto(`${server.url}#/results/case/${runId}/2`);
   const overlay = page.getByTestId('box-overlay');

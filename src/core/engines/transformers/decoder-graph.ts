@@ -156,12 +156,13 @@ function concatNode(buf: Uint8Array, from: number, to: number): ConcatNode | nul
   let domain = '';
   let axis: bigint | null = null;
   for (const f of fields(buf, from, to)) {
-    if (f.wire !== LEN && f.no !== NODE_ATTRIBUTE) continue;
+    // Every field read here is length-delimited (strings, and attributes as messages).
+    if (f.wire !== LEN) continue;
     if (f.no === NODE_INPUT) inputs.push(text(buf, f));
     else if (f.no === NODE_OUTPUT) outputs.push(text(buf, f));
     else if (f.no === NODE_OP) op = text(buf, f);
     else if (f.no === NODE_DOMAIN) domain = text(buf, f);
-    else if (f.no === NODE_ATTRIBUTE && f.wire === LEN) {
+    else if (f.no === NODE_ATTRIBUTE) {
       let name = '';
       let value: bigint | null = null;
       for (const a of fields(buf, f.from, f.to)) {
