@@ -35,6 +35,19 @@ const PROTOCOL_PRIMARY: Readonly<Record<string, string>> = {
   box: 'box.acc50',
 };
 
+/**
+ * The headline metric an answer would have had: its protocol's, except that a
+ * numeric reference without a MedCalc-Bench calculator is scored as NeuroEval's
+ * `numeric.match`, not under MedCalc-Bench's name (answers/score.ts).
+ */
+function expectedPrimary(it: ItemScore, cases: ReadonlyMap<string, BenchCase>): string | undefined {
+  if (it.protocolId === 'numeric') {
+    const numeric = cases.get(it.caseId)?.questions.find((q) => q.id === it.questionId)?.reference?.numeric;
+    if (numeric && numeric.calculatorId === undefined) return 'numeric.match';
+  }
+  return PROTOCOL_PRIMARY[it.protocolId];
+}
+
 const hasValue = (it: ItemScore, metric: string): boolean => typeof it.metrics[metric]?.value === 'number';
 
 /** "all 5 answers", "the answer" (one of one), "2 of the 5 answers". */
@@ -118,7 +131,7 @@ export function unavailableMetrics(
     groups.set(metric, list);
   };
   for (const it of items) {
-    const expected = it.primary ?? PROTOCOL_PRIMARY[it.protocolId];
+    const expected = it.primary ?? expectedPrimary(it, cases);
     if (expected) add(expected, it);
   }
   for (const m of metrics) {

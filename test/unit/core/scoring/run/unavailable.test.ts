@@ -109,4 +109,13 @@ describe('metrics no answer gave a value', () => {
     const r = (await scoreRun({ protocolId: 'rubric', cases: [rubric], responses: [response(rubric, { text: 'A lesion.' })] }, { resamples: 10 })).summary.arms[0]!;
     expect(r.unavailable?.map((u) => [u.metric, u.reason])).toEqual([['rubric', 'the answer could not be marked: rubric items need a local judge, or every item marked in review.']]);
   });
+
+  it("name a numeric figure by the rule that would have scored it: MedCalc-Bench's with a calculator id, NeuroEval's without", async () => {
+    const failed = (c: BenchCase) => response(c, null, { error: 'engine stopped', rawText: '' });
+    const theirs = kase('t', { reference: { numeric: { value: '41.77', lower: 39.68, upper: 43.86, calculatorId: 2 } } });
+    const own = kase('o', { reference: { numeric: { value: '12.0' } } });
+    const arm = async (c: BenchCase) => (await scoreRun({ protocolId: 'auto', cases: [c], responses: [failed(c)] }, { resamples: 10 })).summary.arms[0]!;
+    expect((await arm(theirs)).unavailable?.map((u) => u.metric)).toEqual(['numeric.correct']);
+    expect((await arm(own)).unavailable?.map((u) => [u.metric, u.reason])).toEqual([['numeric.match', 'every call failed (1 of 1), so there is no answer to score.']]);
+  });
 });
