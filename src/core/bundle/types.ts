@@ -207,6 +207,12 @@ export interface BenchCase {
 export const ANSWER_TYPES = ['choice', 'short', 'numeric', 'boxes', 'rubric', 'diagnosis', 'class', 'free-text'] as const;
 export type AnswerType = (typeof ANSWER_TYPES)[number];
 
+/** A numeric answer without limits is right within this distance of the reference: the larger of the absolute one and the relative one × |reference|. */
+export interface NumericTolerance {
+  readonly absolute?: number;
+  readonly relative?: number;
+}
+
 /**
  * A benchmark's task, declared instead of coded: its answer type, the prompt
  * it asks with, and its scorer's settings. A hospital team adds its own
@@ -218,7 +224,7 @@ export interface TaskDeclaration {
   /** The prompt, with the answer type's placeholders (`{{question}}`, `{{options}}`…); absent: the answer type's own prompt. */
   readonly prompt?: { readonly system?: string; readonly user: string };
   /** Scorer settings: a numeric answer without limits is right within this tolerance of the reference (the larger of the two). */
-  readonly scorer?: { readonly tolerance?: { readonly absolute?: number; readonly relative?: number } };
+  readonly scorer?: { readonly tolerance?: NumericTolerance };
 }
 
 /** Defaults a protocol uses when the user does not override them. */

@@ -9,7 +9,7 @@ import type { Detection } from '../../core/importers/import-pipeline.ts';
 import type { CommitResult } from '../../core/stored/benchmark-store.ts';
 import type { Progress } from '../../core/model/progress.ts';
 import type { PickedFile } from '../../core/bundle/importer.ts';
-import type { AnswerType, TaskDeclaration } from '../../core/bundle/types.ts';
+import type { AnswerType, NumericTolerance, TaskDeclaration } from '../../core/bundle/types.ts';
 import { persistence } from '../../lib/storage/persistence.svelte.ts';
 import { repos } from '../../lib/storage/app-db.ts';
 import { storedMarker } from '../../lib/storage/stored-marker.svelte.ts';
@@ -39,7 +39,7 @@ export function taskOption(t: TaskDraft): { task?: TaskDeclaration } {
       answerType: t.answerType,
       ...(t.user.trim() ? { prompt: { user: t.user, ...(t.system.trim() ? { system: t.system } : {}) } } : {}),
       // A tolerance the user typed that is not a number goes as typed: the importer names the field.
-      ...(tolerance ? { scorer: { tolerance: tolerance as { absolute?: number; relative?: number } } } : {}),
+      ...(tolerance ? { scorer: { tolerance: tolerance as NumericTolerance } } : {}),
     },
   };
 }

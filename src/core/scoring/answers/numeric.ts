@@ -212,6 +212,16 @@ export function scoreNumericAnywhere(reply: string, ref: NumericReference): Nume
   return numericReadings(reply, ref).anywhere;
 }
 
+/**
+ * The figure a reference is scored under: MedCalc-Bench's `numeric.correct`
+ * where it names one of its calculators (whose rule then decides), else
+ * NeuroEval's `numeric.match` (the reference's own kind and limits). Scoring
+ * and the account of figures no answer gave (run/unavailable.ts) name it alike.
+ */
+export function numericFigure(ref: Pick<NumericReference, 'calculatorId'> | undefined): 'numeric.correct' | 'numeric.match' {
+  return ref?.calculatorId !== undefined ? 'numeric.correct' : 'numeric.match';
+}
+
 /** The rule of a reference: its calculator's (undefined for an id MedCalc-Bench does not list), else its kind. */
 function kindFor(ref: NumericReference): NumericKind | undefined {
   return ref.calculatorId !== undefined ? medcalcKind(ref.calculatorId) : (ref.kind ?? 'decimal');

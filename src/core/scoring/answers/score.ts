@@ -4,9 +4,9 @@
  * code (lmms-eval's SLAKE exact match, LLaVA-Med's recall, MedCalc-Bench's
  * checks), IoU for boxes. run/score-item.ts records them with their source.
  */
-import type { BenchCase, Question } from '../../bundle/types.ts';
+import type { BenchCase, NumericTolerance, Question } from '../../bundle/types.ts';
 import { answerFrame, iou, parseBoxes, toFraction, type Box, type BoxFrame } from './boxes.ts';
-import { numericReadings, type NumericReference, type NumericVerdict } from './numeric.ts';
+import { numericFigure, numericReadings, type NumericReference, type NumericVerdict } from './numeric.ts';
 import { answerTypeOf, llavaMedRecall, slakeExactMatch } from './short-answer.ts';
 
 export interface AnswerTypeScore {
@@ -42,21 +42,20 @@ export function scoreShortAnswer(q: Question | undefined, answer: string): Answe
 
 /**
  * A number, date or duration by MedCalc-Bench's rules; `numeric.found` says
- * whether an answer could be read at all. The figure is MedCalc-Bench's
- * (`numeric.correct`) where the reference names one of its calculators, whose
- * rule then decides; a reference without one is checked by its own kind and
- * limits, NeuroEval's rule, under its own name (`numeric.match`). A benchmark's declared tolerance
- * gives a decimal reference without limits (and without a MedCalc-Bench
- * calculator) its limits: the reference ± the larger of the two tolerances.
+ * whether an answer could be read at all. The figure carries MedCalc-Bench's
+ * name only where the reference names one of its calculators
+ * ({@link numericFigure}). A benchmark's declared tolerance gives a decimal
+ * reference without limits (and without a calculator) its limits: the
+ * reference ± the larger of the two tolerances.
  */
-export function scoreNumericAnswer(q: Question | undefined, reply: string, tolerance?: { readonly absolute?: number; readonly relative?: number }): AnswerTypeScore {
+export function scoreNumericAnswer(q: Question | undefined, reply: string, tolerance?: NumericTolerance): AnswerTypeScore {
   const given = q?.reference?.numeric;
-  if (!given || given.value.trim() === '') return none('numeric.correct', reply, 'No reference number: not scorable.');
+  const key = numericFigure(given);
+  if (!given || given.value.trim() === '') return none(key, reply, 'No reference number: not scorable.');
   const ref = withTolerance(given, tolerance);
   const { benchmark: v, anywhere } = numericReadings(reply, ref);
   const limits = ref.lower !== undefined && ref.upper !== undefined && v.kind === 'decimal' ? ` (limits ${ref.lower} to ${ref.upper})` : '';
-  // MedCalc-Bench's name only where its rule decides (a calculator id); a reference of one's own is NeuroEval's figure.
-  const [key, rule] = ref.calculatorId !== undefined ? ['numeric.correct', 'medcalc'] : ['numeric.match', 'neuroeval-numeric'];
+  const rule = key === 'numeric.correct' ? 'medcalc' : 'neuroeval-numeric';
   return {
     primary: key,
     metrics: {
@@ -70,7 +69,7 @@ export function scoreNumericAnswer(q: Question | undefined, reply: string, toler
   };
 }
 
-function withTolerance(ref: NumericReference, tolerance: { readonly absolute?: number; readonly relative?: number } | undefined): NumericReference {
+function withTolerance(ref: NumericReference, tolerance: NumericTolerance | undefined): NumericReference {
   const value = Number(ref.value);
   if (!tolerance || ref.calculatorId !== undefined || (ref.kind ?? 'decimal') !== 'decimal' || ref.lower !== undefined || ref.upper !== undefined || !Number.isFinite(value)) return ref;
   const delta = Math.max(tolerance.absolute ?? 0, (tolerance.relative ?? 0) * Math.abs(value));

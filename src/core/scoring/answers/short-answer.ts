@@ -28,7 +28,6 @@ const ASCII_PUNCT = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 const ZH_PUNCT = '！？｡。＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～、，。；：《》？【】（）';
 const PUNCT = new Set([...ASCII_PUNCT, ...ZH_PUNCT]);
 
-
 /** lmms-eval's SLAKE `normalize_answer`. */
 export function slakeNormalize(answer: string | null | undefined): string {
   let text = pyStrip(answer ?? '').toLowerCase();

@@ -6,6 +6,7 @@
  * NaN, or a failure gallery that reads "No wrong answers".
  */
 import type { BenchCase } from '../../bundle/types.ts';
+import { numericFigure } from '../answers/numeric.ts';
 import { referenceNeed, type ReferenceNeed } from './reference-needs.ts';
 import type { ItemScore, MetricSummary, UnavailableMetric } from './types.ts';
 
@@ -31,20 +32,12 @@ const PROTOCOL_PRIMARY: Readonly<Record<string, string>> = {
   'nmb-rationale': 'rougeL',
   'open-question': 'rougeL',
   'short-answer': 'short.exact',
-  numeric: 'numeric.correct',
   box: 'box.acc50',
 };
 
-/**
- * The headline metric an answer would have had: its protocol's, except that a
- * numeric reference without a MedCalc-Bench calculator is scored as NeuroEval's
- * `numeric.match`, not under MedCalc-Bench's name (answers/score.ts).
- */
+/** The headline metric an answer would have had: its protocol's, a number's named by its reference as scoring names it. */
 function expectedPrimary(it: ItemScore, cases: ReadonlyMap<string, BenchCase>): string | undefined {
-  if (it.protocolId === 'numeric') {
-    const numeric = cases.get(it.caseId)?.questions.find((q) => q.id === it.questionId)?.reference?.numeric;
-    if (numeric && numeric.calculatorId === undefined) return 'numeric.match';
-  }
+  if (it.protocolId === 'numeric') return numericFigure(cases.get(it.caseId)?.questions.find((q) => q.id === it.questionId)?.reference?.numeric);
   return PROTOCOL_PRIMARY[it.protocolId];
 }
 

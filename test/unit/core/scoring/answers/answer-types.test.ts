@@ -96,6 +96,9 @@ describe("numbers by MedCalc-Bench's rules", () => {
     expect(own.primary).toBe('numeric.match');
     expect(Object.keys(own.metrics).sort()).toEqual(['numeric.found', 'numeric.match', 'numeric.match.any']);
     expect(own.metrics['numeric.match']).toEqual({ value: 1, rule: 'rule:neuroeval-numeric-integer' });
+    // Without a reference value nothing is scored, under the name the reference would have been scored by.
+    expect(scoreNumericAnswer(question({ value: ' ', calculatorId: 4 }), '{"answer": "3"}')).toMatchObject({ primary: 'numeric.correct', metrics: {} });
+    expect(scoreNumericAnswer(question({ value: ' ' }), '{"answer": "3"}')).toMatchObject({ primary: 'numeric.match', metrics: {} });
   });
 
   it("a reply without the JSON answer is wrong by the benchmark's reading, and read whole by NeuroEval's", () => {
