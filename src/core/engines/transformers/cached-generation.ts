@@ -145,8 +145,6 @@ export class CachedDecoder {
   readonly #appendInputs: readonly string[] | null;
   /** Which growing cache a view belongs to, so the next pass appends to it in place. */
   readonly #owners = new WeakMap<KvCache, GrowingCache>();
-  /** Positions a growing cache made now should have room for after its pass: the tokens still to decode. */
-  #room = 0;
   /** Arrays of the growing caches of finished calls, for the next ones (kv-cache.ts says why). */
   readonly #pool = new ArrayPool();
   /** Growing caches made during the call under way: their arrays go to the pool when it ends. */
@@ -291,8 +289,7 @@ export class CachedDecoder {
     // Prefill speed counts the tokens computed here, not those taken from the kept prefix.
     meter.modelStarted(prompt.ids.length, prompt.ids.length - from);
     const rest = prompt.ids.slice(from).map(BigInt);
-    this.#room = sampling.maxTokens;
-    const { logits, cache } = await this.#forward(rest, kept?.cache ?? null, prompt, kept?.images ?? 0, prompt.images.length, from);
+    const { logits, cache } = await this.#forward(rest, kept?.cache ?? null, prompt, kept?.images ?? 0, prompt.images.length, from, sampling.maxTokens);
     row.cache = cache;
     row.length = prompt.ids.length;
     this.#accept(row, await this.#next(row, logits, 0));
@@ -344,9 +341,10 @@ export class CachedDecoder {
    * One forward pass over `ids` (one row) after `past`: text embeddings with
    * the features of images `imagesFrom`…`imagesTo` put in place of their
    * tokens (a VLM), the decoder on top of the cache. `pastLength` positions
-   * precede these tokens.
+   * precede these tokens; a cache grown in place gets room for `room` more
+   * (the tokens still to decode; 0 for a kept prefix, never appended to).
    */
-  async #forward(ids: bigint[], past: KvCache | null, prompt: EncodedPrompt, imagesFrom: number, imagesTo: number, pastLength: number): Promise<{ logits: Tensor; cache: KvCache }> {
+  async #forward(ids: bigint[], past: KvCache | null, prompt: EncodedPrompt, imagesFrom: number, imagesTo: number, pastLength: number, room = 0): Promise<{ logits: Tensor; cache: KvCache }> {
     const { lib, model } = this.#m;
     const inputIds = new lib.Tensor('int64', BigInt64Array.from(ids), [1, ids.length]);
     const attention = new lib.Tensor('int64', new BigInt64Array(pastLength + ids.length).fill(1n), [1, pastLength + ids.length]);
@@ -367,7 +365,7 @@ export class CachedDecoder {
     } else {
       inputs = { input_ids: inputIds };
     }
-    if (this.#appendInputs) return this.#pass(inputs, attention, past, ids.length, this.#room);
+    if (this.#appendInputs) return this.#pass(inputs, attention, past, ids.length, room);
     const outputs = (await model.forward({ ...inputs, attention_mask: attention, past_key_values: past ? new lib.DynamicCache(past) : null })) as Record<string, Tensor>;
     return { logits: outputs['logits']!, cache: cacheFromOutputs(outputs) };
   }
@@ -376,31 +374,18 @@ export class CachedDecoder {
    * One pass of the decoder session asked for logits (the last position's
    * only, where the session can be told) and the new keys and values, which
    * are appended to `past`'s growing cache, in place unless it is the kept
-   * prefix (or not growing yet: then a copy with room for `more` positions
+   * prefix (or not growing yet: then a copy with room for `room` positions
    * after these). Positions are numbered from each row's mask, as
    * transformers.js numbers them.
    */
-  async #pass(inputs: Record<string, unknown>, attention: Tensor, past: KvCache | null, tokens: number, more = 0): Promise<{ logits: Tensor; cache: KvCache }> {
+  async #pass(inputs: Record<string, unknown>, attention: Tensor, past: KvCache | null, tokens: number, room: number): Promise<{ logits: Tensor; cache: KvCache }> {
     const { lib } = this.#m;
     const session = decoderSession(this.#m.model)!;
     const names = new Set(session.inputNames);
     const rows = attention.dims[0]!;
     const width = attention.dims[1]!;
     const feeds: Record<string, Tensor> = { ...(inputs as Record<string, Tensor>), attention_mask: attention };
-    if (names.has('position_ids')) {
-      const mask = attention.data as BigInt64Array;
-      const positions = new BigInt64Array(rows * tokens);
-      for (let r = 0; r < rows; r++) {
-        let seen = 0n;
-        for (let j = 0; j < width; j++) {
-          const on = mask[r * width + j] !== 0n;
-          const at = j - (width - tokens);
-          if (at >= 0) positions[r * tokens + at] = on ? seen : 1n;
-          if (on) seen++;
-        }
-      }
-      feeds['position_ids'] = new lib.Tensor('int64', positions, [rows, tokens]);
-    }
+    if (names.has('position_ids')) feeds['position_ids'] = new lib.Tensor('int64', maskPositions(attention.data as BigInt64Array, rows, width, tokens), [rows, tokens]);
     if (names.has('num_logits_to_keep')) feeds['num_logits_to_keep'] = new lib.Tensor('int64', BigInt64Array.from([1n]), []);
     const pastCache = past ?? this.#emptyCache(rows);
     Object.assign(feeds, pastCache);
@@ -418,7 +403,7 @@ export class CachedDecoder {
     for (const name of wanted) added[name] = new lib.Tensor(out[newKvOutput(name)] as never);
     let growing = past ? this.#owners.get(past) : undefined;
     if (!growing || growing.frozen) {
-      growing = GrowingCache.copyOf(lib, pastCache, cacheLength(pastCache) + tokens + more, this.#pool);
+      growing = GrowingCache.copyOf(lib, pastCache, cacheLength(pastCache) + tokens + room, this.#pool);
       this.#made.add(growing);
     }
     growing.append(added);
@@ -457,7 +442,7 @@ export class CachedDecoder {
       rows[i]!.cache = null;
     }
     let masks = active.map((i) => maskRow(rows[i]!.length, cacheLength(cache)));
-    this.#room = Math.max(...active.map((i) => rows[i]!.request.sampling.maxTokens));
+    const room = Math.max(...active.map((i) => rows[i]!.request.sampling.maxTokens));
     try {
       while (active.length > 0) {
         if (active.some((i) => rows[i]!.request.sampling.signal?.aborted)) {
@@ -466,7 +451,7 @@ export class CachedDecoder {
           return;
         }
         masks = masks.map((m) => [...m, 1]);
-        const out = await this.#step(active.map((i) => rows[i]!.ids.at(-1)!), masks, cache);
+        const out = await this.#step(active.map((i) => rows[i]!.ids.at(-1)!), masks, cache, room);
         disposeCache(cache, this.#prefix?.tensors);
         cache = out.cache;
         const keepRows: number[] = [];
@@ -491,8 +476,8 @@ export class CachedDecoder {
     }
   }
 
-  /** One decode step of the active rows: their last tokens in, logits and the grown cache out. */
-  async #step(last: readonly bigint[], masks: readonly number[][], cache: KvCache): Promise<{ logits: Tensor; cache: KvCache }> {
+  /** One decode step of the active rows: their last tokens in, logits and the grown cache out (a cache grown in place with room for `room` more). */
+  async #step(last: readonly bigint[], masks: readonly number[][], cache: KvCache, room = 0): Promise<{ logits: Tensor; cache: KvCache }> {
     const { lib, model } = this.#m;
     const n = last.length;
     const inputIds = new lib.Tensor('int64', BigInt64Array.from(last), [n, 1]);
@@ -502,7 +487,7 @@ export class CachedDecoder {
       this.#m.imageTokenId !== null
         ? { inputs_embeds: await (model as unknown as { encode_text(i: object): Promise<Tensor> }).encode_text({ input_ids: inputIds }) }
         : { input_ids: inputIds };
-    if (this.#appendInputs) return this.#pass(inputs, attention, cache, 1, this.#room);
+    if (this.#appendInputs) return this.#pass(inputs, attention, cache, 1, room);
     const outputs = (await model.forward({ ...inputs, attention_mask: attention, past_key_values: new lib.DynamicCache(cache) })) as Record<string, Tensor>;
     return { logits: outputs['logits']!, cache: cacheFromOutputs(outputs) };
   }
@@ -559,6 +544,25 @@ export class CachedDecoder {
 }
 
 const EMPTY_PROMPT: EncodedPrompt = { ids: [], images: [], vision: () => null };
+
+/**
+ * Position ids of the last `tokens` slots of each row of a [rows, width]
+ * mask, as transformers.js' `create_position_ids` numbers them: the count of
+ * unmasked slots before, and 1 for a masked slot.
+ */
+function maskPositions(mask: BigInt64Array, rows: number, width: number, tokens: number): BigInt64Array {
+  const positions = new BigInt64Array(rows * tokens);
+  for (let r = 0; r < rows; r++) {
+    let seen = 0n;
+    for (let j = 0; j < width; j++) {
+      const on = mask[r * width + j] !== 0n;
+      const at = j - (width - tokens);
+      if (at >= 0) positions[r * tokens + at] = on ? seen : 1n;
+      if (on) seen++;
+    }
+  }
+  return positions;
+}
 
 /** A row's attention mask over `width` cache slots: its `length` tokens, then padding. */
 function maskRow(length: number, width: number): number[] {
