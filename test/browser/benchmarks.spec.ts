@@ -30,6 +30,8 @@ test('the demo benchmark is ready on first start, labelled synthetic, and its ca
   const total = Number((await count.textContent())!.split(' ')[0]);
   expect(total).toBeGreaterThanOrEqual(40);
 
+  // The demo has no sub-tasks of its own, so no such filter is offered.
+  await expect(browser.locator('select[data-facet="subtask"]')).toHaveCount(0);
   await browser.locator('select[data-facet="taskFamily"]').selectOption('classification');
   await expect(count).not.toHaveText(`${total} of ${total} cases`);
   await browser.locator('select[data-facet="taskFamily"]').selectOption('differential-diagnosis');

@@ -59,6 +59,14 @@ test("MedSG-Bench's Parquet: recognised, imported with its image sequences, scor
   await preview.getByRole('button', { name: /^Import 2 cases$/ }).click();
   await page.getByTestId('import-done').waitFor({ timeout: 60_000 });
 
+  // The case list filters by the benchmark's own task.
+  await page.getByTestId('benchmark-list').getByRole('row', { name: /MedSG/ }).getByRole('link').click();
+  const caseList = page.getByTestId('case-browser');
+  await caseList.locator('select[data-facet="subtask"]').selectOption('Multi_View');
+  await expect(caseList.getByTestId('case-count')).toHaveText('1 of 2 cases');
+  await expect(caseList.locator('a[data-case]')).toContainText('bench · open-question · Multi_View');
+  await page.screenshot({ path: testInfo.outputPath('medsg-case-list.png') });
+
   type C = { id: string; benchmarkId: string; subtask?: string; images: { width?: number }[]; questions: { reference?: { boxes?: { image?: number }[] } }[] };
   const benchmarks = await readStore<{ id: string; name: string }>(page, 'benchmarks');
   const benchmarkId = benchmarks.find((b) => b.name !== 'NeuroEval demo (synthetic)')!.id;
