@@ -9,6 +9,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, openApp, test } from '../support/fixtures.ts';
+import { confirmImport, openRunForm, runAndScore } from '../support/app-run.ts';
 import { ownCasesFolder } from '../support/own-cases.ts';
 
 const PROMPT = 'Estimate the volume of the main lesion. {{question}}\nReply as JSON: {"answer": volume in mL}';
@@ -36,36 +37,23 @@ test('a benchmark whose task is declared in the import form is asked with its pr
   await task.evaluate((e) => e.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: testInfo.outputPath('task-declaration.png') });
   await form.getByRole('button', { name: 'Preview' }).click();
-  const preview = page.getByTestId('import-preview');
-  await expect(preview.getByRole('button', { name: /^Import 3 cases$/ })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('import-preview').getByRole('button', { name: /^Import 3 cases$/ })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('import-warnings').filter({ hasText: /not scored|no score/ })).toHaveCount(0);
-  await preview.getByRole('button', { name: /^Import 3 cases$/ }).click();
-  await page.getByTestId('import-done').waitFor({ timeout: 60_000 });
+  await confirmImport(page, 3);
 
   // The run form asks with the declared prompt.
-  await page.goto(`${server.url}#/runs`);
-  const run = page.getByTestId('new-run');
-  await run.getByTestId('run-plan').waitFor({ timeout: 30_000 });
-  const value = await run.locator('select[name="benchmark"] option', { hasText: 'volumes' }).getAttribute('value');
-  await run.locator('select[name="benchmark"]').selectOption(value!);
-  await run.locator('select[name="device"]').selectOption('wasm');
+  const run = await openRunForm(page, server.url, 'volumes', { device: 'wasm', models: ['self-test'] });
   await expect(run.getByTestId('run-plan')).toContainText('3 cases');
   await run.getByTestId('prompt-preview').locator('summary').click();
   await expect(run.getByTestId('prompt-preview')).toContainText('Number, date or duration');
   await expect(run.getByTestId('prompt-preview')).toContainText('Estimate the volume of the main lesion. What is the volume?');
   await run.getByTestId('prompt-preview').evaluate((e) => e.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: testInfo.outputPath('run-form-declared-prompt.png') });
-  await run.getByRole('button', { name: 'Start the run' }).click();
-  await page.getByTestId('run-status').filter({ hasText: /^done$/ }).waitFor({ timeout: 300_000 });
-
-  await page.getByTestId('run-scores-link').click();
-  await page.getByTestId('score-run').click();
-  await page.locator('[data-testid="score-summary"][data-version="1"]').waitFor({ timeout: 120_000 });
+  const runId = await runAndScore(page, run);
   const metrics = page.getByTestId('arm-metrics').first();
   await expect(metrics.locator('tr[data-metric="numeric.match"] td').nth(2)).toHaveText('3');
 
   // What was sent is the declared prompt.
-  const runId = decodeURIComponent(/#\/results\/run\/([^/?#]+)/.exec(page.url())![1]!);
   await page.goto(`${server.url}#/results/case/${runId}/lesion-1`);
   await page.getByTestId('show-prompt').check();
   await expect(page.getByTestId('sent-prompt')).toContainText('Estimate the volume of the main lesion. What is the volume?');

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { demoStudyFolder } from '../support/dicom-demo-study.ts';
+import { runAndScore } from '../support/app-run.ts';
 import { demoTrainedRunForm } from '../support/demo-trained-run.ts';
 import { dumpDatabase } from '../support/app-db.ts';
 import { expect, openApp, test } from '../support/fixtures.ts';
@@ -39,11 +40,7 @@ test('a study folder with an answer key: pick slices, run, break down by field s
   // Run the demo-trained model with the structured protocol the answer key's labels are for.
   const form = await demoTrainedRunForm(page, server.url, 'wasm', 'DICOM import (6 series, 2 patients)');
   await form.locator('select[name="protocol"]').selectOption('neurovlm-structured');
-  await form.getByRole('button', { name: 'Start the run' }).click();
-  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 300_000 });
-  await page.getByTestId('run-scores-link').click();
-  await page.getByTestId('score-run').click();
-  await expect(page.getByTestId('score-summary')).toHaveAttribute('data-version', '1', { timeout: 60_000 });
+  await runAndScore(page, form);
   await expect(page.getByTestId('score-summary').getByTestId('patient-note')).toHaveCount(1);
   await page.getByRole('link', { name: '← Benchmark results' }).click();
 

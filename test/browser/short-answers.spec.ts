@@ -7,6 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from '../support/fixtures.ts';
+import { confirmImport, openRunForm, runAndScore } from '../support/app-run.ts';
 import { slakeFolder } from '../support/slake-folder.ts';
 
 const chosen = (page: Page, field: string) =>
@@ -34,25 +35,12 @@ test("SLAKE's published files: recognised, imported, run and scored with open an
   await page.screenshot({ path: testInfo.outputPath('slake-mapping.png') });
   await form.getByRole('button', { name: 'Preview' }).click();
 
-  const preview = page.getByTestId('import-preview');
-  await expect(preview.getByRole('button', { name: /^Import 5 cases$/ })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('import-preview').getByRole('button', { name: /^Import 5 cases$/ })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('import-warnings')).not.toContainText('not scored');
   await page.screenshot({ path: testInfo.outputPath('slake-preview.png'), fullPage: true });
-  await preview.getByRole('button', { name: /^Import 5 cases$/ }).click();
-  await page.getByTestId('import-done').waitFor({ timeout: 60_000 });
+  await confirmImport(page, 5);
 
-  await page.goto(`${server.url}#/runs`);
-  const run = page.getByTestId('new-run');
-  await run.getByTestId('run-plan').waitFor({ timeout: 30_000 });
-  const value = await run.locator('select[name="benchmark"] option', { hasText: 'test' }).getAttribute('value');
-  await run.locator('select[name="benchmark"]').selectOption(value!);
-  await run.locator('input[name="model"][value="self-test"]').check();
-  await run.locator('select[name="device"]').selectOption('wasm');
-  await run.getByRole('button', { name: 'Start the run' }).click();
-  await page.getByTestId('run-status').filter({ hasText: /^done$/ }).waitFor({ timeout: 300_000 });
-  await page.getByTestId('run-scores-link').click();
-  await page.getByTestId('score-run').click();
-  await page.locator('[data-testid="score-summary"][data-version="1"]').waitFor({ timeout: 120_000 });
+  await runAndScore(page, await openRunForm(page, server.url, 'test', { device: 'wasm', models: ['self-test'] }));
 
   const metrics = page.getByTestId('arm-metrics').first();
   const row = (metric: string) => metrics.locator(`tr[data-metric="${metric}"]`);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { finalizeBundle } from '../../src/core/bundle/finalize.ts';
 import { writeBundleZip } from '../../src/core/bundle/zip-write.ts';
 import { buildDrawnDraft, type DrawnTask } from '../../src/core/demo/index.ts';
+import { confirmImport, openRunForm, runAndScore } from './app-run.ts';
 import { makeTempDir } from './temp-dir.ts';
 
 /** The held-out seed (training used 1000 and 1001). */
@@ -42,8 +43,7 @@ export function fewShotZip(count: number, exemplars: number, seed = HELD_OUT_SEE
 /** Imports a bundle ZIP on the Benchmarks page (already open) and waits for the import to finish. */
 export async function importBundle(page: Page, file: string, count: number): Promise<void> {
   await page.getByTestId('import-files').setInputFiles(file);
-  await page.getByTestId('import-preview').getByRole('button', { name: new RegExp(`^Import ${count} cases$`) }).click();
-  await page.getByTestId('import-done').waitFor({ timeout: 60_000 });
+  await confirmImport(page, count);
 }
 
 export interface ArmFigures {
@@ -74,34 +74,21 @@ export interface DemoRunOptions {
   readonly timeoutMs?: number;
 }
 
-/** A run of the demo-trained model (only) on the held-out benchmark, scored; its figures. */
 /**
  * Opens the Runs page's form with the benchmark whose name holds `benchmark`
  * (by default the held-out set of seed 7) and the demo-trained model (only)
  * on `device` chosen; the caller adds what its run needs and starts it.
  */
-export async function demoTrainedRunForm(page: Page, url: string, device: 'wasm' | 'webgpu', benchmark = `seed ${HELD_OUT_SEED}`): Promise<Locator> {
-  await page.goto(`${url}#/runs`);
-  const form = page.getByTestId('new-run');
-  await form.getByTestId('run-plan').waitFor({ timeout: 30_000 });
-  const value = await form.locator('select[name="benchmark"] option', { hasText: benchmark }).getAttribute('value');
-  await form.locator('select[name="benchmark"]').selectOption(value!);
-  await form.locator('input[name="model"][value="self-test"]').uncheck();
-  await form.locator('input[name="model"][value="demo-trained"]').check();
-  await form.locator('select[name="device"]').selectOption(device);
-  return form;
+export function demoTrainedRunForm(page: Page, url: string, device: 'wasm' | 'webgpu', benchmark = `seed ${HELD_OUT_SEED}`): Promise<Locator> {
+  return openRunForm(page, url, benchmark, { device, models: ['demo-trained'] });
 }
 
+/** A run of the demo-trained model (only) on the held-out benchmark, scored; its figures. */
 export async function runDemoTrained(page: Page, url: string, options: DemoRunOptions): Promise<RunFigures> {
   const form = await demoTrainedRunForm(page, url, options.device, `seed ${options.seed ?? HELD_OUT_SEED}`);
   for (const v of options.variants ?? []) await form.locator(`input[name="variant"][value="${v}"]`).check();
   if (options.force) await form.locator('input[name="force"]').check();
-  await form.getByRole('button', { name: 'Start the run' }).click();
-  await page.getByTestId('run-status').filter({ hasText: /^done$/ }).waitFor({ timeout: options.timeoutMs ?? 300_000 });
-  const runId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
-  await page.getByTestId('run-scores-link').click();
-  await page.getByTestId('score-run').click();
-  await page.locator('[data-testid="score-summary"][data-version="1"]').waitFor({ timeout: 120_000 });
+  const runId = await runAndScore(page, form, options.timeoutMs);
   return page.evaluate(async (id) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const req = indexedDB.open('neuroeval');
