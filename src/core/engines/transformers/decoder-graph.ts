@@ -26,14 +26,14 @@
  * graph's outputs gain those names.
  */
 
+const NEW_KV_PREFIX = 'neuroeval.new.';
+const PAST = 'past_key_values.';
+const PRESENT = 'present.';
+
 /** The output holding the new positions of a cache input (`past_key_values.3.key` → `neuroeval.new.3.key`). */
 export function newKvOutput(pastName: string): string {
   return NEW_KV_PREFIX + pastName.slice(PAST.length);
 }
-
-export const NEW_KV_PREFIX = 'neuroeval.new.';
-const PAST = 'past_key_values.';
-const PRESENT = 'present.';
 
 // ── protobuf: only what an ONNX ModelProto needs here ──
 

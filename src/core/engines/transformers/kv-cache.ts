@@ -34,19 +34,6 @@ export function cacheLength(cache: KvCache): number {
   return 0;
 }
 
-/** Rows (batch size) of the cache; 0 for an empty record. */
-export function cacheRows(cache: KvCache): number {
-  for (const t of Object.values(cache)) return t.dims[0] ?? 0;
-  return 0;
-}
-
-/** Bytes the cache's tensors hold. */
-export function cacheBytes(cache: KvCache): number {
-  let bytes = 0;
-  for (const t of Object.values(cache)) bytes += t.size * (t.type === 'float16' ? 2 : 4);
-  return bytes;
-}
-
 /** Frees the GPU buffers of `cache` except those in `keep` (CPU tensors are left to the garbage collector). */
 export function disposeCache(cache: KvCache | null, keep: ReadonlySet<Tensor> = new Set()): void {
   if (!cache) return;
