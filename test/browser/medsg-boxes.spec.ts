@@ -105,6 +105,9 @@ test("MedSG-Bench's Parquet: recognised, imported with its image sequences, scor
   await page.screenshot({ path: testInfo.outputPath('medsg-breakdown-by-task.png') });
 
   await page.goto(`${server.url}#/results/case/${runId}/2`);
+  // The case's line names its task.
+  await expect(page.getByTestId('drilldown').locator('p.muted').first()).toContainText('open-question · bench · Multi_View');
+  await page.screenshot({ path: testInfo.outputPath('medsg-drilldown-head.png') });
   const overlay = page.getByTestId('box-overlay');
   await expect(overlay).toHaveCount(1);
   // Drawn on the third (last) image of the sequence, where the numbers say: the reference starts half way across.
