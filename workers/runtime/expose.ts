@@ -35,6 +35,8 @@ function createEndpoint(api: WorkerApi): WorkerEndpointApi {
         await reporter.flushed();
         return { ok: true, value };
       } catch (error) {
+        // A failed call's reports go out too (a run stopped by a full disk reported the answers it stored).
+        await reporter.flushed();
         return { ok: false, error: serializeError(error) };
       } finally {
         controllers.delete(callId);

@@ -10,7 +10,7 @@
 import { repos } from './app-db.ts';
 import { resultsWorker } from '../workers/clients.ts';
 import { download } from '../files/download.ts';
-import { serializeRunExport, type RunExport } from '../../core/scoring/io/run-export.ts';
+import { SeenAnswers, type ExportFile } from './seen-answers.ts';
 import type { ResponseRecord } from '../../core/model/answer.ts';
 
 type Mode = 'off' | 'folder' | 'download';
@@ -35,12 +35,6 @@ const MIN_INTERVAL_MS = 5_000;
  */
 const PAUSE_PER_COPY_TIME = 9;
 
-/** A run's export as the results worker writes it ("Download run"). */
-interface ExportFile {
-  readonly fileName: string;
-  readonly text: string;
-}
-
 interface LastWrite {
   readonly file: string;
   readonly at: number;
@@ -57,13 +51,8 @@ class BackupFolder {
   #writing = new Map<string, Promise<void>>();
   /** Per run: when the next copy may start while it runs (performance.now()). */
   #nextStart = new Map<string, number>();
-  /**
-   * Per run: the last export read from the database (as read: parsed only
-   * when it is needed), and the answers stored since (from the runner's
-   * progress). When the database cannot be read any more (a full disk
-   * closes it), the copy is written from these.
-   */
-  #seen = new Map<string, { base: ExportFile | null; rows: Map<string, ResponseRecord> }>();
+  /** Per run: what the copy is written from when the database cannot be read any more (a full disk closes it). */
+  #seen = new Map<string, SeenAnswers>();
 
   /** Whether this browser lets the app write into a folder the user picks. */
   get supported(): boolean {
@@ -134,24 +123,18 @@ class BackupFolder {
   /** An answer the runner has just stored. */
   answer(runId: string, row: ResponseRecord): void {
     if (this.#mode === 'off') return;
+    this.#seenFor(runId).add(row);
+  }
+
+  #seenFor(runId: string): SeenAnswers {
     let seen = this.#seen.get(runId);
-    if (!seen) this.#seen.set(runId, (seen = { base: null, rows: new Map() }));
-    seen.rows.set(row.itemKey, row);
+    if (!seen) this.#seen.set(runId, (seen = new SeenAnswers()));
+    return seen;
   }
 
   /** The run's export: read from the database, or else rebuilt from the last one read and the answers seen since. */
-  async #export(runId: string): Promise<ExportFile> {
-    const seen = this.#seen.get(runId);
-    try {
-      const f = await resultsWorker.api.exportRun({ runId });
-      this.#seen.set(runId, { base: f, rows: new Map() });
-      return f;
-    } catch (e) {
-      if (!seen?.base) throw e;
-      const base = JSON.parse(seen.base.text) as RunExport;
-      const responses = [...base.responses.filter((r) => !seen.rows.has(r.itemKey)), ...seen.rows.values()];
-      return { fileName: seen.base.fileName, text: serializeRunExport({ ...base, exportedAt: Date.now(), responses }) };
-    }
+  #export(runId: string): Promise<ExportFile> {
+    return this.#seenFor(runId).export(() => resultsWorker.api.exportRun({ runId }), Date.now());
   }
 
   /** While a run goes: writes its export now and then (never two at once, at most every few seconds). */

@@ -59,6 +59,11 @@ const testApi = {
     });
     return input.keys.length;
   },
+  /** Stores answers back to back, then fails (a full disk refused the next one): the stored ones' reports must still arrive. */
+  async storedThenFailed(input: { keys: string[] }, ctx: CallContext): Promise<never> {
+    await testApi.batchStored(input, ctx);
+    throw new StorageError('QUOTA_EXCEEDED', 'The disk is full.');
+  },
 };
 type TestApi = typeof testApi;
 
@@ -251,5 +256,13 @@ describe('typed errors and progress across the boundary', () => {
     expect(stored).toEqual(keys);
     expect(reports.length).toBeLessThan(keys.length);
     expect(runReportOf(reports.at(-1)!)?.run.overall.done).toBe(keys.length);
+  });
+
+  it('sends the reports a failing call still held before its error (answers stored before a full disk stopped the run)', async () => {
+    const { client } = makeClient();
+    const keys = Array.from({ length: 4 }, (_, i) => `case-${i}#q1|m|none|s0`);
+    const reports: Progress[] = [];
+    await expect(client.api.storedThenFailed({ keys }, { onProgress: (p) => reports.push(p) })).rejects.toThrow('The disk is full.');
+    expect(reports.flatMap((p) => (runReportOf(p)?.rows ?? []).map((r) => r.itemKey))).toEqual(keys);
   });
 });
