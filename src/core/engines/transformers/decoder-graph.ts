@@ -24,6 +24,14 @@
  * the engine keeps the whole-cache outputs. Nothing else in the file
  * changes: an `Identity` node per output is appended to the graph, and the
  * graph's outputs gain those names.
+ *
+ * A second, optional edit splits each layer's attention at the cache
+ * boundary ({@link splitPlan}), so no pass builds the whole cache again
+ * inside the runtime either (the cache-sized `Concat` cost more than the
+ * rest of a decode step on WASM with two threads: docs/performance.md).
+ * The file then has no `present.*` outputs, so it is asked for only where
+ * the engine's own decoder runs every request of the model
+ * (cached-generation.ts).
  */
 
 const NEW_KV_PREFIX = 'neuroeval.new.';
@@ -143,37 +151,54 @@ const VALUE_TYPE = 2;
 const TYPE_TENSOR = 1;
 const TENSOR_ELEM_TYPE = 1;
 
-interface ConcatNode {
+/** A node as the edit reads it: its names, and its integer attributes. */
+interface GraphNode {
+  /** The node's field in the graph. */
+  readonly field: Field;
+  readonly op: string;
   readonly inputs: readonly string[];
-  readonly output: string;
-  readonly axis: bigint | null;
+  readonly outputs: readonly string[];
+  /** `axis`-like attributes (one int) and `perm`-like ones (ints), by name. */
+  readonly ints: ReadonlyMap<string, readonly bigint[]>;
 }
 
-function concatNode(buf: Uint8Array, from: number, to: number): ConcatNode | null {
+const ATTR_INTS = 8;
+
+/** The node in `f`, or null for one outside the default domain (whose ops the edit does not know). */
+function readNode(buf: Uint8Array, f: Field): GraphNode | null {
   const inputs: string[] = [];
   const outputs: string[] = [];
+  const ints = new Map<string, bigint[]>();
   let op = '';
   let domain = '';
-  let axis: bigint | null = null;
-  for (const f of fields(buf, from, to)) {
+  for (const n of fields(buf, f.from, f.to)) {
     // Every field read here is length-delimited (strings, and attributes as messages).
-    if (f.wire !== LEN) continue;
-    if (f.no === NODE_INPUT) inputs.push(text(buf, f));
-    else if (f.no === NODE_OUTPUT) outputs.push(text(buf, f));
-    else if (f.no === NODE_OP) op = text(buf, f);
-    else if (f.no === NODE_DOMAIN) domain = text(buf, f);
-    else if (f.no === NODE_ATTRIBUTE) {
+    if (n.wire !== LEN) continue;
+    if (n.no === NODE_INPUT) inputs.push(text(buf, n));
+    else if (n.no === NODE_OUTPUT) outputs.push(text(buf, n));
+    else if (n.no === NODE_OP) op = text(buf, n);
+    else if (n.no === NODE_DOMAIN) domain = text(buf, n);
+    else if (n.no === NODE_ATTRIBUTE) {
       let name = '';
-      let value: bigint | null = null;
-      for (const a of fields(buf, f.from, f.to)) {
+      const values: bigint[] = [];
+      for (const a of fields(buf, n.from, n.to)) {
         if (a.no === ATTR_NAME && a.wire === LEN) name = text(buf, a);
-        else if (a.no === ATTR_INT && a.wire === VARINT) value = int64(buf, a.from, a.to);
+        else if ((a.no === ATTR_INT || a.no === ATTR_INTS) && a.wire === VARINT) values.push(int64(buf, a.from, a.to));
+        else if (a.no === ATTR_INTS && a.wire === LEN) {
+          // Packed repeated int64.
+          let at = a.from;
+          while (at < a.to) {
+            const start = at;
+            at = varint(buf, at).next;
+            values.push(int64(buf, start, at));
+          }
+        }
       }
-      if (name === 'axis') axis = value;
+      ints.set(name, values);
     }
   }
-  if (op !== 'Concat' || (domain !== '' && domain !== 'ai.onnx') || outputs.length !== 1) return null;
-  return { inputs, output: outputs[0]!, axis };
+  if (domain !== '' && domain !== 'ai.onnx') return null;
+  return { field: f, op, inputs, outputs, ints };
 }
 
 /** The element type (TensorProto.DataType) a ValueInfoProto declares, or null. */
@@ -198,39 +223,84 @@ export interface NewKvEdit {
   readonly bytes: Uint8Array;
   /** Cache inputs that now have a `neuroeval.new.*` output. */
   readonly inputs: readonly string[];
+  /**
+   * Whether the attention was split at the cache boundary ({@link splitPlan}):
+   * the file then has no `present.*` outputs, and only a caller that keeps
+   * the cache itself can run it.
+   */
+  readonly split: boolean;
 }
 
 /**
  * The model with every cache input's new positions as an output of its own,
  * or null when the graph does not have the form described above for every
- * `present.*` output (or the bytes are not a model at all).
+ * `present.*` output (or the bytes are not a model at all). With
+ * `splitAttention`, where every layer's attention reads the cache in the
+ * form {@link splitPlan} knows, the attention is also split at the cache
+ * boundary and the whole-cache outputs go.
  */
-export function exposeNewKv(model: Uint8Array): NewKvEdit | null {
+export function exposeNewKv(model: Uint8Array, options: { readonly splitAttention?: boolean } = {}): NewKvEdit | null {
   try {
-    return edit(model);
+    return edit(model, options.splitAttention ?? false);
   } catch (error) {
     if (error instanceof NotProtobuf) return null;
     throw error;
   }
 }
 
-function edit(model: Uint8Array): NewKvEdit | null {
+/** Keys and values are [batch, heads, positions, head dim]: the cache grows along axis 2. */
+function isPositionsAxis(concat: GraphNode): boolean {
+  const axis = concat.ints.get('axis');
+  return axis?.length === 1 && (axis[0] === 2n || axis[0] === -2n);
+}
+
+const MODEL_OPSET = 8;
+const OPSET_DOMAIN = 1;
+const OPSET_VERSION = 2;
+const GRAPH_INITIALIZER = 5;
+
+/** The default domain's opset the model declares (0 when none). */
+function defaultOpset(model: Uint8Array): number {
+  let version = 0;
+  for (const f of fields(model, 0, model.length)) {
+    if (f.no !== MODEL_OPSET || f.wire !== LEN) continue;
+    let domain = '';
+    let v = 0;
+    for (const o of fields(model, f.from, f.to)) {
+      if (o.no === OPSET_DOMAIN && o.wire === LEN) domain = text(model, o);
+      else if (o.no === OPSET_VERSION && o.wire === VARINT) v = varint(model, o.from).value;
+    }
+    if (domain === '' || domain === 'ai.onnx') version = v;
+  }
+  return version;
+}
+
+function edit(model: Uint8Array, splitAttention: boolean): NewKvEdit | null {
   let graph: Field | null = null;
   for (const f of fields(model, 0, model.length)) if (f.no === MODEL_GRAPH && f.wire === LEN) graph = f;
   if (!graph) return null;
 
   const graphInputs = new Set<string>();
   const presentTypes = new Map<string, number | null>();
-  const concats = new Map<string, ConcatNode>();
+  const concats = new Map<string, GraphNode>();
+  const nodes: GraphNode[] = [];
+  const outputFields: { field: Field; name: string }[] = [];
+  let foreign = false;
   for (const f of fields(model, graph.from, graph.to)) {
     if (f.wire !== LEN) continue;
     if (f.no === GRAPH_INPUT) graphInputs.add(elemType(model, f.from, f.to).name);
     else if (f.no === GRAPH_OUTPUT) {
       const v = elemType(model, f.from, f.to);
+      outputFields.push({ field: f, name: v.name });
       if (v.name.startsWith(PRESENT)) presentTypes.set(v.name, v.elem);
     } else if (f.no === GRAPH_NODE) {
-      const node = concatNode(model, f.from, f.to);
-      if (node?.output.startsWith(PRESENT)) concats.set(node.output, node);
+      const node = readNode(model, f);
+      if (!node) {
+        foreign = true;
+        continue;
+      }
+      nodes.push(node);
+      if (node.op === 'Concat' && node.outputs.length === 1 && node.outputs[0]!.startsWith(PRESENT)) concats.set(node.outputs[0]!, node);
     }
   }
   if (presentTypes.size === 0) return null;
@@ -240,8 +310,7 @@ function edit(model: Uint8Array): NewKvEdit | null {
   for (const [present, elem] of presentTypes) {
     const past = PAST + present.slice(PRESENT.length);
     const node = concats.get(present);
-    // Keys and values are [batch, heads, positions, head dim]: the cache grows along axis 2.
-    if (!node || node.inputs.length !== 2 || node.inputs[0] !== past || !graphInputs.has(past) || (node.axis !== 2n && node.axis !== -2n) || elem === null) return null;
+    if (!node || node.inputs.length !== 2 || node.inputs[0] !== past || !graphInputs.has(past) || !isPositionsAxis(node) || elem === null) return null;
     const output = newKvOutput(past);
     added.push(...lenField(GRAPH_NODE, [...str(NODE_INPUT, node.inputs[1]!), ...str(NODE_OUTPUT, output), ...str(NODE_NAME, output), ...str(NODE_OP, 'Identity')]));
     const tensorType = lenField(TYPE_TENSOR, [...encodeVarint(TENSOR_ELEM_TYPE * 8 + VARINT), ...encodeVarint(elem)]);
@@ -249,18 +318,152 @@ function edit(model: Uint8Array): NewKvEdit | null {
     inputs.push(past);
   }
 
-  // The graph field again, longer by what was added; every other byte of the file is kept.
-  const graphLength = graph.to - graph.from + added.length;
+  // Nodes outside the default domain may read the cache in ways the plan cannot see: no split then.
+  const plan = splitAttention && !foreign && defaultOpset(model) >= 13 ? splitPlan(nodes, concats, new Set(outputFields.map((o) => o.name))) : null;
+  const parts: Uint8Array[] = [];
+  if (!plan) parts.push(model.subarray(graph.from, graph.to));
+  else {
+    // The graph's fields in order, less the whole-cache outputs and with the attention nodes replaced.
+    for (const f of fields(model, graph.from, graph.to)) {
+      if (f.no === GRAPH_OUTPUT && f.wire === LEN && elemType(model, f.from, f.to).name.startsWith(PRESENT)) continue;
+      if (f.no === GRAPH_NODE && f.wire === LEN && plan.replace.has(f.start)) {
+        parts.push(plan.replace.get(f.start)!);
+        continue;
+      }
+      parts.push(model.subarray(f.start, f.to));
+    }
+    added.push(...plan.initializers);
+  }
+  parts.push(Uint8Array.from(added));
+
+  // The graph field again, with what changed; every byte outside the graph is kept.
+  const graphLength = parts.reduce((n, p) => n + p.length, 0);
   const head = [...encodeVarint(MODEL_GRAPH * 8 + LEN), ...encodeVarint(graphLength)];
   const out = new Uint8Array(graph.start + head.length + graphLength + (model.length - graph.to));
   out.set(model.subarray(0, graph.start), 0);
   let at = graph.start;
   out.set(head, at);
   at += head.length;
-  out.set(model.subarray(graph.from, graph.to), at);
-  at += graph.to - graph.from;
-  out.set(added, at);
-  at += added.length;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   out.set(model.subarray(graph.to), at);
-  return { bytes: out, inputs };
+  return { bytes: out, inputs, split: plan !== null };
+}
+
+// ── splitting the attention at the cache boundary ──
+
+const SPLIT = 'neuroeval.split.';
+const ATTR_TYPE = 20;
+const ATTRIBUTE_INT = 2;
+const ATTRIBUTE_INTS = 7;
+const TENSOR_DIMS = 1;
+const TENSOR_DATA_TYPE = 2;
+const TENSOR_NAME = 8;
+const TENSOR_RAW = 9;
+const INT64 = 7;
+
+/** A signed int64 as a protobuf varint (negative values take ten bytes). */
+function encodeInt64(value: bigint): number[] {
+  let v = BigInt.asUintN(64, value);
+  const out: number[] = [];
+  while (v >= 128n) {
+    out.push(Number(v & 0x7fn) | 0x80);
+    v >>= 7n;
+  }
+  out.push(Number(v));
+  return out;
+}
+
+function intAttr(name: string, value: bigint): number[] {
+  return lenField(NODE_ATTRIBUTE, [...str(ATTR_NAME, name), ...encodeVarint(ATTR_TYPE * 8 + VARINT), ATTRIBUTE_INT, ...encodeVarint(ATTR_INT * 8 + VARINT), ...encodeInt64(value)]);
+}
+
+function intsAttr(name: string, values: readonly bigint[]): number[] {
+  return lenField(NODE_ATTRIBUTE, [...str(ATTR_NAME, name), ...encodeVarint(ATTR_TYPE * 8 + VARINT), ATTRIBUTE_INTS, ...lenField(ATTR_INTS, values.flatMap(encodeInt64))]);
+}
+
+function nodeBytes(op: string, inputs: readonly string[], output: string, attrs: readonly number[][] = []): number[] {
+  return lenField(GRAPH_NODE, [...inputs.flatMap((i) => str(NODE_INPUT, i)), ...str(NODE_OUTPUT, output), ...str(NODE_NAME, output), ...str(NODE_OP, op), ...attrs.flat()]);
+}
+
+/** A one-element, one-dimensional int64 initializer. */
+function int64Initializer(name: string, value: bigint): number[] {
+  const raw = new Uint8Array(8);
+  new DataView(raw.buffer).setBigInt64(0, value, true);
+  return lenField(GRAPH_INITIALIZER, [...encodeVarint(TENSOR_DIMS * 8 + VARINT), 1, ...encodeVarint(TENSOR_DATA_TYPE * 8 + VARINT), INT64, ...str(TENSOR_NAME, name), ...lenField(TENSOR_RAW, raw)]);
+}
+
+const TRANSPOSED = [0n, 1n, 3n, 2n];
+const sameInts = (a: readonly bigint[] | undefined, b: readonly bigint[]) => a !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
+
+/**
+ * The attention of every layer computed on the cache and the pass's
+ * positions apart, where each layer reads `present.N.*` only as
+ * `MatMul(a, Transpose(keys, [0,1,3,2]))` and `MatMul(p, values)`:
+ *
+ *   scores  = Concat(MatMul(a, pastᵀ), MatMul(a, newᵀ)) along the key axis
+ *   context = MatMul(p[…, :past], past_v) + MatMul(p[…, past:], new_v)
+ *
+ * which is the same arithmetic on each score (a dot product over the head
+ * dimension) and the context's sum over positions taken in two parts. The
+ * cache-sized `Concat` and `present.*` go: onnxruntime runs every node of a
+ * graph whatever outputs a run asks for, so an unasked `present.*` would
+ * still be built. Null when any layer reads the cache otherwise.
+ */
+function splitPlan(nodes: readonly GraphNode[], concats: ReadonlyMap<string, GraphNode>, graphOutputs: ReadonlySet<string>): { replace: Map<number, Uint8Array>; initializers: number[] } | null {
+  const consumers = new Map<string, GraphNode[]>();
+  for (const n of nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
+  const replace = new Map<number, Uint8Array>();
+  const [zero, two, last, end] = [`${SPLIT}zero`, `${SPLIT}two`, `${SPLIT}last`, `${SPLIT}end`];
+  for (const [present, concat] of concats) {
+    const [past, fresh] = concat.inputs as [string, string];
+    replace.set(concat.field.start, new Uint8Array(0));
+    const readers = consumers.get(present) ?? [];
+    if (readers.length === 0) return null;
+    for (const r of readers) {
+      if (present.endsWith('.key')) {
+        // Keys: Transpose(keys, [0,1,3,2]) → MatMul(a, ·) only.
+        if (r.op !== 'Transpose' || !sameInts(r.ints.get('perm'), TRANSPOSED) || r.outputs.length !== 1 || graphOutputs.has(r.outputs[0]!)) return null;
+        const products = consumers.get(r.outputs[0]!) ?? [];
+        if (products.length === 0) return null;
+        replace.set(r.field.start, new Uint8Array(0));
+        for (const m of products) {
+          if (m.op !== 'MatMul' || m.inputs[1] !== r.outputs[0] || m.inputs[0] === r.outputs[0] || m.outputs.length !== 1) return null;
+          const o = m.outputs[0]!;
+          const perm = [intsAttr('perm', TRANSPOSED)];
+          replace.set(
+            m.field.start,
+            Uint8Array.from([
+              ...nodeBytes('Transpose', [past], `${o}/${SPLIT}past_t`, perm),
+              ...nodeBytes('Transpose', [fresh], `${o}/${SPLIT}new_t`, perm),
+              ...nodeBytes('MatMul', [m.inputs[0]!, `${o}/${SPLIT}past_t`], `${o}/${SPLIT}past`),
+              ...nodeBytes('MatMul', [m.inputs[0]!, `${o}/${SPLIT}new_t`], `${o}/${SPLIT}new`),
+              ...nodeBytes('Concat', [`${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o, [intAttr('axis', -1n)]),
+            ]),
+          );
+        }
+      } else {
+        // Values: MatMul(p, values) only.
+        if (r.op !== 'MatMul' || r.inputs[1] !== present || r.inputs[0] === present || r.outputs.length !== 1) return null;
+        const o = r.outputs[0]!;
+        replace.set(
+          r.field.start,
+          Uint8Array.from([
+            ...nodeBytes('Shape', [past], `${o}/${SPLIT}shape`),
+            ...nodeBytes('Gather', [`${o}/${SPLIT}shape`, two], `${o}/${SPLIT}length`, [intAttr('axis', 0n)]),
+            ...nodeBytes('Slice', [r.inputs[0]!, zero, `${o}/${SPLIT}length`, last], `${o}/${SPLIT}p_past`),
+            ...nodeBytes('Slice', [r.inputs[0]!, `${o}/${SPLIT}length`, end, last], `${o}/${SPLIT}p_new`),
+            ...nodeBytes('MatMul', [`${o}/${SPLIT}p_past`, past], `${o}/${SPLIT}past`),
+            ...nodeBytes('MatMul', [`${o}/${SPLIT}p_new`, fresh], `${o}/${SPLIT}new`),
+            ...nodeBytes('Add', [`${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o),
+          ]),
+        );
+      }
+    }
+  }
+  // The 1-D index tensors Gather and Slice read: axis 2 of the cache's shape, the key axis, its start and an end past any length.
+  const initializers = [...int64Initializer(zero, 0n), ...int64Initializer(two, 2n), ...int64Initializer(last, -1n), ...int64Initializer(end, 2n ** 62n)];
+  return { replace, initializers };
 }

@@ -20,7 +20,8 @@ const DECODER_FILE = /\/onnx\/(decoder_model_merged|model)(_[a-z0-9]+)?\.onnx$/i
 
 export class ModelFileEdits {
   readonly #base: ModelFetch;
-  #newKvOutputs = 0;
+  /** The edit the load under way asks for (null: none). */
+  #edit: { readonly splitAttention: boolean } | null = null;
 
   constructor(base: ModelFetch) {
     this.#base = base;
@@ -29,9 +30,10 @@ export class ModelFileEdits {
   readonly fetch: ModelFetch = async (input, init) => {
     const response = await this.#base(input, init);
     const url = response.url || String(input);
-    if (this.#newKvOutputs === 0 || response.status !== 200 || !DECODER_FILE.test(pathOf(url))) return response;
+    const edit = this.#edit;
+    if (!edit || response.status !== 200 || !DECODER_FILE.test(pathOf(url))) return response;
     const bytes = new Uint8Array(await response.arrayBuffer());
-    const edited = exposeNewKv(bytes);
+    const edited = exposeNewKv(bytes, edit);
     const headers = new Headers(response.headers);
     headers.delete('Content-Length');
     headers.delete('Content-Encoding');
@@ -41,14 +43,19 @@ export class ModelFileEdits {
     return out;
   };
 
-  /** Runs `load` with decoder files edited to give their new keys and values as outputs of their own (when `enabled`). */
-  async newKvOutputsDuring<T>(enabled: boolean, load: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `load` with decoder files edited to give their new keys and values
+   * as outputs of their own (when `enabled`), and with their attention split
+   * at the cache boundary where `splitAttention` (decoder-graph.ts).
+   */
+  async newKvOutputsDuring<T>(enabled: boolean, load: () => Promise<T>, options: { readonly splitAttention?: boolean } = {}): Promise<T> {
     if (!enabled) return load();
-    this.#newKvOutputs++;
+    const before = this.#edit;
+    this.#edit = { splitAttention: options.splitAttention ?? false };
     try {
       return await load();
     } finally {
-      this.#newKvOutputs--;
+      this.#edit = before;
     }
   }
 }

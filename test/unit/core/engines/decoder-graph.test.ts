@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { exposeNewKv, newKvOutput } from '../../../../src/core/engines/transformers/decoder-graph.ts';
 import { ModelFileEdits } from '../../../../src/core/engines/transformers/model-file-edits.ts';
 import { ort } from '../../../support/transformers-node.ts';
+import { GraphBuilder } from '../../../../scripts/onnx/onnx-writer.ts';
 
 const model = (path: string) => new Uint8Array(readFileSync(fileURLToPath(new URL(`../../../../public/models/${path}`, import.meta.url))));
 
@@ -74,6 +75,83 @@ describe('new keys and values as outputs of their own', () => {
   });
 });
 
+/** A pass of 3 new positions after 5 cached ones, for a decoder session's inputs. */
+function passFeeds(session: ort.InferenceSession): Record<string, ort.Tensor> {
+  const meta = session.inputMetadata as unknown as { name: string; shape: (number | string)[] }[];
+  const [P, T] = [5, 3];
+  const feeds: Record<string, ort.Tensor> = {
+    attention_mask: new ort.Tensor('int64', new BigInt64Array(P + T).fill(1n), [1, P + T]),
+    position_ids: new ort.Tensor('int64', BigInt64Array.from([5n, 6n, 7n]), [1, T]),
+  };
+  const embeds = meta.find((m) => m.name === 'inputs_embeds');
+  if (embeds) {
+    const hidden = embeds.shape[2] as number;
+    feeds['inputs_embeds'] = new ort.Tensor('float32', Float32Array.from({ length: T * hidden }, (_, i) => Math.sin(i)), [1, T, hidden]);
+  } else feeds['input_ids'] = new ort.Tensor('int64', BigInt64Array.from([3n, 4n, 5n]), [1, T]);
+  for (const m of meta.filter((x) => x.name.startsWith('past_key_values.'))) {
+    const [, heads, , dim] = m.shape as number[];
+    feeds[m.name] = new ort.Tensor('float32', Float32Array.from({ length: heads! * P * dim! }, (_, i) => Math.cos(i)), [1, heads!, P, dim!]);
+  }
+  return feeds;
+}
+
+describe('the attention split at the cache boundary', () => {
+  for (const path of ['demo-trained/onnx/decoder_model_merged.onnx', 'self-test-text/onnx/model.onnx']) {
+    it(`${path}: no whole-cache outputs; the new positions and the logits are the file's own`, async () => {
+      const original = model(path);
+      expect(exposeNewKv(original)!.split).toBe(false);
+      const edit = exposeNewKv(original, { splitAttention: true })!;
+      expect(edit.split).toBe(true);
+      const before = await ort.InferenceSession.create(original);
+      const after = await ort.InferenceSession.create(edit.bytes);
+      try {
+        expect(after.inputNames).toEqual(before.inputNames);
+        expect(after.outputNames).toEqual(['logits', ...edit.inputs.map(newKvOutput)]);
+        const feeds = passFeeds(before);
+        const a = await before.run(feeds);
+        const b = await after.run(feeds);
+        // The context's sum over positions is taken in two parts: equal up to rounding, the same greedy token.
+        const want = a['logits']!.data as Float32Array;
+        const got = b['logits']!.data as Float32Array;
+        expect(got.length).toBe(want.length);
+        const scale = want.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+        const off = want.reduce((m, v, i) => Math.max(m, Math.abs(v - got[i]!)), 0);
+        expect(off).toBeLessThan(scale * 1e-5);
+        expect(want.reduce((best, v, i) => (v > want[best]! ? i : best), 0)).toBe(got.reduce((best, v, i) => (v > got[best]! ? i : best), 0));
+        for (const name of edit.inputs) {
+          const present = a[`present.${name.slice('past_key_values.'.length)}`]!;
+          const [, heads, total, dim] = present.dims as number[];
+          const tail: number[] = [];
+          for (let h = 0; h < heads!; h++) tail.push(...(present.data as Float32Array).subarray((h * total! + 5) * dim!, (h + 1) * total! * dim!));
+          // Later layers' keys and values come from earlier layers' attention: the same up to its rounding.
+          const added = b[newKvOutput(name)]!;
+          expect(added.dims).toEqual([1, heads, 3, dim]);
+          const addedData = added.data as Float32Array;
+          expect(tail.reduce((m, v, i) => Math.max(m, Math.abs(v - addedData[i]!)), 0)).toBeLessThan(1e-4);
+        }
+      } finally {
+        await before.release();
+        await after.release();
+      }
+    });
+  }
+
+  it('keeps the attention whole where a layer reads the cache in another way', () => {
+    // One layer whose keys are summed, not multiplied: the new outputs are added, the attention is left as it is.
+    const g = new GraphBuilder('other-reader');
+    const x = g.input('x', 'float32', ['batch_size', 2, 'sequence_length', 4]);
+    const past = { key: g.input('past_key_values.0.key', 'float32', ['batch_size', 2, 'past_sequence_length', 4]), value: g.input('past_key_values.0.value', 'float32', ['batch_size', 2, 'past_sequence_length', 4]) };
+    const keys = g.op('Concat', [past.key, x], { axis: { int: 2 } }, 'present.0.key');
+    const values = g.op('Concat', [past.value, x], { axis: { int: 2 } }, 'present.0.value');
+    g.op('Add', [g.op('ReduceSum', [keys]), g.op('ReduceSum', [values])], {}, 'logits');
+    g.output('logits', 'float32', [1]);
+    for (const kind of ['key', 'value']) g.output(`present.0.${kind}`, 'float32', ['batch_size', 2, 'total_sequence_length', 4]);
+    const edit = exposeNewKv(g.toModel({ opset: 17, producer: 'test' }), { splitAttention: true })!;
+    expect(edit.split).toBe(false);
+    expect([...edit.inputs].sort()).toEqual(['past_key_values.0.key', 'past_key_values.0.value']);
+  });
+});
+
 describe('the fetch that edits decoder files for a load', () => {
   const decoder = model('demo-trained/onnx/decoder_model_merged.onnx');
   const files: Record<string, Uint8Array> = {
@@ -106,6 +184,14 @@ describe('the fetch that edits decoder files for a load', () => {
     expect(await edited.unreadable.text()).toBe('not a model');
     expect(edited.missing.status).toBe(404);
     expect(same(await edits.newKvOutputsDuring(false, () => bytes(url)), decoder)).toBe(true);
+    expect(same(await bytes(url), decoder)).toBe(true);
+  });
+
+  it('splits the attention too where the load asks for it', async () => {
+    const url = 'http://models.local/m/onnx/decoder_model_merged.onnx';
+    const split = await edits.newKvOutputsDuring(true, () => bytes(url), { splitAttention: true });
+    expect(same(split, exposeNewKv(decoder, { splitAttention: true })!.bytes)).toBe(true);
+    expect(same(split, exposeNewKv(decoder)!.bytes)).toBe(false);
     expect(same(await bytes(url), decoder)).toBe(true);
   });
 });
