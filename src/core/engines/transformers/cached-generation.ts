@@ -21,8 +21,12 @@
  * highest score (transformers.js' greedy sampler), and generation stops at
  * the generation config's end-of-sequence tokens or `maxTokens`, as
  * `generate` does. Sampled requests (temperature > 0) keep transformers.js'
- * `generate` (decode-loop.ts): its sampler draws from one per-realm random
- * generator, so its draws depend on what else runs.
+ * `generate` (decode-loop.ts), except where the decoder file was edited so
+ * that only this loop can run it (its attention split at the cache boundary,
+ * decoder-graph.ts): then they are decoded here, one request at a time, with
+ * the same logits processors, the same sampler (`topk`, `softmax`, a
+ * weighted draw from transformers.js' seeded generator) and the same seed as
+ * `generate`, so a seed draws what it draws there.
  *
  * Only architectures whose positions transformers.js numbers by the
  * cumulative attention mask, and whose cache holds only attention keys and
@@ -34,8 +38,10 @@ import type { EngineUsage, GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import { BATCH_SIZES, PLANNED_POSITIONS, chooseBatchSize, quantisedPerCall, type BatchChoice } from './batch-size.ts';
 import { newKvOutput } from './decoder-graph.ts';
+import { drivenType } from './driven-types.ts';
 import { ArrayPool, GrowingCache, cacheFromOutputs, cacheLength, disposeCache, plainKvNames, selectRows, stackRows, type KvCache } from './kv-cache.ts';
 import { GenerationMeter } from './generation-meter.ts';
+import { createTopPProcessor } from './sampling.ts';
 import { nextMacrotask } from './loading.ts';
 import type { TransformersLib } from './runtime.ts';
 import type { TokenEvent, VlmSampling } from './generation.ts';
@@ -77,13 +83,9 @@ export interface RowRequest {
   readonly onToken?: (event: TokenEvent) => void;
 }
 
-/** The model types whose positions transformers.js derives from the attention mask alone (no rope index, no special offsets of its own). */
-const DRIVEN_TYPES = new Set(['idefics3', 'smolvlm', 'llava', 'llama', 'mistral', 'qwen2', 'qwen3', 'phi3', 'gemma', 'gemma2', 'granite', 'olmo', 'olmo2', 'smollm3', 'gpt_neox']);
-
 /** Whether this loop can drive the model (else: transformers.js' `generate`). */
 export function canDrive(model: PreTrainedModel): boolean {
-  const config = model.config as unknown as { model_type?: string; is_encoder_decoder?: boolean };
-  if (config.is_encoder_decoder || !DRIVEN_TYPES.has(config.model_type ?? '')) return false;
+  if (!drivenType(model.config)) return false;
   const session = decoderSession(model);
   return session !== null && plainKvNames(session.inputNames);
 }
@@ -97,6 +99,28 @@ interface Session {
   readonly inputMetadata?: readonly { readonly name: string; readonly shape?: readonly (number | string)[]; readonly type?: string }[];
   /** What transformers.js loaded: the file's dtype and the device. */
   readonly config?: { readonly dtype?: string; readonly device?: string };
+}
+
+/**
+ * Whether only {@link CachedDecoder} can run the model's decoder: its file
+ * was edited without whole-cache outputs (decoder-graph.ts), which
+ * transformers.js' `generate` needs.
+ */
+function onlyCachedDecoding(model: PreTrainedModel): boolean {
+  const session = decoderSession(model);
+  return !!session && session.inputNames.some((n) => n.startsWith('past_key_values.')) && !(session.outputNames ?? []).some((n) => n.startsWith('present.'));
+}
+
+/**
+ * Releases the model and fails with what to do when only the cached decoder
+ * could run its decoder and none was made for it (the edit is asked for by
+ * model type before the load; a model of that type can still lack what the
+ * decoder needs, such as an image token).
+ */
+export async function refuseUndriven(model: PreTrainedModel, decoder: CachedDecoder | null, modelId: string): Promise<void> {
+  if (decoder || !onlyCachedDecoding(model)) return;
+  await model.dispose();
+  throw new EngineError('ENGINE_UNSUPPORTED', `Model "${modelId}" was loaded for NeuroEval's own decoder, which cannot run it; load it with cached decoding off.`);
 }
 
 function decoderSession(model: PreTrainedModel): Session | null {
@@ -152,12 +176,16 @@ export class CachedDecoder {
   /** Calls run one after another (a call's caches are pooled when it ends; the session runs one pass at a time). */
   #running: Promise<unknown> = Promise.resolve();
 
+  /** The decoder has no whole-cache outputs (its attention was split, decoder-graph.ts): `generate` cannot run it, so every request comes here. */
+  readonly runsEveryRequest: boolean;
+
   constructor(model: DrivenModel) {
     this.#m = model;
     const session = decoderSession(model.model);
     const past = (session?.inputNames ?? []).filter((n) => n.startsWith('past_key_values.'));
     const outputs = new Set(session?.outputNames ?? []);
     this.#appendInputs = session?.run && past.length > 0 && past.every((n) => outputs.has(newKvOutput(n))) ? past : null;
+    this.runsEveryRequest = this.#appendInputs !== null && ![...outputs].some((n) => n.startsWith('present.'));
   }
 
   /** Whether the cache is held in the engine's own arrays and grown in place (else the runtime returns it whole each pass). */
@@ -239,13 +267,20 @@ export class CachedDecoder {
   }
 
   /**
-   * Generates an answer for each request (greedy), decoding up to all of
-   * them together; `onResult` gets each as soon as it is finished. Never
+   * Generates an answer for each request, decoding up to all of them
+   * together (greedy ones; a sampled request is decoded alone);
+   * `onResult` gets each as soon as it is finished. Never
    * throws for an abort (its `signal` is any request's): the rows end with
    * what they had, `finishReason: 'abort'`.
    */
   generate(requests: readonly RowRequest[], onResult?: (index: number, result: GenerateResult) => void): Promise<GenerateResult[]> {
-    const run = this.#running.then(() => this.#generate(requests, onResult));
+    const run = this.#running.then(async () => {
+      if (requests.length < 2 || requests.every((r) => r.sampling.temperature === 0)) return this.#generate(requests, onResult);
+      // A sampled request draws from the one seeded generator: alone, so no other row's draws come between its own.
+      const results: GenerateResult[] = [];
+      for (const [i, r] of requests.entries()) results.push((await this.#generate([r], (_, result) => onResult?.(i, result)))[0]!);
+      return results;
+    });
     this.#running = run.catch(() => {});
     return run;
   }
@@ -292,6 +327,8 @@ export class CachedDecoder {
     const { logits, cache } = await this.#forward(rest, kept?.cache ?? null, prompt, kept?.images ?? 0, prompt.images.length, from, sampling.maxTokens);
     row.cache = cache;
     row.length = prompt.ids.length;
+    // As decode-loop.ts seeds before `generate`: the first draw is this row's first token.
+    if (sampling.temperature > 0) this.#m.lib.random.seed(sampling.seed);
     this.#accept(row, await this.#next(row, logits, 0));
     return row;
   }
@@ -492,13 +529,28 @@ export class CachedDecoder {
     return { logits: outputs['logits']!, cache: cacheFromOutputs(outputs) };
   }
 
-  /** The next token of `row` from row `index` of `logits` (its last position), through the model's logits processors. */
+  /**
+   * The next token of `row` from row `index` of `logits` (its last
+   * position), through the model's logits processors: the highest score, or
+   * for a sampled request a draw as transformers.js' multinomial sampler
+   * makes it.
+   */
   async #next(row: Row, logits: Tensor, index: number): Promise<number> {
-    const { model } = this.#m;
+    const { model, lib } = this.#m;
+    const { sampling } = row.request;
+    const sample = sampling.temperature > 0;
     const rowLogits = logits.slice(index, -1, null).unsqueeze(0).to('float32') as Tensor;
-    const config = (model as unknown as { _prepare_generation_config(c: null, k: object): object })._prepare_generation_config(null, { max_new_tokens: row.request.sampling.maxTokens, do_sample: false });
-    const processors = (model as unknown as { _get_logits_processor(c: object, n: number, p: null): (ids: bigint[][], l: Tensor) => Tensor })._get_logits_processor(config, row.prompt.ids.length, null);
-    const data = processors([row.ids], rowLogits).data as Float32Array;
+    const config = (model as unknown as { _prepare_generation_config(c: null, k: object): object })._prepare_generation_config(null, {
+      max_new_tokens: sampling.maxTokens,
+      do_sample: sample,
+      ...(sample ? { temperature: sampling.temperature, top_k: 0 } : {}),
+    });
+    const extra = new lib.LogitsProcessorList();
+    if (sample && sampling.topP < 1) extra.push(createTopPProcessor(lib, sampling.topP));
+    const processors = (model as unknown as { _get_logits_processor(c: object, n: number, p: unknown): (ids: bigint[][], l: Tensor) => Tensor })._get_logits_processor(config, row.prompt.ids.length, extra);
+    const scores = processors([row.ids], rowLogits);
+    if (sample) return drawToken(lib, (scores as unknown as Tensor[])[0]!);
+    const data = scores.data as Float32Array;
     let best = 0;
     for (let i = 1; i < data.length; i++) if (data[i]! > data[best]!) best = i;
     return best;
@@ -544,6 +596,24 @@ export class CachedDecoder {
 }
 
 const EMPTY_PROMPT: EncodedPrompt = { ids: [], images: [], vision: () => null };
+
+/**
+ * A token drawn from `scores` ([vocab]) as transformers.js' MultinomialSampler
+ * draws it with `top_k` 0: every token by descending score (its `topk`), their
+ * softmax, and one draw from its seeded generator weighted by those.
+ */
+async function drawToken(lib: TransformersLib, scores: Tensor): Promise<number> {
+  const [values, indices] = await lib.topk(scores, scores.dims.at(-1)!);
+  const p = lib.softmax(values!.data as Float32Array) as Float32Array;
+  let sum = 0;
+  for (let i = 0; i < p.length; i++) sum += p[i]!;
+  let x = lib.random.random() * sum;
+  for (let i = 0; i < p.length; i++) {
+    x -= p[i]!;
+    if (x < 0) return Number(indices!.data[i]);
+  }
+  return Number(indices!.data[p.length - 1]);
+}
 
 /**
  * Position ids of the last `tokens` slots of each row of a [rows, width]

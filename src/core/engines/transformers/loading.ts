@@ -8,6 +8,7 @@ import { AbortedError, throwIfAborted } from '../../errors.ts';
 import type { Progress } from '../../model/progress.ts';
 import { EngineError } from '../errors.ts';
 import type { FileBytesListener } from './download-meter.ts';
+import { drivenType } from './driven-types.ts';
 import type { ModelSource, TransformersRuntime } from './runtime.ts';
 import type { VlmDevice } from './generation.ts';
 
@@ -107,13 +108,19 @@ export async function loadOrExplain<T>(runtime: TransformersRuntime, downloads: 
 }
 
 /**
- * Runs a model load with its decoder file edited to give each pass's new
- * keys and values as outputs of their own (decoder-graph.ts) where the
- * engine drives the cache itself on WASM; loads on WebGPU, and the engine
- * as it was (`cachedDecoding: false`), get the files as they are.
+ * Loads a decoder with `load`, its file edited for the engine's own decoder
+ * (decoder-graph.ts, model-file-edits.ts) where that decoder keeps the cache
+ * on WASM: the new keys and values as outputs of their own, and, for a model
+ * type that decoder drives (it then runs every request, sampled ones too),
+ * the attention split at the cache boundary. Loads on WebGPU, and the engine
+ * as it was (`cachedDecoding: false`), get the files as they are. `load`
+ * gets the model's configuration where it was read here (pass it on, so it
+ * is not read twice).
  */
-export function withNewKvOutputs<T>(runtime: TransformersRuntime, options: ModelLoadOptions, load: () => Promise<T>): Promise<T> {
-  return runtime.edits.newKvOutputsDuring((options.device ?? 'wasm') === 'wasm' && options.cachedDecoding !== false, load);
+export async function withNewKvOutputs<T>(runtime: TransformersRuntime, options: ModelLoadOptions, modelId: string, revision: string, load: (config?: unknown) => Promise<T>): Promise<T> {
+  if ((options.device ?? 'wasm') !== 'wasm' || options.cachedDecoding === false) return load();
+  const config = await runtime.lib.AutoConfig.from_pretrained(modelId, { revision });
+  return runtime.edits.newKvOutputsDuring(true, () => load(config), { splitAttention: drivenType(config) });
 }
 
 /** Releases a model loaded while `signal` fired, then throws {@link AbortedError}. */

@@ -10,7 +10,7 @@ import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import type { GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import type { BatchChoice } from './batch-size.ts';
-import { CachedDecoder, canDrive, type EncodedPrompt, type RowRequest } from './cached-generation.ts';
+import { CachedDecoder, canDrive, refuseUndriven, type EncodedPrompt, type RowRequest } from './cached-generation.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import { disposeIfAborted, downloadReporter, loadOrExplain, modelInfo, pretrainedOptions, withNewKvOutputs, yieldBeforeEachForward, type ModelInfo, type ModelLoadOptions } from './loading.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
@@ -83,9 +83,11 @@ export class TransformersTextLlm {
       throw new EngineError('ENGINE_UNSUPPORTED', `Model "${modelId}" has no chat template; a text judge needs an instruction-tuned (chat) model.`);
     }
     throwIfAborted(options.signal);
-    const model = await loadOrExplain(runtime, downloads, modelId, () => withNewKvOutputs(runtime, options, () => lib.AutoModelForCausalLM.from_pretrained(modelId, pretrained as never)));
+    const model = await loadOrExplain(runtime, downloads, modelId, () => withNewKvOutputs(runtime, options, modelId, revision, (config) => lib.AutoModelForCausalLM.from_pretrained(modelId, { ...pretrained, ...(config ? { config } : {}) } as never)));
     await disposeIfAborted(model, options.signal);
-    return new TransformersTextLlm(runtime, tokenizer, model, modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm', model.sessions), options.cachedDecoding !== false, options.batch);
+    const llm = new TransformersTextLlm(runtime, tokenizer, model, modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm', model.sessions), options.cachedDecoding !== false, options.batch);
+    await refuseUndriven(model, llm.#decoder, modelId);
+    return llm;
   }
 
   /** The ONNX sessions, by transformers.js' name for them (for checks; do not run them directly). */
@@ -102,7 +104,7 @@ export class TransformersTextLlm {
     if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
     checkSampling(sampling);
     if (messages.length === 0) throw new InvalidInputError('A conversation needs at least one message.');
-    if (this.#decoder && sampling.temperature === 0) {
+    if (this.#decoder && (sampling.temperature === 0 || this.#decoder.runsEveryRequest)) {
       const [result] = await this.generateBatch([{ messages, sampling, ...(onToken ? { onToken } : {}), ...(prefix ? prefix : {}) }]);
       return result!;
     }
@@ -123,7 +125,8 @@ export class TransformersTextLlm {
   async generateBatch(requests: readonly TextRequest[], onResult?: (index: number, result: GenerateResult) => void): Promise<GenerateResult[]> {
     if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
     const decoder = this.#decoder;
-    if (!decoder || requests.some((r) => r.sampling.temperature !== 0)) {
+    // Sampled requests go through transformers.js' `generate`, unless only the cached decoder can run this model.
+    if (!decoder || (!decoder.runsEveryRequest && requests.some((r) => r.sampling.temperature !== 0))) {
       const out: GenerateResult[] = [];
       for (const [i, r] of requests.entries()) {
         out.push(await (decoder && r.sampling.temperature === 0 ? this.generateBatch([r]).then((x) => x[0]!) : this.generate(r.messages, r.sampling, r.onToken)));

@@ -10,7 +10,7 @@ import { InvalidInputError, throwIfAborted } from '../../errors.ts';
 import type { GenerateResult } from '../engine.ts';
 import { EngineError } from '../errors.ts';
 import type { BatchChoice } from './batch-size.ts';
-import { CachedDecoder, canDrive, type EncodedPrompt, type RowRequest } from './cached-generation.ts';
+import { CachedDecoder, canDrive, refuseUndriven, type EncodedPrompt, type RowRequest } from './cached-generation.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import type { TokenEvent, VlmSampling } from './generation.ts';
 import { applyModelSource, type TransformersRuntime } from './runtime.ts';
@@ -87,11 +87,13 @@ export class TransformersVlm {
     const { processor, model } = await loadOrExplain(runtime, downloadReporter(options.onProgress), modelId, async () => {
       const processor = await lib.AutoProcessor.from_pretrained(modelId, { revision });
       throwIfAborted(options.signal);
-      const model = await withNewKvOutputs(runtime, options, () => lib.AutoModelForImageTextToText.from_pretrained(modelId, loadOptions as never));
+      const model = await withNewKvOutputs(runtime, options, modelId, revision, (config) => lib.AutoModelForImageTextToText.from_pretrained(modelId, { ...loadOptions, ...(config ? { config } : {}) } as never));
       return { processor, model };
     });
     await disposeIfAborted(model, options.signal);
-    return new TransformersVlm(runtime, processor, model, modelInfo(runtime, modelId, model.config, model.constructor.name, device, model.sessions), options.processor ?? {}, options.cachedDecoding !== false, options.batch);
+    const vlm = new TransformersVlm(runtime, processor, model, modelInfo(runtime, modelId, model.config, model.constructor.name, device, model.sessions), options.processor ?? {}, options.cachedDecoding !== false, options.batch);
+    await refuseUndriven(model, vlm.#decoder, modelId);
+    return vlm;
   }
 
   /** Whether greedy requests keep a shared prefix and decode in batches here (the architecture allows it). */
@@ -102,6 +104,11 @@ export class TransformersVlm {
   /** Whether that cache is held in the engine's own arrays and grown in place (the decoder file was edited for it: decoder-graph.ts). */
   get growsCacheInPlace(): boolean {
     return this.#decoder?.growsCacheInPlace ?? false;
+  }
+
+  /** Whether sampled requests are decoded by the engine too (only it can run the edited decoder file: decoder-graph.ts). */
+  get decodesEveryRequest(): boolean {
+    return this.#decoder?.runsEveryRequest ?? false;
   }
 
   /** The texts the chat template made of the requests since the last call (image tokens where each image stands), for diagnostics. */
@@ -130,7 +137,7 @@ export class TransformersVlm {
   async generateChat(messages: readonly VlmMessage[], sampling: VlmSampling, onToken?: (event: TokenEvent) => void, prefix?: PromptPrefix): Promise<GenerateResult> {
     if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
     checkSampling(sampling);
-    if (this.#decoder && sampling.temperature === 0) {
+    if (this.#decoder && (sampling.temperature === 0 || this.#decoder.runsEveryRequest)) {
       const [result] = await this.generateBatch([{ messages, sampling, ...(onToken ? { onToken } : {}), ...(prefix ? { prefix } : {}) }]);
       return result!;
     }
@@ -160,7 +167,8 @@ export class TransformersVlm {
   ): Promise<GenerateResult[]> {
     if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
     const decoder = this.#decoder;
-    if (!decoder || requests.some((r) => r.sampling.temperature !== 0)) {
+    // Sampled requests go through transformers.js' `generate`, unless only the cached decoder can run this model.
+    if (!decoder || (!decoder.runsEveryRequest && requests.some((r) => r.sampling.temperature !== 0))) {
       const out: GenerateResult[] = [];
       for (const [i, r] of requests.entries()) {
         if (decoder && r.sampling.temperature === 0) out.push((await this.generateBatch([r]))[0]!);

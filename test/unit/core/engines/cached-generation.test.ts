@@ -8,6 +8,9 @@
  * requests compute only their own tokens; the prompt's text and image
  * tokens are reported; an abort mid-batch returns what each row had. The
  * same for a text model (the self-test judge) with its system turn kept.
+ * Each with the decoder file as published, edited to give its new keys and
+ * values, and edited with its attention split (then sampled requests are
+ * drawn here too, and must draw what `generate` draws for their seed).
  */
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -58,24 +61,32 @@ function prefixOf(all: readonly VlmMessage[][]): PromptPrefix {
 
 /**
  * A copy of a model folder whose decoder file has its new-positions outputs
- * (decoder-graph.ts), as browsers get it through the runtime's fetch. (In
- * Node, transformers.js reads model files from disk or not at all, so the
- * fetch-time edit cannot be used here; model-file-edits.test.ts tests it.)
+ * (decoder-graph.ts), and with `split` its attention split at the cache
+ * boundary, as browsers get it through the runtime's fetch. (In Node,
+ * transformers.js reads model files from disk or not at all, so the
+ * fetch-time edit cannot be used here; decoder-graph.test.ts tests it.)
  */
-function editedCopy(dir: string): string {
+function editedCopy(dir: string, split: boolean): string {
   const copy = join(makeTempDir('edited-model'), basename(dir));
   cpSync(dir, copy, { recursive: true });
   for (const file of readdirSync(join(copy, 'onnx'))) {
     if (!/^decoder_model_merged.*\.onnx$|^model.*\.onnx$/.test(file)) continue;
-    const edited = exposeNewKv(new Uint8Array(readFileSync(join(copy, 'onnx', file))));
+    const edited = exposeNewKv(new Uint8Array(readFileSync(join(copy, 'onnx', file))), { splitAttention: split });
     expect(edited, file).not.toBeNull();
+    expect(edited!.split, file).toBe(split);
     writeFileSync(join(copy, 'onnx', file), edited!.bytes);
   }
   return copy;
 }
 
-// As the file is, the runtime returns the whole cache each pass; edited, the engine grows the cache in place.
-for (const decoderFile of ['as published', 'edited'] as const)
+type DecoderFile = 'as published' | 'edited' | 'edited and split';
+const DECODER_FILES: readonly DecoderFile[] = ['as published', 'edited', 'edited and split'];
+const folderFor = (dir: string, file: DecoderFile) => (file === 'as published' ? dir : editedCopy(dir, file === 'edited and split'));
+const SAMPLED = [7, 8].map((seed) => ({ maxTokens: 48, temperature: 3, topP: 0.95, seed }));
+
+// As the file is, the runtime returns the whole cache each pass; edited, the engine grows the cache in place;
+// split, no pass builds the whole cache and every request, sampled ones too, is decoded by the engine.
+for (const decoderFile of DECODER_FILES)
 describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})`, () => {
   let cached: TransformersVlm;
   let plain: TransformersVlm;
@@ -84,7 +95,7 @@ describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})
 
   beforeAll(async () => {
     const rt = await loadNodeTransformers();
-    cached = await TransformersVlm.load(rt, { source: { kind: 'folder', location: decoderFile === 'edited' ? editedCopy(MODEL_DIR) : MODEL_DIR }, device: 'wasm' });
+    cached = await TransformersVlm.load(rt, { source: { kind: 'folder', location: folderFor(MODEL_DIR, decoderFile) }, device: 'wasm' });
     plain = await TransformersVlm.load(rt, { source: { kind: 'folder', location: MODEL_DIR }, device: 'wasm', cachedDecoding: false });
   }, 60_000);
   afterAll(async () => {
@@ -96,9 +107,30 @@ describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})
   it('drives the demo-trained model; the engine as it was does not', () => {
     expect(cached.drivesCache).toBe(true);
     expect(plain.drivesCache).toBe(false);
-    expect(cached.growsCacheInPlace).toBe(decoderFile === 'edited');
+    expect(cached.growsCacheInPlace).toBe(decoderFile !== 'as published');
     expect(plain.growsCacheInPlace).toBe(false);
+    expect(cached.decodesEveryRequest).toBe(decoderFile === 'edited and split');
   });
+
+  it("draws transformers.js' own sampled answers for a seed, alone and asked together", async () => {
+    const all = await requests(cases.slice(0, 3));
+    const drawn: string[][] = [];
+    for (const sampling of SAMPLED) {
+      const reference: string[] = [];
+      for (const m of all) reference.push((await plain.generateChat(m, sampling)).text);
+      const alone: string[] = [];
+      for (const m of all) alone.push((await cached.generateChat(m, sampling)).text);
+      expect(alone).toEqual(reference);
+      const together = await cached.generateBatch(all.map((messages) => ({ messages, sampling })));
+      expect(together.map((r) => r.text)).toEqual(reference);
+      drawn.push(reference);
+    }
+    // The draws are real: another seed draws other answers, and neither is the greedy one.
+    expect(drawn[0]).not.toEqual(drawn[1]);
+    const greedy: string[] = [];
+    for (const m of all) greedy.push((await plain.generateChat(m, GREEDY)).text);
+    expect(drawn[0]).not.toEqual(greedy);
+  }, 180_000);
 
   for (const shots of [0, 2]) {
     it(`gives transformers.js' own greedy answers with and without the kept prefix, alone and in batches (${shots ? 'few-shot' : 'zero-shot'})`, async () => {
@@ -168,6 +200,22 @@ describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})
   }, 60_000);
 });
 
+describe('a decoder file only the cached decoder can run', () => {
+  afterAll(removeTempDirs);
+  it('is refused at load, with what to do, where the cached decoder cannot drive the model', async () => {
+    // The split file, with a configuration that names no image token: the cached decoder cannot place image features.
+    const folder = editedCopy(MODEL_DIR, true);
+    const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as Record<string, unknown>;
+    delete config['image_token_id'];
+    writeFileSync(join(folder, 'config.json'), JSON.stringify(config));
+    const rt = await loadNodeTransformers();
+    await expect(TransformersVlm.load(rt, { source: { kind: 'folder', location: folder }, device: 'wasm' })).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+      message: expect.stringContaining('load it with cached decoding off'),
+    });
+  }, 60_000);
+});
+
 describe('prefix arithmetic', () => {
   it('counts shared tokens and finds each image\'s tokens', () => {
     expect(sharedLength([1, 2, 3, 4], [1, 2, 9])).toBe(2);
@@ -178,7 +226,7 @@ describe('prefix arithmetic', () => {
   });
 });
 
-for (const decoderFile of ['as published', 'edited'] as const)
+for (const decoderFile of DECODER_FILES)
 describe(`cached decoder on a text model (the self-test judge, through the Engine interface; decoder file ${decoderFile})`, () => {
   const TEXT_DIR = fileURLToPath(new URL('../../../../public/models/self-test-text/', import.meta.url));
   afterAll(removeTempDirs);
@@ -188,7 +236,7 @@ describe(`cached decoder on a text model (the self-test judge, through the Engin
   const engine = (options: { cachedDecoding: boolean; batch?: number }) =>
     new TransformersEngine({
       runtime: { wasmPaths: ORT_WEB_DIST_URL, ort },
-      source: { kind: 'folder', location: options.cachedDecoding && decoderFile === 'edited' ? editedCopy(TEXT_DIR) : TEXT_DIR },
+      source: { kind: 'folder', location: options.cachedDecoding ? folderFor(TEXT_DIR, decoderFile) : TEXT_DIR },
       task: 'text-generation',
       ...options,
     });
@@ -210,6 +258,14 @@ describe(`cached decoder on a text model (the self-test judge, through the Engin
       const batched = await cached.generateBatch!(requests.map((r) => ({ ...r, prefix })));
       expect(batched.map((r) => r.text)).toEqual(reference);
       expect(batched.every((r) => r.usage.batch === 4)).toBe(true);
+      for (const sampling of SAMPLED) {
+        const sampled = requests.map((r) => ({ ...r, sampling: { ...sampling, maxTokens: 12 } }));
+        const want = [];
+        for (const r of sampled) want.push((await plain.generate(r)).text);
+        const got = [];
+        for (const r of sampled) got.push((await cached.generate({ ...r, prefix })).text);
+        expect(got).toEqual(want);
+      }
     } finally {
       await plain.unload();
       await cached.unload();
