@@ -284,15 +284,20 @@ function edit(model: Uint8Array, splitAttention: boolean): NewKvEdit | null {
   const presentTypes = new Map<string, number | null>();
   const concats = new Map<string, GraphNode>();
   const nodes: GraphNode[] = [];
-  const outputFields: { field: Field; name: string }[] = [];
+  const graphOutputs = new Set<string>();
+  /** Where each whole-cache output's field starts (the split leaves them out). */
+  const presentFields = new Set<number>();
   let foreign = false;
   for (const f of fields(model, graph.from, graph.to)) {
     if (f.wire !== LEN) continue;
     if (f.no === GRAPH_INPUT) graphInputs.add(elemType(model, f.from, f.to).name);
     else if (f.no === GRAPH_OUTPUT) {
       const v = elemType(model, f.from, f.to);
-      outputFields.push({ field: f, name: v.name });
-      if (v.name.startsWith(PRESENT)) presentTypes.set(v.name, v.elem);
+      graphOutputs.add(v.name);
+      if (v.name.startsWith(PRESENT)) {
+        presentTypes.set(v.name, v.elem);
+        presentFields.add(f.start);
+      }
     } else if (f.no === GRAPH_NODE) {
       const node = readNode(model, f);
       if (!node) {
@@ -319,18 +324,14 @@ function edit(model: Uint8Array, splitAttention: boolean): NewKvEdit | null {
   }
 
   // Nodes outside the default domain may read the cache in ways the plan cannot see: no split then.
-  const plan = splitAttention && !foreign && defaultOpset(model) >= 13 ? splitPlan(nodes, concats, new Set(outputFields.map((o) => o.name))) : null;
+  const plan = splitAttention && !foreign && defaultOpset(model) >= 13 ? splitPlan(nodes, concats, graphOutputs) : null;
   const parts: Uint8Array[] = [];
   if (!plan) parts.push(model.subarray(graph.from, graph.to));
   else {
     // The graph's fields in order, less the whole-cache outputs and with the attention nodes replaced.
     for (const f of fields(model, graph.from, graph.to)) {
-      if (f.no === GRAPH_OUTPUT && f.wire === LEN && elemType(model, f.from, f.to).name.startsWith(PRESENT)) continue;
-      if (f.no === GRAPH_NODE && f.wire === LEN && plan.replace.has(f.start)) {
-        parts.push(plan.replace.get(f.start)!);
-        continue;
-      }
-      parts.push(model.subarray(f.start, f.to));
+      if (presentFields.has(f.start)) continue;
+      parts.push(plan.replace.get(f.start) ?? model.subarray(f.start, f.to));
     }
     added.push(...plan.initializers);
   }
@@ -398,6 +399,22 @@ function int64Initializer(name: string, value: bigint): number[] {
 const TRANSPOSED = [0n, 1n, 3n, 2n];
 const sameInts = (a: readonly bigint[] | undefined, b: readonly bigint[]) => a !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
 
+/** Names of the nodes and initializers the split adds. */
+const [ZERO, TWO, LAST, END] = [`${SPLIT}zero`, `${SPLIT}two`, `${SPLIT}last`, `${SPLIT}end`];
+
+/** A replacement per node field, by where the field starts (empty: the node goes). */
+type Replacements = Map<number, Uint8Array>;
+
+/** One `present.N.*` being split: the `Concat`'s two inputs, and what the readers need to see of the graph. */
+interface SplitCache {
+  readonly present: string;
+  readonly past: string;
+  readonly fresh: string;
+  readonly consumers: ReadonlyMap<string, readonly GraphNode[]>;
+  readonly graphOutputs: ReadonlySet<string>;
+  readonly replace: Replacements;
+}
+
 /**
  * The attention of every layer computed on the cache and the pass's
  * positions apart, where each layer reads `present.N.*` only as
@@ -412,58 +429,68 @@ const sameInts = (a: readonly bigint[] | undefined, b: readonly bigint[]) => a !
  * graph whatever outputs a run asks for, so an unasked `present.*` would
  * still be built. Null when any layer reads the cache otherwise.
  */
-function splitPlan(nodes: readonly GraphNode[], concats: ReadonlyMap<string, GraphNode>, graphOutputs: ReadonlySet<string>): { replace: Map<number, Uint8Array>; initializers: number[] } | null {
+function splitPlan(nodes: readonly GraphNode[], concats: ReadonlyMap<string, GraphNode>, graphOutputs: ReadonlySet<string>): { replace: Replacements; initializers: number[] } | null {
   const consumers = new Map<string, GraphNode[]>();
-  for (const n of nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
-  const replace = new Map<number, Uint8Array>();
-  const [zero, two, last, end] = [`${SPLIT}zero`, `${SPLIT}two`, `${SPLIT}last`, `${SPLIT}end`];
-  for (const [present, concat] of concats) {
-    const [past, fresh] = concat.inputs as [string, string];
-    replace.set(concat.field.start, new Uint8Array(0));
-    const readers = consumers.get(present) ?? [];
-    if (readers.length === 0) return null;
-    for (const r of readers) {
-      if (present.endsWith('.key')) {
-        // Keys: Transpose(keys, [0,1,3,2]) → MatMul(a, ·) only.
-        if (r.op !== 'Transpose' || !sameInts(r.ints.get('perm'), TRANSPOSED) || r.outputs.length !== 1 || graphOutputs.has(r.outputs[0]!)) return null;
-        const products = consumers.get(r.outputs[0]!) ?? [];
-        if (products.length === 0) return null;
-        replace.set(r.field.start, new Uint8Array(0));
-        for (const m of products) {
-          if (m.op !== 'MatMul' || m.inputs[1] !== r.outputs[0] || m.inputs[0] === r.outputs[0] || m.outputs.length !== 1) return null;
-          const o = m.outputs[0]!;
-          const perm = [intsAttr('perm', TRANSPOSED)];
-          replace.set(
-            m.field.start,
-            Uint8Array.from([
-              ...nodeBytes('Transpose', [past], `${o}/${SPLIT}past_t`, perm),
-              ...nodeBytes('Transpose', [fresh], `${o}/${SPLIT}new_t`, perm),
-              ...nodeBytes('MatMul', [m.inputs[0]!, `${o}/${SPLIT}past_t`], `${o}/${SPLIT}past`),
-              ...nodeBytes('MatMul', [m.inputs[0]!, `${o}/${SPLIT}new_t`], `${o}/${SPLIT}new`),
-              ...nodeBytes('Concat', [`${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o, [intAttr('axis', -1n)]),
-            ]),
-          );
-        }
-      } else {
-        // Values: MatMul(p, values) only.
-        if (r.op !== 'MatMul' || r.inputs[1] !== present || r.inputs[0] === present || r.outputs.length !== 1) return null;
-        const o = r.outputs[0]!;
-        replace.set(
-          r.field.start,
-          Uint8Array.from([
-            ...nodeBytes('Shape', [past], `${o}/${SPLIT}shape`),
-            ...nodeBytes('Gather', [`${o}/${SPLIT}shape`, two], `${o}/${SPLIT}length`, [intAttr('axis', 0n)]),
-            ...nodeBytes('Slice', [r.inputs[0]!, zero, `${o}/${SPLIT}length`, last], `${o}/${SPLIT}p_past`),
-            ...nodeBytes('Slice', [r.inputs[0]!, `${o}/${SPLIT}length`, end, last], `${o}/${SPLIT}p_new`),
-            ...nodeBytes('MatMul', [`${o}/${SPLIT}p_past`, past], `${o}/${SPLIT}past`),
-            ...nodeBytes('MatMul', [`${o}/${SPLIT}p_new`, fresh], `${o}/${SPLIT}new`),
-            ...nodeBytes('Add', [`${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o),
-          ]),
-        );
-      }
+  for (const n of nodes) {
+    for (const i of n.inputs) {
+      const list = consumers.get(i);
+      if (list) list.push(n);
+      else consumers.set(i, [n]);
     }
   }
+  const replace: Replacements = new Map();
+  for (const [present, concat] of concats) {
+    replace.set(concat.field.start, new Uint8Array(0));
+    const readers = consumers.get(present) ?? [];
+    const [past, fresh] = concat.inputs as [string, string];
+    const cache: SplitCache = { present, past, fresh, consumers, graphOutputs, replace };
+    const split = present.endsWith('.key') ? splitKeys : splitValues;
+    if (readers.length === 0 || !readers.every((r) => split(r, cache))) return null;
+  }
   // The 1-D index tensors Gather and Slice read: axis 2 of the cache's shape, the key axis, its start and an end past any length.
-  const initializers = [...int64Initializer(zero, 0n), ...int64Initializer(two, 2n), ...int64Initializer(last, -1n), ...int64Initializer(end, 2n ** 62n)];
+  const initializers = [...int64Initializer(ZERO, 0n), ...int64Initializer(TWO, 2n), ...int64Initializer(LAST, -1n), ...int64Initializer(END, 2n ** 62n)];
   return { replace, initializers };
+}
+
+/** A reader of a layer's keys: `Transpose(keys, [0,1,3,2])` read only by `MatMul(a, ·)`; each product becomes the scores of the two parts, concatenated. */
+function splitKeys(r: GraphNode, { past, fresh, consumers, graphOutputs, replace }: SplitCache): boolean {
+  if (r.op !== 'Transpose' || !sameInts(r.ints.get('perm'), TRANSPOSED) || r.outputs.length !== 1 || graphOutputs.has(r.outputs[0]!)) return false;
+  const transposed = r.outputs[0]!;
+  const products = consumers.get(transposed) ?? [];
+  if (products.length === 0 || !products.every((m) => m.op === 'MatMul' && m.inputs[1] === transposed && m.inputs[0] !== transposed && m.outputs.length === 1)) return false;
+  replace.set(r.field.start, new Uint8Array(0));
+  const perm = [intsAttr('perm', TRANSPOSED)];
+  for (const m of products) {
+    const [a, o] = [m.inputs[0]!, m.outputs[0]!];
+    replace.set(
+      m.field.start,
+      Uint8Array.from([
+        ...nodeBytes('Transpose', [past], `${o}/${SPLIT}past_t`, perm),
+        ...nodeBytes('Transpose', [fresh], `${o}/${SPLIT}new_t`, perm),
+        ...nodeBytes('MatMul', [a, `${o}/${SPLIT}past_t`], `${o}/${SPLIT}past`),
+        ...nodeBytes('MatMul', [a, `${o}/${SPLIT}new_t`], `${o}/${SPLIT}new`),
+        ...nodeBytes('Concat', [`${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o, [intAttr('axis', -1n)]),
+      ]),
+    );
+  }
+  return true;
+}
+
+/** A reader of a layer's values: `MatMul(p, values)`; it becomes the sum of each part's product with its share of `p` along the key axis. */
+function splitValues(r: GraphNode, { present, past, fresh, replace }: SplitCache): boolean {
+  if (r.op !== 'MatMul' || r.inputs[1] !== present || r.inputs[0] === present || r.outputs.length !== 1) return false;
+  const [p, o] = [r.inputs[0]!, r.outputs[0]!];
+  replace.set(
+    r.field.start,
+    Uint8Array.from([
+      ...nodeBytes('Shape', [past], `${o}/${SPLIT}shape`),
+      ...nodeBytes('Gather', [`${o}/${SPLIT}shape`, TWO], `${o}/${SPLIT}length`, [intAttr('axis', 0n)]),
+      ...nodeBytes('Slice', [p, ZERO, `${o}/${SPLIT}length`, LAST], `${o}/${SPLIT}p_past`),
+      ...nodeBytes('Slice', [p, `${o}/${SPLIT}length`, END, LAST], `${o}/${SPLIT}p_new`),
+      ...nodeBytes('MatMul', [`${o}/${SPLIT}p_past`, past], `${o}/${SPLIT}past`),
+      ...nodeBytes('MatMul', [`${o}/${SPLIT}p_new`, fresh], `${o}/${SPLIT}new`),
+      ...nodeBytes('Add', [`${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o),
+    ]),
+  );
+  return true;
 }
