@@ -155,7 +155,12 @@ interface Row {
   length: number;
   cache: KvCache | null;
   finish: GenerateResult['finishReason'] | null;
+  /** The row's logits processors, made at its first token (they depend only on its sampling and prompt length). */
+  processors: LogitsProcessors | null;
 }
+
+/** transformers.js' prepared logits processors: all input ids and [rows, vocab] logits in, processed scores out. */
+type LogitsProcessors = (ids: bigint[][], logits: Tensor) => Tensor;
 
 export class CachedDecoder {
   readonly #m: DrivenModel;
@@ -179,13 +184,18 @@ export class CachedDecoder {
   /** The decoder has no whole-cache outputs (its attention was split, decoder-graph.ts): `generate` cannot run it, so every request comes here. */
   readonly runsEveryRequest: boolean;
 
+  /** Whether a request with this sampling is decoded here: greedy ones always, sampled ones where {@link runsEveryRequest}. */
+  takes(sampling: { readonly temperature: number }): boolean {
+    return sampling.temperature === 0 || this.runsEveryRequest;
+  }
+
   constructor(model: DrivenModel) {
     this.#m = model;
     const session = decoderSession(model.model);
     const past = (session?.inputNames ?? []).filter((n) => n.startsWith('past_key_values.'));
     const outputs = new Set(session?.outputNames ?? []);
     this.#appendInputs = session?.run && past.length > 0 && past.every((n) => outputs.has(newKvOutput(n))) ? past : null;
-    this.runsEveryRequest = this.#appendInputs !== null && ![...outputs].some((n) => n.startsWith('present.'));
+    this.runsEveryRequest = onlyCachedDecoding(model.model);
   }
 
   /** Whether the cache is held in the engine's own arrays and grown in place (else the runtime returns it whole each pass). */
@@ -311,7 +321,7 @@ export class CachedDecoder {
     const { sampling } = request;
     const meter = new GenerationMeter();
     const prompt = sampling.signal?.aborted ? EMPTY_PROMPT : await request.encode();
-    const row: Row = { request, prompt, meter, ids: prompt.ids.map(BigInt), generated: [], emitted: '', reused: 0, length: 0, cache: null, finish: null };
+    const row: Row = { request, prompt, meter, ids: prompt.ids.map(BigInt), generated: [], emitted: '', reused: 0, length: 0, cache: null, finish: null, processors: null };
     meter.describe({ prompt: promptSize(prompt, this.#m.imageTokenId, 0) });
     if (sampling.signal?.aborted) {
       row.finish = 'abort';
@@ -536,10 +546,22 @@ export class CachedDecoder {
    * makes it.
    */
   async #next(row: Row, logits: Tensor, index: number): Promise<number> {
+    const { lib } = this.#m;
+    const rowLogits = logits.slice(index, -1, null).unsqueeze(0).to('float32') as Tensor;
+    row.processors ??= this.#processors(row);
+    const scores = row.processors([row.ids], rowLogits);
+    if (row.request.sampling.temperature > 0) return drawToken(lib, (scores as unknown as Tensor[])[0]!);
+    const data = scores.data as Float32Array;
+    let best = 0;
+    for (let i = 1; i < data.length; i++) if (data[i]! > data[best]!) best = i;
+    return best;
+  }
+
+  /** The logits processors `generate` builds for the row's sampling and prompt (with our top-p where it samples: sampling.ts). */
+  #processors(row: Row): LogitsProcessors {
     const { model, lib } = this.#m;
     const { sampling } = row.request;
     const sample = sampling.temperature > 0;
-    const rowLogits = logits.slice(index, -1, null).unsqueeze(0).to('float32') as Tensor;
     const config = (model as unknown as { _prepare_generation_config(c: null, k: object): object })._prepare_generation_config(null, {
       max_new_tokens: sampling.maxTokens,
       do_sample: sample,
@@ -547,13 +569,7 @@ export class CachedDecoder {
     });
     const extra = new lib.LogitsProcessorList();
     if (sample && sampling.topP < 1) extra.push(createTopPProcessor(lib, sampling.topP));
-    const processors = (model as unknown as { _get_logits_processor(c: object, n: number, p: unknown): (ids: bigint[][], l: Tensor) => Tensor })._get_logits_processor(config, row.prompt.ids.length, extra);
-    const scores = processors([row.ids], rowLogits);
-    if (sample) return drawToken(lib, (scores as unknown as Tensor[])[0]!);
-    const data = scores.data as Float32Array;
-    let best = 0;
-    for (let i = 1; i < data.length; i++) if (data[i]! > data[best]!) best = i;
-    return best;
+    return (model as unknown as { _get_logits_processor(c: object, n: number, p: unknown): LogitsProcessors })._get_logits_processor(config, row.prompt.ids.length, extra);
   }
 
   /** Records the token, streams its text, and decides whether the row is finished. */

@@ -114,13 +114,13 @@ export async function loadOrExplain<T>(runtime: TransformersRuntime, downloads: 
  * type that decoder drives (it then runs every request, sampled ones too),
  * the attention split at the cache boundary. Loads on WebGPU, and the engine
  * as it was (`cachedDecoding: false`), get the files as they are. `load`
- * gets the model's configuration where it was read here (pass it on, so it
- * is not read twice).
+ * gets what was read here to add to its load options (the configuration, so
+ * it is not read twice).
  */
-export async function withNewKvOutputs<T>(runtime: TransformersRuntime, options: ModelLoadOptions, modelId: string, revision: string, load: (config?: unknown) => Promise<T>): Promise<T> {
-  if ((options.device ?? 'wasm') !== 'wasm' || options.cachedDecoding === false) return load();
+export async function withNewKvOutputs<T>(runtime: TransformersRuntime, options: ModelLoadOptions, modelId: string, revision: string, load: (read: { readonly config?: unknown }) => Promise<T>): Promise<T> {
+  if ((options.device ?? 'wasm') !== 'wasm' || options.cachedDecoding === false) return load({});
   const config = await runtime.lib.AutoConfig.from_pretrained(modelId, { revision });
-  return runtime.edits.newKvOutputsDuring(true, () => load(config), { splitAttention: drivenType(config) });
+  return runtime.edits.newKvOutputsDuring(true, () => load({ config }), { splitAttention: drivenType(config) });
 }
 
 /** Releases a model loaded while `signal` fired, then throws {@link AbortedError}. */

@@ -83,7 +83,7 @@ export class TransformersTextLlm {
       throw new EngineError('ENGINE_UNSUPPORTED', `Model "${modelId}" has no chat template; a text judge needs an instruction-tuned (chat) model.`);
     }
     throwIfAborted(options.signal);
-    const model = await loadOrExplain(runtime, downloads, modelId, () => withNewKvOutputs(runtime, options, modelId, revision, (config) => lib.AutoModelForCausalLM.from_pretrained(modelId, { ...pretrained, ...(config ? { config } : {}) } as never)));
+    const model = await loadOrExplain(runtime, downloads, modelId, () => withNewKvOutputs(runtime, options, modelId, revision, (read) => lib.AutoModelForCausalLM.from_pretrained(modelId, { ...pretrained, ...read } as never)));
     await disposeIfAborted(model, options.signal);
     const llm = new TransformersTextLlm(runtime, tokenizer, model, modelInfo(runtime, modelId, model.config, model.constructor.name, options.device ?? 'wasm', model.sessions), options.cachedDecoding !== false, options.batch);
     await refuseUndriven(model, llm.#decoder, modelId);
@@ -104,7 +104,7 @@ export class TransformersTextLlm {
     if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
     checkSampling(sampling);
     if (messages.length === 0) throw new InvalidInputError('A conversation needs at least one message.');
-    if (this.#decoder && (sampling.temperature === 0 || this.#decoder.runsEveryRequest)) {
+    if (this.#decoder?.takes(sampling)) {
       const [result] = await this.generateBatch([{ messages, sampling, ...(onToken ? { onToken } : {}), ...(prefix ? prefix : {}) }]);
       return result!;
     }
@@ -125,11 +125,10 @@ export class TransformersTextLlm {
   async generateBatch(requests: readonly TextRequest[], onResult?: (index: number, result: GenerateResult) => void): Promise<GenerateResult[]> {
     if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
     const decoder = this.#decoder;
-    // Sampled requests go through transformers.js' `generate`, unless only the cached decoder can run this model.
-    if (!decoder || (!decoder.runsEveryRequest && requests.some((r) => r.sampling.temperature !== 0))) {
+    if (!decoder || !requests.every((r) => decoder.takes(r.sampling))) {
       const out: GenerateResult[] = [];
       for (const [i, r] of requests.entries()) {
-        out.push(await (decoder && r.sampling.temperature === 0 ? this.generateBatch([r]).then((x) => x[0]!) : this.generate(r.messages, r.sampling, r.onToken)));
+        out.push(await (decoder?.takes(r.sampling) ? this.generateBatch([r]).then((x) => x[0]!) : this.generate(r.messages, r.sampling, r.onToken)));
         onResult?.(i, out[i]!);
       }
       return out;

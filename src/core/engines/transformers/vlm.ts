@@ -87,7 +87,7 @@ export class TransformersVlm {
     const { processor, model } = await loadOrExplain(runtime, downloadReporter(options.onProgress), modelId, async () => {
       const processor = await lib.AutoProcessor.from_pretrained(modelId, { revision });
       throwIfAborted(options.signal);
-      const model = await withNewKvOutputs(runtime, options, modelId, revision, (config) => lib.AutoModelForImageTextToText.from_pretrained(modelId, { ...loadOptions, ...(config ? { config } : {}) } as never));
+      const model = await withNewKvOutputs(runtime, options, modelId, revision, (read) => lib.AutoModelForImageTextToText.from_pretrained(modelId, { ...loadOptions, ...read } as never));
       return { processor, model };
     });
     await disposeIfAborted(model, options.signal);
@@ -106,8 +106,8 @@ export class TransformersVlm {
     return this.#decoder?.growsCacheInPlace ?? false;
   }
 
-  /** Whether sampled requests are decoded by the engine too (only it can run the edited decoder file: decoder-graph.ts). */
-  get decodesEveryRequest(): boolean {
+  /** Whether sampled requests are decoded by the cached decoder too (only it can run the edited decoder file: decoder-graph.ts). */
+  get runsEveryRequest(): boolean {
     return this.#decoder?.runsEveryRequest ?? false;
   }
 
@@ -137,7 +137,7 @@ export class TransformersVlm {
   async generateChat(messages: readonly VlmMessage[], sampling: VlmSampling, onToken?: (event: TokenEvent) => void, prefix?: PromptPrefix): Promise<GenerateResult> {
     if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
     checkSampling(sampling);
-    if (this.#decoder && (sampling.temperature === 0 || this.#decoder.runsEveryRequest)) {
+    if (this.#decoder?.takes(sampling)) {
       const [result] = await this.generateBatch([{ messages, sampling, ...(onToken ? { onToken } : {}), ...(prefix ? { prefix } : {}) }]);
       return result!;
     }
@@ -167,11 +167,10 @@ export class TransformersVlm {
   ): Promise<GenerateResult[]> {
     if (this.#disposed) throw new EngineError('ENGINE_NOT_LOADED', 'This model was unloaded; load it again.');
     const decoder = this.#decoder;
-    // Sampled requests go through transformers.js' `generate`, unless only the cached decoder can run this model.
-    if (!decoder || (!decoder.runsEveryRequest && requests.some((r) => r.sampling.temperature !== 0))) {
+    if (!decoder || !requests.every((r) => decoder.takes(r.sampling))) {
       const out: GenerateResult[] = [];
       for (const [i, r] of requests.entries()) {
-        if (decoder && r.sampling.temperature === 0) out.push((await this.generateBatch([r]))[0]!);
+        if (decoder?.takes(r.sampling)) out.push((await this.generateBatch([r]))[0]!);
         else out.push(await this.generateChat(r.messages, r.sampling, r.onToken, r.prefix));
         onResult?.(i, out[i]!);
       }

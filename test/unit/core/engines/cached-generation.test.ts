@@ -109,7 +109,7 @@ describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})
     expect(plain.drivesCache).toBe(false);
     expect(cached.growsCacheInPlace).toBe(decoderFile !== 'as published');
     expect(plain.growsCacheInPlace).toBe(false);
-    expect(cached.decodesEveryRequest).toBe(decoderFile === 'edited and split');
+    expect(cached.runsEveryRequest).toBe(decoderFile === 'edited and split');
   });
 
   it("draws transformers.js' own sampled answers for a seed, alone and asked together", async () => {
