@@ -147,11 +147,17 @@ class BackupFolder {
   /** When a run stops (done, paused, failed): the export with every stored answer, waited for. */
   async stopped(runId: string): Promise<void> {
     await this.#writing.get(runId);
-    if (this.#mode === 'folder') await this.#write(runId);
-    else if (this.#mode === 'download') {
-      const f = await this.#export(runId);
-      download(backupName(f.fileName, runId), f.text, 'application/json');
-      this.#last = { ...this.#last, [runId]: { file: backupName(f.fileName, runId), at: Date.now(), error: null } };
+    try {
+      if (this.#mode === 'folder') await this.#write(runId);
+      else if (this.#mode === 'download') {
+        const f = await this.#export(runId);
+        download(backupName(f.fileName, runId), f.text, 'application/json');
+        this.#last = { ...this.#last, [runId]: { file: backupName(f.fileName, runId), at: Date.now(), error: null } };
+      }
+    } finally {
+      // The last copy is written: the run's export text and answers need not stay in memory (a resumed run starts afresh).
+      this.#seen.delete(runId);
+      this.#nextStart.delete(runId);
     }
   }
 
