@@ -120,7 +120,7 @@ export async function loadOrExplain<T>(runtime: TransformersRuntime, downloads: 
 export async function withNewKvOutputs<T>(runtime: TransformersRuntime, options: ModelLoadOptions, modelId: string, revision: string, load: (read: { readonly config?: unknown }) => Promise<T>): Promise<T> {
   if ((options.device ?? 'wasm') !== 'wasm' || options.cachedDecoding === false) return load({});
   const config = await runtime.lib.AutoConfig.from_pretrained(modelId, { revision });
-  return runtime.edits.newKvOutputsDuring(true, () => load({ config }), { splitAttention: drivenType(config) });
+  return runtime.edits.newKvOutputsDuring(() => load({ config }), { splitAttention: drivenType(config) });
 }
 
 /** Releases a model loaded while `signal` fired, then throws {@link AbortedError}. */

@@ -45,11 +45,10 @@ export class ModelFileEdits {
 
   /**
    * Runs `load` with decoder files edited to give their new keys and values
-   * as outputs of their own (when `enabled`), and with their attention split
-   * at the cache boundary where `splitAttention` (decoder-graph.ts).
+   * as outputs of their own, and with their attention split at the cache
+   * boundary where `splitAttention` (decoder-graph.ts).
    */
-  async newKvOutputsDuring<T>(enabled: boolean, load: () => Promise<T>, options: { readonly splitAttention?: boolean } = {}): Promise<T> {
-    if (!enabled) return load();
+  async newKvOutputsDuring<T>(load: () => Promise<T>, options: { readonly splitAttention?: boolean } = {}): Promise<T> {
     const before = this.#edit;
     this.#edit = { splitAttention: options.splitAttention ?? false };
     try {
