@@ -14,7 +14,7 @@ function exportOf(rows: readonly ResponseRecord[]): ExportFile {
   return { fileName: 'run-1.json', text: JSON.stringify({ format: 'neuroeval-run', version: 3, run: { id: 'run-1' }, provenance: null, responses: rows }) };
 }
 
-const caseIds = (f: ExportFile) => (JSON.parse(f.text) as { responses: ResponseRecord[] }).responses.map((r) => `${r.caseId}:${r.rawText}`);
+const answers = (f: ExportFile) => (JSON.parse(f.text) as { responses: ResponseRecord[] }).responses.map((r) => `${r.caseId}:${r.rawText}`);
 const closed = () => Promise.reject(new Error('The database connection is closing.'));
 
 describe('SeenAnswers', () => {
@@ -30,7 +30,7 @@ describe('SeenAnswers', () => {
     seen.add(row('b', 'answered again'));
     seen.add(row('c'));
     const copy = await seen.export(closed, 2);
-    expect(caseIds(copy).sort()).toEqual(['a:T2 hyperintense lesions', 'b:answered again', 'c:T2 hyperintense lesions']);
+    expect(answers(copy).sort()).toEqual(['a:T2 hyperintense lesions', 'b:answered again', 'c:T2 hyperintense lesions']);
     expect((JSON.parse(copy.text) as { exportedAt: number }).exportedAt).toBe(2);
   });
 
@@ -43,7 +43,7 @@ describe('SeenAnswers', () => {
       return exportOf([row('a')]);
     }, 1);
     const copy = await seen.export(closed, 2);
-    expect(caseIds(copy).sort()).toEqual(['a:T2 hyperintense lesions', 'b:T2 hyperintense lesions']);
+    expect(answers(copy).sort()).toEqual(['a:T2 hyperintense lesions', 'b:T2 hyperintense lesions']);
   });
 
   it('keeps what it had seen when a read fails, and the answers reported during it', async () => {
@@ -54,7 +54,7 @@ describe('SeenAnswers', () => {
       seen.add(row('c'));
       throw new Error('The database connection is closing.');
     }, 2);
-    expect(caseIds(await seen.export(closed, 3)).sort()).toEqual(['a:T2 hyperintense lesions', 'b:T2 hyperintense lesions', 'c:T2 hyperintense lesions']);
+    expect(answers(await seen.export(closed, 3)).sort()).toEqual(['a:T2 hyperintense lesions', 'b:T2 hyperintense lesions', 'c:T2 hyperintense lesions']);
   });
 
   it("fails with the read's error when no export was ever read", async () => {
