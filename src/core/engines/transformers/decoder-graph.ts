@@ -217,6 +217,35 @@ function elemType(buf: Uint8Array, from: number, to: number): { name: string; el
   return { name, elem };
 }
 
+/** What {@link exposeNewKv} is asked to do besides exposing the new positions. */
+export interface NewKvOptions {
+  /** Split each layer's attention at the cache boundary ({@link splitPlan}). */
+  readonly splitAttention?: boolean;
+  /**
+   * Also hold this kept prefix's keys and values in the file ({@link BakedPrefix}):
+   * implies the split, and the edit fails (null) where the split cannot be made.
+   */
+  readonly prefix?: BakedPrefix;
+}
+
+/**
+ * A kept prefix's cache, to be held in the decoder file as constants: the
+ * file's `past_key_values.N.*` inputs then hold only the positions after it.
+ *
+ * Why: onnxruntime-web copies every input into its WASM heap on every run,
+ * and the engine's growing cache moves each head's block up on every append
+ * (kv-cache.ts); at a 3,778-token prompt of SmolVLM-256M that is 174 MB
+ * copied and 116 MB moved per decoded token, a third of a step on WASM
+ * (docs/performance.md). A prefix every request of a run shares is read in
+ * place instead, from the session's own memory.
+ */
+export interface BakedPrefix {
+  /** Positions it holds. */
+  readonly length: number;
+  /** Per cache input (`past_key_values.3.key`): one row, [1, kv heads, length, head dim], float32 or float16 bits. */
+  readonly tensors: ReadonlyMap<string, { readonly dims: readonly number[]; readonly data: Float32Array | Uint16Array }>;
+}
+
 /** What {@link exposeNewKv} found and did. */
 export interface NewKvEdit {
   /** The edited file. */
@@ -239,9 +268,9 @@ export interface NewKvEdit {
  * form {@link splitPlan} knows, the attention is also split at the cache
  * boundary and the whole-cache outputs go.
  */
-export function exposeNewKv(model: Uint8Array, options: { readonly splitAttention?: boolean } = {}): NewKvEdit | null {
+export function exposeNewKv(model: Uint8Array, options: NewKvOptions = {}): NewKvEdit | null {
   try {
-    return edit(model, options.splitAttention ?? false);
+    return edit(model, options.splitAttention ?? false, options.prefix ?? null);
   } catch (error) {
     if (error instanceof NotProtobuf) return null;
     throw error;
@@ -275,7 +304,7 @@ function defaultOpset(model: Uint8Array): number {
   return version;
 }
 
-function edit(model: Uint8Array, splitAttention: boolean): NewKvEdit | null {
+function edit(model: Uint8Array, splitAttention: boolean, prefix: BakedPrefix | null): NewKvEdit | null {
   let graph: Field | null = null;
   for (const f of fields(model, 0, model.length)) if (f.no === MODEL_GRAPH && f.wire === LEN) graph = f;
   if (!graph) return null;
@@ -324,7 +353,8 @@ function edit(model: Uint8Array, splitAttention: boolean): NewKvEdit | null {
   }
 
   // Nodes outside the default domain may read the cache in ways the plan cannot see: no split then.
-  const plan = splitAttention && !foreign && defaultOpset(model) >= 13 ? splitPlan(nodes, concats, graphOutputs) : null;
+  const plan = (splitAttention || prefix) && !foreign && defaultOpset(model) >= 13 ? splitPlan(nodes, concats, graphOutputs, prefix) : null;
+  if (prefix && !plan) return null;
   const parts: Uint8Array[] = [];
   if (!plan) parts.push(model.subarray(graph.from, graph.to));
   else {
@@ -333,7 +363,7 @@ function edit(model: Uint8Array, splitAttention: boolean): NewKvEdit | null {
       if (presentFields.has(f.start)) continue;
       parts.push(plan.replace.get(f.start) ?? model.subarray(f.start, f.to));
     }
-    added.push(...plan.initializers);
+    parts.push(...plan.initializers);
   }
   parts.push(Uint8Array.from(added));
 
@@ -400,7 +430,7 @@ const TRANSPOSED = [0n, 1n, 3n, 2n];
 const sameInts = (a: readonly bigint[] | undefined, b: readonly bigint[]) => a !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** Names of the nodes and initializers the split adds. */
-const [ZERO, TWO, LAST, END] = [`${SPLIT}zero`, `${SPLIT}two`, `${SPLIT}last`, `${SPLIT}end`];
+const [ZERO, TWO, LAST, END, HELD] = [`${SPLIT}zero`, `${SPLIT}two`, `${SPLIT}last`, `${SPLIT}end`, `${SPLIT}prefix_length`];
 
 /** A replacement per node field, by where the field starts (empty: the node goes). */
 type Replacements = Map<number, Uint8Array>;
@@ -410,6 +440,8 @@ interface SplitCache {
   readonly present: string;
   readonly past: string;
   readonly fresh: string;
+  /** The initializer holding a baked prefix's part of this cache ({@link BakedPrefix}), or null. */
+  readonly prefix: string | null;
   readonly consumers: ReadonlyMap<string, readonly GraphNode[]>;
   readonly graphOutputs: ReadonlySet<string>;
   readonly replace: Replacements;
@@ -429,7 +461,12 @@ interface SplitCache {
  * graph whatever outputs a run asks for, so an unasked `present.*` would
  * still be built. Null when any layer reads the cache otherwise.
  */
-function splitPlan(nodes: readonly GraphNode[], concats: ReadonlyMap<string, GraphNode>, graphOutputs: ReadonlySet<string>): { replace: Replacements; initializers: number[] } | null {
+function splitPlan(
+  nodes: readonly GraphNode[],
+  concats: ReadonlyMap<string, GraphNode>,
+  graphOutputs: ReadonlySet<string>,
+  prefix: BakedPrefix | null,
+): { replace: Replacements; initializers: Uint8Array[] } | null {
   const consumers = new Map<string, GraphNode[]>();
   for (const n of nodes) {
     for (const i of n.inputs) {
@@ -439,21 +476,54 @@ function splitPlan(nodes: readonly GraphNode[], concats: ReadonlyMap<string, Gra
     }
   }
   const replace: Replacements = new Map();
+  const baked: Uint8Array[] = [];
   for (const [present, concat] of concats) {
     replace.set(concat.field.start, new Uint8Array(0));
     const readers = consumers.get(present) ?? [];
     const [past, fresh] = concat.inputs as [string, string];
-    const cache: SplitCache = { present, past, fresh, consumers, graphOutputs, replace };
+    let held: string | null = null;
+    if (prefix) {
+      // The input then holds only the positions after the prefix: nothing but this Concat may read it.
+      const tensor = prefix.tensors.get(past);
+      if (!tensor || (consumers.get(past) ?? []).length !== 1 || !prefixFits(tensor, prefix.length)) return null;
+      held = `${SPLIT}prefix.${past.slice(PAST.length)}`;
+      baked.push(...tensorInitializer(held, tensor));
+    }
+    const cache: SplitCache = { present, past, fresh, prefix: held, consumers, graphOutputs, replace };
     const split = present.endsWith('.key') ? splitKeys : splitValues;
     if (readers.length === 0 || !readers.every((r) => split(r, cache))) return null;
   }
   // The 1-D index tensors Gather and Slice read: axis 2 of the cache's shape, the key axis, its start and an end past any length.
-  const initializers = [...int64Initializer(ZERO, 0n), ...int64Initializer(TWO, 2n), ...int64Initializer(LAST, -1n), ...int64Initializer(END, 2n ** 62n)];
+  const initializers: Uint8Array[] = [Uint8Array.from([...int64Initializer(ZERO, 0n), ...int64Initializer(TWO, 2n), ...int64Initializer(LAST, -1n), ...int64Initializer(END, 2n ** 62n)])];
+  if (prefix) initializers.push(Uint8Array.from(int64Initializer(HELD, BigInt(prefix.length))), ...baked);
   return { replace, initializers };
 }
 
+/** One row of `length` positions: [1, heads, length, dim], as many elements as its data. */
+function prefixFits(t: { readonly dims: readonly number[]; readonly data: Float32Array | Uint16Array }, length: number): boolean {
+  const [rows, heads, positions, dim] = t.dims;
+  return t.dims.length === 4 && rows === 1 && positions === length && length > 0 && t.data.length === heads! * length * dim!;
+}
+
+const FLOAT = 1;
+const FLOAT16 = 10;
+
+/** A float32 (or float16) initializer holding `data`: its bytes are not copied here, only framed. */
+function tensorInitializer(name: string, t: { readonly dims: readonly number[]; readonly data: Float32Array | Uint16Array }): Uint8Array[] {
+  const raw = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+  const head = [
+    ...t.dims.flatMap((d) => [...encodeVarint(TENSOR_DIMS * 8 + VARINT), ...encodeVarint(d)]),
+    ...encodeVarint(TENSOR_DATA_TYPE * 8 + VARINT),
+    t.data instanceof Float32Array ? FLOAT : FLOAT16,
+    ...str(TENSOR_NAME, name),
+    ...encodeVarint(TENSOR_RAW * 8 + LEN),
+    ...encodeVarint(raw.length),
+  ];
+  return [Uint8Array.from([...encodeVarint(GRAPH_INITIALIZER * 8 + LEN), ...encodeVarint(head.length + raw.length), ...head]), raw];
+}
+
 /** A reader of a layer's keys: `Transpose(keys, [0,1,3,2])` read only by `MatMul(a, ·)`; each product becomes the scores of the two parts, concatenated. */
-function splitKeys(r: GraphNode, { past, fresh, consumers, graphOutputs, replace }: SplitCache): boolean {
+function splitKeys(r: GraphNode, { past, fresh, prefix, consumers, graphOutputs, replace }: SplitCache): boolean {
   if (r.op !== 'Transpose' || !sameInts(r.ints.get('perm'), TRANSPOSED) || r.outputs.length !== 1 || graphOutputs.has(r.outputs[0]!)) return false;
   const transposed = r.outputs[0]!;
   const products = consumers.get(transposed) ?? [];
@@ -462,14 +532,18 @@ function splitKeys(r: GraphNode, { past, fresh, consumers, graphOutputs, replace
   const perm = [intsAttr('perm', TRANSPOSED)];
   for (const m of products) {
     const [a, o] = [m.inputs[0]!, m.outputs[0]!];
+    const held = prefix
+      ? [...nodeBytes('Transpose', [prefix], `${o}/${SPLIT}prefix_t`, perm), ...nodeBytes('MatMul', [a, `${o}/${SPLIT}prefix_t`], `${o}/${SPLIT}prefix`)]
+      : [];
     replace.set(
       m.field.start,
       Uint8Array.from([
+        ...held,
         ...nodeBytes('Transpose', [past], `${o}/${SPLIT}past_t`, perm),
         ...nodeBytes('Transpose', [fresh], `${o}/${SPLIT}new_t`, perm),
         ...nodeBytes('MatMul', [a, `${o}/${SPLIT}past_t`], `${o}/${SPLIT}past`),
         ...nodeBytes('MatMul', [a, `${o}/${SPLIT}new_t`], `${o}/${SPLIT}new`),
-        ...nodeBytes('Concat', [`${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o, [intAttr('axis', -1n)]),
+        ...nodeBytes('Concat', [...(prefix ? [`${o}/${SPLIT}prefix`] : []), `${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o, [intAttr('axis', -1n)]),
       ]),
     );
   }
@@ -477,19 +551,32 @@ function splitKeys(r: GraphNode, { past, fresh, consumers, graphOutputs, replace
 }
 
 /** A reader of a layer's values: `MatMul(p, values)`; it becomes the sum of each part's product with its share of `p` along the key axis. */
-function splitValues(r: GraphNode, { present, past, fresh, replace }: SplitCache): boolean {
+function splitValues(r: GraphNode, { present, past, fresh, prefix, replace }: SplitCache): boolean {
   if (r.op !== 'MatMul' || r.inputs[1] !== present || r.inputs[0] === present || r.outputs.length !== 1) return false;
   const [p, o] = [r.inputs[0]!, r.outputs[0]!];
+  const name = (part: string) => `${o}/${SPLIT}${part}`;
+  // Where the cache input's positions start and end along p's key axis (after a baked prefix, if any).
+  const start = prefix ? HELD : ZERO;
+  const held = prefix
+    ? [
+        ...nodeBytes('Slice', [p, ZERO, HELD, LAST], name('p_prefix')),
+        ...nodeBytes('MatMul', [name('p_prefix'), prefix], name('prefix')),
+        ...nodeBytes('Add', [name('past_length'), HELD], name('length')),
+      ]
+    : [];
   replace.set(
     r.field.start,
     Uint8Array.from([
-      ...nodeBytes('Shape', [past], `${o}/${SPLIT}shape`),
-      ...nodeBytes('Gather', [`${o}/${SPLIT}shape`, TWO], `${o}/${SPLIT}length`, [intAttr('axis', 0n)]),
-      ...nodeBytes('Slice', [p, ZERO, `${o}/${SPLIT}length`, LAST], `${o}/${SPLIT}p_past`),
-      ...nodeBytes('Slice', [p, `${o}/${SPLIT}length`, END, LAST], `${o}/${SPLIT}p_new`),
-      ...nodeBytes('MatMul', [`${o}/${SPLIT}p_past`, past], `${o}/${SPLIT}past`),
-      ...nodeBytes('MatMul', [`${o}/${SPLIT}p_new`, fresh], `${o}/${SPLIT}new`),
-      ...nodeBytes('Add', [`${o}/${SPLIT}past`, `${o}/${SPLIT}new`], o),
+      ...nodeBytes('Shape', [past], name('shape')),
+      ...nodeBytes('Gather', [name('shape'), TWO], prefix ? name('past_length') : name('length'), [intAttr('axis', 0n)]),
+      ...held,
+      ...nodeBytes('Slice', [p, start, name('length'), LAST], name('p_past')),
+      ...nodeBytes('Slice', [p, name('length'), END, LAST], name('p_new')),
+      ...nodeBytes('MatMul', [name('p_past'), past], name('past')),
+      ...nodeBytes('MatMul', [name('p_new'), fresh], name('new')),
+      ...(prefix
+        ? [...nodeBytes('Add', [name('prefix'), name('past')], name('held_past')), ...nodeBytes('Add', [name('held_past'), name('new')], o)]
+        : nodeBytes('Add', [name('past'), name('new')], o)),
     ]),
   );
   return true;

@@ -152,6 +152,90 @@ describe('the attention split at the cache boundary', () => {
   });
 });
 
+describe('a kept prefix held in the decoder file', () => {
+  for (const path of ['demo-trained/onnx/decoder_model_merged.onnx', 'self-test-text/onnx/model.onnx']) {
+    it(`${path}: fed only the positions after it, the pass gives the whole file's logits and new positions`, async () => {
+      const original = model(path);
+      const whole = await ort.InferenceSession.create(original);
+      const feeds = passFeeds(whole);
+      // The 5 cached positions: the first 3 held in the file, the last 2 fed.
+      const HELD = 3;
+      const tensors = new Map<string, { dims: number[]; data: Float32Array }>();
+      const tail: Record<string, ort.Tensor> = {};
+      for (const [name, t] of Object.entries(feeds)) {
+        if (!name.startsWith('past_key_values.')) continue;
+        const [, heads, P, dim] = t.dims as number[];
+        const data = t.data as Float32Array;
+        const held = new Float32Array(heads! * HELD * dim!);
+        const rest = new Float32Array(heads! * (P! - HELD) * dim!);
+        for (let h = 0; h < heads!; h++) {
+          held.set(data.subarray(h * P! * dim!, (h * P! + HELD) * dim!), h * HELD * dim!);
+          rest.set(data.subarray((h * P! + HELD) * dim!, (h + 1) * P! * dim!), h * (P! - HELD) * dim!);
+        }
+        tensors.set(name, { dims: [1, heads!, HELD, dim!], data: held });
+        tail[name] = new ort.Tensor('float32', rest, [1, heads!, P! - HELD, dim!]);
+      }
+      const edit = exposeNewKv(original, { prefix: { length: HELD, tensors } })!;
+      expect(edit.split).toBe(true);
+      // Only the prefix's positions are in the file: its size grew by them.
+      const heldBytes = [...tensors.values()].reduce((n, t) => n + t.data.byteLength, 0);
+      expect(edit.bytes.length).toBeGreaterThan(original.length + heldBytes);
+      const holding = await ort.InferenceSession.create(edit.bytes);
+      try {
+        const a = await whole.run(feeds);
+        const b = await holding.run({ ...feeds, ...tail });
+        const want = a['logits']!.data as Float32Array;
+        const got = b['logits']!.data as Float32Array;
+        const scale = want.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+        expect(want.reduce((m, v, i) => Math.max(m, Math.abs(v - got[i]!)), 0)).toBeLessThan(scale * 1e-5);
+        expect(want.reduce((best, v, i) => (v > want[best]! ? i : best), 0)).toBe(got.reduce((best, v, i) => (v > got[best]! ? i : best), 0));
+        for (const name of edit.inputs) {
+          const present = a[`present.${name.slice('past_key_values.'.length)}`]!;
+          const [, heads, total, dim] = present.dims as number[];
+          const added = b[newKvOutput(name)]!.data as Float32Array;
+          let off = 0;
+          for (let h = 0; h < heads!; h++) {
+            const want = (present.data as Float32Array).subarray((h * total! + 5) * dim!, (h + 1) * total! * dim!);
+            want.forEach((v, i) => (off = Math.max(off, Math.abs(v - added[h * 3 * dim! + i]!))));
+          }
+          expect(off).toBeLessThan(1e-4);
+        }
+        // A different prefix gives different logits: the file reads what it holds.
+        for (const t of tensors.values()) t.data.fill(0.5);
+        const other = await ort.InferenceSession.create(exposeNewKv(original, { prefix: { length: HELD, tensors } })!.bytes);
+        const c = (await other.run({ ...feeds, ...tail }))['logits']!.data as Float32Array;
+        await other.release();
+        expect(c.reduce((m, v, i) => Math.max(m, Math.abs(v - got[i]!)), 0)).toBeGreaterThan(scale * 1e-3);
+      } finally {
+        await whole.release();
+        await holding.release();
+      }
+    });
+  }
+
+  it('is refused (null) for a prefix of other dimensions, a missing layer, or a graph the split cannot take', () => {
+    const original = model('demo-trained/onnx/decoder_model_merged.onnx');
+    const names = exposeNewKv(original)!.inputs;
+    const tensorsOf = (dims: number[], skip = 0) =>
+      new Map(names.slice(skip).map((n) => [n, { dims, data: new Float32Array(dims.reduce((a, b) => a * b, 1)) }]));
+    // The demo-trained decoder: 4 kv heads of 32 dims.
+    expect(exposeNewKv(original, { prefix: { length: 3, tensors: tensorsOf([1, 4, 3, 32]) } })).not.toBeNull();
+    expect(exposeNewKv(original, { prefix: { length: 3, tensors: tensorsOf([1, 4, 2, 32]) } })).toBeNull();
+    expect(exposeNewKv(original, { prefix: { length: 3, tensors: tensorsOf([2, 4, 3, 32]) } })).toBeNull();
+    expect(exposeNewKv(original, { prefix: { length: 3, tensors: tensorsOf([1, 4, 3, 32], 1) } })).toBeNull();
+    const g = new GraphBuilder('other-reader');
+    const x = g.input('x', 'float32', ['batch_size', 2, 'sequence_length', 4]);
+    const past = { key: g.input('past_key_values.0.key', 'float32', ['batch_size', 2, 'past_sequence_length', 4]), value: g.input('past_key_values.0.value', 'float32', ['batch_size', 2, 'past_sequence_length', 4]) };
+    const keys = g.op('Concat', [past.key, x], { axis: { int: 2 } }, 'present.0.key');
+    const values = g.op('Concat', [past.value, x], { axis: { int: 2 } }, 'present.0.value');
+    g.op('Add', [g.op('ReduceSum', [keys]), g.op('ReduceSum', [values])], {}, 'logits');
+    g.output('logits', 'float32', [1]);
+    for (const kind of ['key', 'value']) g.output(`present.0.${kind}`, 'float32', ['batch_size', 2, 'total_sequence_length', 4]);
+    const prefix = { length: 1, tensors: new Map(['key', 'value'].map((k) => [`past_key_values.0.${k}`, { dims: [1, 2, 1, 4], data: new Float32Array(8) }])) };
+    expect(exposeNewKv(g.toModel({ opset: 17, producer: 'test' }), { prefix })).toBeNull();
+  });
+});
+
 describe('the fetch that edits decoder files for a load', () => {
   const decoder = model('demo-trained/onnx/decoder_model_merged.onnx');
   const files: Record<string, Uint8Array> = {
