@@ -39,6 +39,7 @@ import { EngineError } from '../errors.ts';
 import { BATCH_SIZES, PLANNED_POSITIONS, chooseBatchSize, quantisedPerCall, type BatchChoice } from './batch-size.ts';
 import { newKvOutput } from './decoder-graph.ts';
 import { drivenType } from './driven-types.ts';
+import { bakedPrefix, prefixHolder, type DecoderRun, type HoldPrefix } from './held-prefix.ts';
 import { ArrayPool, GrowingCache, cacheFromOutputs, cacheLength, disposeCache, plainKvNames, selectRows, stackRows, type KvCache } from './kv-cache.ts';
 import { GenerationMeter } from './generation-meter.ts';
 import { createTopPProcessor } from './sampling.ts';
@@ -70,6 +71,13 @@ export interface DrivenModel {
   readonly prefixImages: boolean;
   /** A fixed batch size instead of the measured choice (tests, comparisons). */
   readonly batch?: number;
+  /**
+   * The decoder file as published, where the load split its attention
+   * (model-file-edits.ts keeps it): a session holding the kept prefix is made
+   * from it (held-prefix.ts), and requests on the prefix decode there,
+   * feeding only their own positions. Absent: every step feeds the whole cache.
+   */
+  readonly publishedDecoder?: Uint8Array | null;
 }
 
 /** One request of a call. */
@@ -90,11 +98,7 @@ export function canDrive(model: PreTrainedModel): boolean {
   return session !== null && plainKvNames(session.inputNames);
 }
 
-interface Session {
-  readonly inputNames: readonly string[];
-  readonly outputNames?: readonly string[];
-  /** onnxruntime-web's run: feeds by input name, the outputs wanted. */
-  run?(feeds: Record<string, unknown>, fetches: readonly string[]): Promise<Record<string, unknown>>;
+interface Session extends DecoderRun {
   /** ORT's input descriptions (shape with symbolic dimensions, element type). */
   readonly inputMetadata?: readonly { readonly name: string; readonly shape?: readonly (number | string)[]; readonly type?: string }[];
   /** What transformers.js loaded: the file's dtype and the device. */
@@ -165,6 +169,8 @@ type LogitsProcessors = (ids: bigint[][], logits: Tensor) => Tensor;
 export class CachedDecoder {
   readonly #m: DrivenModel;
   #prefix: KeptPrefix | null = null;
+  /** A session holding the kept prefix (held-prefix.ts), and how many positions it holds; null: none. */
+  #held: { readonly session: DecoderRun; readonly length: number } | null = null;
   /**
    * The cache inputs, when the decoder also gives each pass's new keys and
    * values as outputs of their own (decoder-graph.ts): the cache is then held
@@ -196,7 +202,10 @@ export class CachedDecoder {
     const outputs = new Set(session?.outputNames ?? []);
     this.#appendInputs = session?.run && past.length > 0 && past.every((n) => outputs.has(newKvOutput(n))) ? past : null;
     this.runsEveryRequest = onlyCachedDecoding(model.model);
+    this.#holdPrefix = this.#appendInputs ? prefixHolder(model.publishedDecoder ?? null, session) : null;
   }
+
+  readonly #holdPrefix: HoldPrefix | null;
 
   /** Whether the cache is held in the engine's own arrays and grown in place (else the runtime returns it whole each pass). */
   get growsCacheInPlace(): boolean {
@@ -206,6 +215,11 @@ export class CachedDecoder {
   /** Positions the kept prefix holds (0: none), for diagnostics and tests. */
   get keptPrefixTokens(): number {
     return this.#prefix?.ids.length ?? 0;
+  }
+
+  /** Positions a decoder session holds itself (the kept prefix, held-prefix.ts; 0: none), for diagnostics and tests. */
+  get heldPrefixTokens(): number {
+    return this.#held?.length ?? 0;
   }
 
   /** Frees the kept prefix and the pooled arrays. */
@@ -375,13 +389,31 @@ export class CachedDecoder {
     const owner = this.#owners.get(cache);
     if (owner) owner.frozen = true;
     this.#prefix = { key, ids, images, cache, tensors: new Set(Object.values(cache)) };
+    await this.#hold(cache, ids.length);
     return this.#prefix;
+  }
+
+  /**
+   * A session holding the kept prefix, where the model has a maker for one
+   * (held-prefix.ts). Made once per prefix; one that cannot be made (a file
+   * the edit does not fit, no memory left for a second session) leaves
+   * decoding on the model's own session, which gives the same answers.
+   */
+  async #hold(cache: KvCache, length: number): Promise<void> {
+    const make = this.#holdPrefix;
+    const baked = make ? bakedPrefix(cache, length) : null;
+    if (!make || !baked) return;
+    const session = await make(baked).catch(() => null);
+    if (session?.run) this.#held = { session, length };
   }
 
   #dropPrefix(): void {
     const p = this.#prefix;
     this.#prefix = null;
     disposeCache(p?.cache ?? null);
+    const held = this.#held;
+    this.#held = null;
+    void held?.session.release?.().catch(() => {});
   }
 
   /**
@@ -425,9 +457,8 @@ export class CachedDecoder {
    * after these). Positions are numbered from each row's mask, as
    * transformers.js numbers them.
    */
-  async #pass(inputs: Record<string, unknown>, attention: Tensor, past: KvCache | null, tokens: number, room: number): Promise<{ logits: Tensor; cache: KvCache }> {
+  async #pass(inputs: Record<string, unknown>, attention: Tensor, past: KvCache | null, tokens: number, room: number, session: Session = decoderSession(this.#m.model)!): Promise<{ logits: Tensor; cache: KvCache }> {
     const { lib } = this.#m;
-    const session = decoderSession(this.#m.model)!;
     const names = new Set(session.inputNames);
     const rows = attention.dims[0]!;
     const width = attention.dims[1]!;
@@ -476,20 +507,25 @@ export class CachedDecoder {
    * Decodes the unfinished rows together until each is finished; a finished
    * row leaves the batch at once (`finished(index)`). The rows' caches pass
    * to this loop: one row decodes on its own, several on one stacked, padded
-   * cache.
+   * cache. Rows that all start with the prefix a session holds decode on
+   * that session, their caches cut to the positions after it.
    */
   async #decode(rows: Row[], finished: (index: number) => void): Promise<void> {
     const { lib } = this.#m;
     let active = rows.map((_, i) => i).filter((i) => !rows[i]!.finish);
     if (active.length === 0) return;
     for (const i of active) rows[i]!.meter.decodeStarted();
-    let cache: KvCache = active.length === 1 ? rows[active[0]!]!.cache! : await stackRows(lib, active.map((i) => rows[i]!.cache!));
+    const room = Math.max(...active.map((i) => rows[i]!.request.sampling.maxTokens));
+    const held = this.#held && this.#appendInputs && active.every((i) => rows[i]!.reused === this.#held!.length) ? this.#held : null;
+    const own = active.map((i) => (held ? this.#after(rows[i]!.cache!, held.length, room) : rows[i]!.cache!));
+    let cache: KvCache = own.length === 1 ? own[0]! : await stackRows(lib, own);
     for (const i of active) {
       if (rows[i]!.cache !== cache) disposeCache(rows[i]!.cache, this.#prefix?.tensors);
       rows[i]!.cache = null;
     }
-    let masks = active.map((i) => maskRow(rows[i]!.length, cacheLength(cache)));
-    const room = Math.max(...active.map((i) => rows[i]!.request.sampling.maxTokens));
+    /** Cache slots before the fed cache's: the held prefix's. */
+    const before = held?.length ?? 0;
+    let masks = active.map((i) => maskRow(rows[i]!.length, before + cacheLength(cache)));
     try {
       while (active.length > 0) {
         if (active.some((i) => rows[i]!.request.sampling.signal?.aborted)) {
@@ -498,7 +534,7 @@ export class CachedDecoder {
           return;
         }
         masks = masks.map((m) => [...m, 1]);
-        const out = await this.#step(active.map((i) => rows[i]!.ids.at(-1)!), masks, cache, room);
+        const out = await this.#step(active.map((i) => rows[i]!.ids.at(-1)!), masks, cache, room, held?.session);
         disposeCache(cache, this.#prefix?.tensors);
         cache = out.cache;
         const keepRows: number[] = [];
@@ -523,8 +559,21 @@ export class CachedDecoder {
     }
   }
 
-  /** One decode step of the active rows: their last tokens in, logits and the grown cache out (a cache grown in place with room for `room` more). */
-  async #step(last: readonly bigint[], masks: readonly number[][], cache: KvCache, room = 0): Promise<{ logits: Tensor; cache: KvCache }> {
+  /** A row's positions from `from` on, in a growing cache of this call with room for `room` more. */
+  #after(cache: KvCache, from: number, room: number): KvCache {
+    const growing = GrowingCache.after(this.#m.lib, cache, from, room, this.#pool);
+    this.#made.add(growing);
+    const view = growing.view();
+    this.#owners.set(view, growing);
+    return view;
+  }
+
+  /**
+   * One decode step of the active rows: their last tokens in, logits and the
+   * grown cache out (a cache grown in place with room for `room` more); on
+   * `session` where given (one holding a prefix: the masks then cover it too).
+   */
+  async #step(last: readonly bigint[], masks: readonly number[][], cache: KvCache, room = 0, session?: DecoderRun): Promise<{ logits: Tensor; cache: KvCache }> {
     const { lib, model } = this.#m;
     const n = last.length;
     const inputIds = new lib.Tensor('int64', BigInt64Array.from(last), [n, 1]);
@@ -534,7 +583,7 @@ export class CachedDecoder {
       this.#m.imageTokenId !== null
         ? { inputs_embeds: await (model as unknown as { encode_text(i: object): Promise<Tensor> }).encode_text({ input_ids: inputIds }) }
         : { input_ids: inputIds };
-    if (this.#appendInputs) return this.#pass(inputs, attention, cache, 1, room);
+    if (this.#appendInputs) return this.#pass(inputs, attention, cache, 1, room, session);
     const outputs = (await model.forward({ ...inputs, attention_mask: attention, past_key_values: new lib.DynamicCache(cache) })) as Record<string, Tensor>;
     return { logits: outputs['logits']!, cache: cacheFromOutputs(outputs) };
   }

@@ -145,6 +145,27 @@ export class GrowingCache {
     return g;
   }
 
+  /**
+   * A copy of the positions of `cache` from `from` on (each row's, each
+   * head's), with room for `room` more: a row's own positions after a kept
+   * prefix that a decoder session holds itself (held-prefix.ts).
+   */
+  static after(lib: TransformersLib, cache: KvCache, from: number, room: number, pool: ArrayPool | null = null): GrowingCache {
+    const g = new GrowingCache(lib, pool);
+    const total = cacheLength(cache);
+    if (from < 0 || from > total) throw new RangeError(`positions from ${from} of a cache of ${total}`);
+    g.#length = total - from;
+    g.#capacity = g.#length + room;
+    for (const [name, t] of Object.entries(cache)) {
+      const [rows, heads, , dim] = t.dims as [number, number, number, number];
+      const src = t.data as Float32Array;
+      const data = g.#array(t.data as Typed, rows * heads * g.#capacity * dim) as Float32Array;
+      for (let b = 0; b < rows * heads; b++) data.set(src.subarray((b * total + from) * dim, (b + 1) * total * dim), b * g.#length * dim);
+      g.#entries.set(name, { type: t.type, data, rows, heads, dim });
+    }
+    return g;
+  }
+
   get length(): number {
     return this.#length;
   }

@@ -54,7 +54,7 @@ export class TransformersTextLlm {
     const ids = [model.generation_config?.eos_token_id, tokenizer.eos_token_id].flat();
     this.#eosIds = new Set(ids.filter((id): id is number => typeof id === 'number'));
     yieldBeforeEachForward(model);
-    this.#decoder = cached && canDrive(model) ? new CachedDecoder({ lib: runtime.lib, model, tokenizer, imageTokenId: null, prefixImages: false, ...(batch === undefined ? {} : { batch }) }) : null;
+    this.#decoder = cached && canDrive(model) ? new CachedDecoder({ lib: runtime.lib, model, tokenizer, imageTokenId: null, prefixImages: false, publishedDecoder: runtime.edits.splitOriginal(model), ...(batch === undefined ? {} : { batch }) }) : null;
   }
 
   /** Whether greedy requests keep a shared prefix and decode in batches here (the architecture allows it). */
@@ -65,6 +65,11 @@ export class TransformersTextLlm {
   /** Whether that cache is held in the engine's own arrays and grown in place (the decoder file was edited for it: decoder-graph.ts). */
   get growsCacheInPlace(): boolean {
     return this.#decoder?.growsCacheInPlace ?? false;
+  }
+
+  /** Positions of the kept prefix a second decoder session holds itself (held-prefix.ts; 0: none). */
+  get heldPrefixTokens(): number {
+    return this.#decoder?.heldPrefixTokens ?? 0;
   }
 
   /**

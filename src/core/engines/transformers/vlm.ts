@@ -73,7 +73,15 @@ export class TransformersVlm {
     const imageTokenId = config.image_token_id ?? config.image_token_index;
     this.#decoder =
       cached && canDrive(model) && typeof imageTokenId === 'number'
-        ? new CachedDecoder({ lib: runtime.lib, model, tokenizer: processor.tokenizer!, imageTokenId, prefixImages: splitsByTile(processor), ...(batch === undefined ? {} : { batch }) })
+        ? new CachedDecoder({
+            lib: runtime.lib,
+            model,
+            tokenizer: processor.tokenizer!,
+            imageTokenId,
+            prefixImages: splitsByTile(processor),
+            publishedDecoder: runtime.edits.splitOriginal(model),
+            ...(batch === undefined ? {} : { batch }),
+          })
         : null;
   }
 
@@ -104,6 +112,11 @@ export class TransformersVlm {
   /** Whether that cache is held in the engine's own arrays and grown in place (the decoder file was edited for it: decoder-graph.ts). */
   get growsCacheInPlace(): boolean {
     return this.#decoder?.growsCacheInPlace ?? false;
+  }
+
+  /** Positions of the kept prefix a second decoder session holds itself (held-prefix.ts; 0: none). */
+  get heldPrefixTokens(): number {
+    return this.#decoder?.heldPrefixTokens ?? 0;
   }
 
   /** Whether sampled requests are decoded by the cached decoder too (only it can run the edited decoder file: decoder-graph.ts). */

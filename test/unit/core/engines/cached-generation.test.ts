@@ -30,6 +30,7 @@ import type { ImageRef } from '../../../../src/core/protocols/types.ts';
 import { ORT_WEB_DIST_URL, loadNodeTransformers, ort } from '../../../support/transformers-node.ts';
 import { exposeNewKv } from '../../../../src/core/engines/transformers/decoder-graph.ts';
 import { makeTempDir, removeTempDirs } from '../../../support/temp-dir.ts';
+import { startServer, type StaticServer } from '../../../../scripts/serve.mjs';
 
 const MODEL_DIR = fileURLToPath(new URL('../../../../public/models/demo-trained/', import.meta.url));
 const GREEDY = { maxTokens: 96, temperature: 0, topP: 1, seed: 1 } as const;
@@ -79,9 +80,39 @@ function editedCopy(dir: string, split: boolean): string {
   return copy;
 }
 
-type DecoderFile = 'as published' | 'edited' | 'edited and split';
-const DECODER_FILES: readonly DecoderFile[] = ['as published', 'edited', 'edited and split'];
-const folderFor = (dir: string, file: DecoderFile) => (file === 'as published' ? dir : editedCopy(dir, file === 'edited and split'));
+type DecoderFile = 'as published' | 'edited' | 'edited and split' | 'served: split, prefix held';
+const DECODER_FILES: readonly DecoderFile[] = ['as published', 'edited', 'edited and split', 'served: split, prefix held'];
+
+/**
+ * The folder the model is loaded from. Served over HTTP, the files come
+ * through the runtime's fetch as in a browser: it splits the decoder and
+ * keeps the file as published, from which the engine makes a session
+ * holding the kept prefix (held-prefix.ts).
+ */
+async function folderFor(dir: string, file: DecoderFile, servers: StaticServer[]): Promise<string> {
+  if (file === 'as published') return dir;
+  if (file !== 'served: split, prefix held') return editedCopy(dir, file === 'edited and split');
+  const server = await startServer({ root: join(dir, '..') });
+  servers.push(server);
+  return `${server.url}${basename(dir)}/`;
+}
+
+/**
+ * Runs a load of a served folder. transformers.js in Node hands onnxruntime
+ * a file path, not bytes, so served files must land in its file cache (a
+ * temporary folder, for the load only: the runtime keeps it off).
+ */
+async function loadingServed<T>(file: DecoderFile, load: () => Promise<T>): Promise<T> {
+  if (file !== 'served: split, prefix held') return load();
+  const { env } = (await loadNodeTransformers()).lib;
+  env.useFSCache = true;
+  env.cacheDir = makeTempDir('served-model-cache');
+  try {
+    return await load();
+  } finally {
+    env.useFSCache = false;
+  }
+}
 const SAMPLED = [7, 8].map((seed) => ({ maxTokens: 48, temperature: 3, topP: 0.95, seed }));
 
 // As the file is, the runtime returns the whole cache each pass; edited, the engine grows the cache in place;
@@ -92,15 +123,19 @@ describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})
   let plain: TransformersVlm;
   const cases = drawnCases(23, 5);
   const exemplars = drawnCases(29, 2);
+  const servers: StaticServer[] = [];
+  const held = decoderFile === 'served: split, prefix held';
 
   beforeAll(async () => {
     const rt = await loadNodeTransformers();
-    cached = await TransformersVlm.load(rt, { source: { kind: 'folder', location: folderFor(MODEL_DIR, decoderFile) }, device: 'wasm' });
+    const location = await folderFor(MODEL_DIR, decoderFile, servers);
+    cached = await loadingServed(decoderFile, () => TransformersVlm.load(rt, { source: { kind: 'folder', location }, device: 'wasm' }));
     plain = await TransformersVlm.load(rt, { source: { kind: 'folder', location: MODEL_DIR }, device: 'wasm', cachedDecoding: false });
   }, 60_000);
   afterAll(async () => {
     await cached?.dispose();
     await plain?.dispose();
+    await Promise.all(servers.map((s) => s.close()));
     removeTempDirs();
   });
 
@@ -109,7 +144,8 @@ describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})
     expect(plain.drivesCache).toBe(false);
     expect(cached.growsCacheInPlace).toBe(decoderFile !== 'as published');
     expect(plain.growsCacheInPlace).toBe(false);
-    expect(cached.runsEveryRequest).toBe(decoderFile === 'edited and split');
+    expect(cached.runsEveryRequest).toBe(decoderFile === 'edited and split' || held);
+    expect(cached.heldPrefixTokens).toBe(0);
   });
 
   it("draws transformers.js' own sampled answers for a seed, alone and asked together", async () => {
@@ -158,6 +194,8 @@ describe(`cached decoder on the demo-trained model (decoder file ${decoderFile})
       expect(kept[0]).toBeLessThan(reused[0]!.usage.promptTokens!);
       // Few-shot: the two exemplars' images (64 tokens each) are inside the kept prefix.
       if (shots) expect(kept[0]).toBeGreaterThan(2 * 64);
+      // Served through the runtime's fetch, a second session holds the kept prefix and the requests decoded on it.
+      expect(cached.heldPrefixTokens).toBe(held ? kept[0] : 0);
 
       for (const size of [2, 5]) {
         const streamed = new Map<number, string>();
@@ -229,23 +267,27 @@ describe('prefix arithmetic', () => {
 for (const decoderFile of DECODER_FILES)
 describe(`cached decoder on a text model (the self-test judge, through the Engine interface; decoder file ${decoderFile})`, () => {
   const TEXT_DIR = fileURLToPath(new URL('../../../../public/models/self-test-text/', import.meta.url));
-  afterAll(removeTempDirs);
+  const servers: StaticServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    removeTempDirs();
+  });
   const system = 'You judge whether two diagnoses name the same disease. Answer with one word: yes or no. Consider synonyms, abbreviations and spelling variants as the same disease.';
   const pairs = ['multiple sclerosis / MS', 'glioblastoma / meningioma', 'stroke / cerebral infarction', 'CJD / prion disease'];
   const requests = pairs.map((p) => ({ messages: [textTurn('system', system), textTurn('user', p)], sampling: { temperature: 0, topP: 1, seed: 0, maxTokens: 12 } }));
-  const engine = (options: { cachedDecoding: boolean; batch?: number }) =>
+  const engine = async (options: { cachedDecoding: boolean; batch?: number }) =>
     new TransformersEngine({
       runtime: { wasmPaths: ORT_WEB_DIST_URL, ort },
-      source: { kind: 'folder', location: options.cachedDecoding ? folderFor(TEXT_DIR, decoderFile) : TEXT_DIR },
+      source: { kind: 'folder', location: options.cachedDecoding ? await folderFor(TEXT_DIR, decoderFile, servers) : TEXT_DIR },
       task: 'text-generation',
       ...options,
     });
 
   it('gives generate\'s answers with the shared system turn kept, alone and decoded together', async () => {
-    const plain = engine({ cachedDecoding: false });
-    const cached = engine({ cachedDecoding: true, batch: 4 });
+    const plain = await engine({ cachedDecoding: false });
+    const cached = await engine({ cachedDecoding: true, batch: 4 });
     await plain.load();
-    await cached.load();
+    await loadingServed(decoderFile, () => cached.load());
     try {
       const reference = [];
       for (const r of requests) reference.push((await plain.generate(r)).text);

@@ -38,6 +38,17 @@ describe('a cache grown in place', () => {
     expect(values(g.view())).toEqual(values(cacheOf(2, 3, 0, 8, 2)));
   });
 
+  it("copies each row's positions after a held prefix, and grows them in place", () => {
+    const g = GrowingCache.after(lib, cacheOf(2, 3, 0, 6, 2), 4, 3);
+    expect(g.length).toBe(2);
+    expect(values(g.view())).toEqual(values(cacheOf(2, 3, 4, 2, 2)));
+    g.append(cacheOf(2, 3, 6, 1, 2));
+    expect(values(g.view())).toEqual(values(cacheOf(2, 3, 4, 3, 2)));
+    // From the cache's end: no positions yet, and positions past its end are refused.
+    expect(GrowingCache.after(lib, cacheOf(1, 3, 0, 6, 2), 6, 1).length).toBe(0);
+    expect(() => GrowingCache.after(lib, cacheOf(1, 3, 0, 6, 2), 7, 1)).toThrow(/positions from 7 of a cache of 6/);
+  });
+
   it('refuses new positions of another shape, and never appends to a kept prefix', () => {
     const g = GrowingCache.copyOf(lib, cacheOf(1, 3, 0, 4, 2), 8);
     expect(() => g.append(cacheOf(1, 2, 4, 1, 2))).toThrow(/not \[1, 3, T, 2\]/);
