@@ -17,7 +17,15 @@ export interface DecoderRun {
   release?(): Promise<void>;
 }
 
-/** Makes a session holding `prefix`, or null where the file cannot hold one (decoder-graph.ts says when). */
+/**
+ * Largest holding session made, weights and prefix together: onnxruntime-web
+ * reads the whole file into its WASM heap (4 GiB at most, shared with the
+ * model's own session) before it builds the session, and a heap that runs
+ * out aborts every session in it, not only this one.
+ */
+export const MAX_HOLDING_BYTES = 1024 * 1024 * 1024;
+
+/** Makes a session holding `prefix`, or null where the file cannot hold one (decoder-graph.ts says when) or it would pass {@link MAX_HOLDING_BYTES}. */
 export type HoldPrefix = (prefix: BakedPrefix) => Promise<DecoderRun | null>;
 
 /**
@@ -28,8 +36,12 @@ export type HoldPrefix = (prefix: BakedPrefix) => Promise<DecoderRun | null>;
 export function prefixHolder(original: Uint8Array | null, session: object | null): HoldPrefix | null {
   if (!original || !session) return null;
   const Session = session.constructor as { create?: (bytes: Uint8Array, options: object) => Promise<DecoderRun> };
-  if (typeof Session.create !== 'function') return null;
+  // A plain object's constructor is Object, whose `create` is not a session's.
+  if ((Session as unknown) === Object || typeof Session.create !== 'function') return null;
   return async (prefix) => {
+    let bytes = original.length;
+    for (const t of prefix.tensors.values()) bytes += t.data.byteLength;
+    if (bytes > MAX_HOLDING_BYTES) return null;
     const edit = exposeNewKv(original, { prefix });
     if (!edit) return null;
     // The model's own sessions run on WASM here (only WASM loads are edited: model-file-edits.ts).
