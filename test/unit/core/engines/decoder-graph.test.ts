@@ -95,6 +95,19 @@ function passFeeds(session: ort.InferenceSession): Record<string, ort.Tensor> {
   return feeds;
 }
 
+/** One layer whose cached keys and values are summed, not multiplied: a cache read the split does not know. */
+function otherReader(): Uint8Array {
+  const g = new GraphBuilder('other-reader');
+  const x = g.input('x', 'float32', ['batch_size', 2, 'sequence_length', 4]);
+  const past = { key: g.input('past_key_values.0.key', 'float32', ['batch_size', 2, 'past_sequence_length', 4]), value: g.input('past_key_values.0.value', 'float32', ['batch_size', 2, 'past_sequence_length', 4]) };
+  const keys = g.op('Concat', [past.key, x], { axis: { int: 2 } }, 'present.0.key');
+  const values = g.op('Concat', [past.value, x], { axis: { int: 2 } }, 'present.0.value');
+  g.op('Add', [g.op('ReduceSum', [keys]), g.op('ReduceSum', [values])], {}, 'logits');
+  g.output('logits', 'float32', [1]);
+  for (const kind of ['key', 'value']) g.output(`present.0.${kind}`, 'float32', ['batch_size', 2, 'total_sequence_length', 4]);
+  return g.toModel({ opset: 17, producer: 'test' });
+}
+
 describe('the attention split at the cache boundary', () => {
   for (const path of ['demo-trained/onnx/decoder_model_merged.onnx', 'self-test-text/onnx/model.onnx']) {
     it(`${path}: no whole-cache outputs; the new positions and the logits are the file's own`, async () => {
@@ -137,16 +150,8 @@ describe('the attention split at the cache boundary', () => {
   }
 
   it('keeps the attention whole where a layer reads the cache in another way', () => {
-    // One layer whose keys are summed, not multiplied: the new outputs are added, the attention is left as it is.
-    const g = new GraphBuilder('other-reader');
-    const x = g.input('x', 'float32', ['batch_size', 2, 'sequence_length', 4]);
-    const past = { key: g.input('past_key_values.0.key', 'float32', ['batch_size', 2, 'past_sequence_length', 4]), value: g.input('past_key_values.0.value', 'float32', ['batch_size', 2, 'past_sequence_length', 4]) };
-    const keys = g.op('Concat', [past.key, x], { axis: { int: 2 } }, 'present.0.key');
-    const values = g.op('Concat', [past.value, x], { axis: { int: 2 } }, 'present.0.value');
-    g.op('Add', [g.op('ReduceSum', [keys]), g.op('ReduceSum', [values])], {}, 'logits');
-    g.output('logits', 'float32', [1]);
-    for (const kind of ['key', 'value']) g.output(`present.0.${kind}`, 'float32', ['batch_size', 2, 'total_sequence_length', 4]);
-    const edit = exposeNewKv(g.toModel({ opset: 17, producer: 'test' }), { splitAttention: true })!;
+    // The new outputs are added, the attention is left as it is.
+    const edit = exposeNewKv(otherReader(), { splitAttention: true })!;
     expect(edit.split).toBe(false);
     expect([...edit.inputs].sort()).toEqual(['past_key_values.0.key', 'past_key_values.0.value']);
   });
@@ -223,16 +228,8 @@ describe('a kept prefix held in the decoder file', () => {
     expect(exposeNewKv(original, { prefix: { length: 3, tensors: tensorsOf([1, 4, 2, 32]) } })).toBeNull();
     expect(exposeNewKv(original, { prefix: { length: 3, tensors: tensorsOf([2, 4, 3, 32]) } })).toBeNull();
     expect(exposeNewKv(original, { prefix: { length: 3, tensors: tensorsOf([1, 4, 3, 32], 1) } })).toBeNull();
-    const g = new GraphBuilder('other-reader');
-    const x = g.input('x', 'float32', ['batch_size', 2, 'sequence_length', 4]);
-    const past = { key: g.input('past_key_values.0.key', 'float32', ['batch_size', 2, 'past_sequence_length', 4]), value: g.input('past_key_values.0.value', 'float32', ['batch_size', 2, 'past_sequence_length', 4]) };
-    const keys = g.op('Concat', [past.key, x], { axis: { int: 2 } }, 'present.0.key');
-    const values = g.op('Concat', [past.value, x], { axis: { int: 2 } }, 'present.0.value');
-    g.op('Add', [g.op('ReduceSum', [keys]), g.op('ReduceSum', [values])], {}, 'logits');
-    g.output('logits', 'float32', [1]);
-    for (const kind of ['key', 'value']) g.output(`present.0.${kind}`, 'float32', ['batch_size', 2, 'total_sequence_length', 4]);
     const prefix = { length: 1, tensors: new Map(['key', 'value'].map((k) => [`past_key_values.0.${k}`, { dims: [1, 2, 1, 4], data: new Float32Array(8) }])) };
-    expect(exposeNewKv(g.toModel({ opset: 17, producer: 'test' }), { prefix })).toBeNull();
+    expect(exposeNewKv(otherReader(), { prefix })).toBeNull();
   });
 });
 
