@@ -10,6 +10,10 @@
  *   prefix starts from a copy of it and computes only its own tokens. A
  *   request with a prefix is always computed as prefix then rest, whether
  *   the prefix was kept or just made, so keeping it changes no answer.
+ *   Where the model's decoder file was kept as published (WASM loads whose
+ *   attention was split), a second session holds the kept prefix itself
+ *   (held-prefix.ts) and rows on it decode there, feeding only their own
+ *   positions: onnxruntime-web copies every input into its heap on each run.
  * - **Several requests per decode step.** Each request's prompt is computed
  *   alone (on the prefix), then their caches are stacked into one padded
  *   batch (kv-cache.ts) and every step decodes one token of each. Each row's
