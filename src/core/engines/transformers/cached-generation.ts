@@ -489,9 +489,14 @@ export class CachedDecoder {
       this.#made.add(growing);
     }
     growing.append(added);
-    const cache = growing.view();
-    this.#owners.set(cache, growing);
-    return { logits: new lib.Tensor(out['logits'] as never), cache };
+    return { logits: new lib.Tensor(out['logits'] as never), cache: this.#view(growing) };
+  }
+
+  /** The growing cache's current view, remembered as its, so the next pass appends to it in place. */
+  #view(growing: GrowingCache): KvCache {
+    const view = growing.view();
+    this.#owners.set(view, growing);
+    return view;
   }
 
   /** A cache of no positions, as the decoder's inputs declare it. */
@@ -520,7 +525,8 @@ export class CachedDecoder {
     if (active.length === 0) return;
     for (const i of active) rows[i]!.meter.decodeStarted();
     const room = Math.max(...active.map((i) => rows[i]!.request.sampling.maxTokens));
-    const held = this.#held && this.#appendInputs && active.every((i) => rows[i]!.reused === this.#held!.length) ? this.#held : null;
+    // (A holding session exists only where the cache grows in place: its maker needs the new-positions outputs.)
+    const held = this.#held && active.every((i) => rows[i]!.reused === this.#held!.length) ? this.#held : null;
     const own = active.map((i) => (held ? this.#after(rows[i]!.cache!, held.length, room) : rows[i]!.cache!));
     let cache: KvCache = own.length === 1 ? own[0]! : await stackRows(lib, own);
     for (const i of active) {
@@ -567,9 +573,7 @@ export class CachedDecoder {
   #after(cache: KvCache, from: number, room: number): KvCache {
     const growing = GrowingCache.after(this.#m.lib, cache, from, room, this.#pool);
     this.#made.add(growing);
-    const view = growing.view();
-    this.#owners.set(view, growing);
-    return view;
+    return this.#view(growing);
   }
 
   /**

@@ -132,23 +132,15 @@ export class GrowingCache {
 
   /** A copy of `cache` (CPU tensors), with room for `capacity` positions; its arrays from `pool` where it has them. */
   static copyOf(lib: TransformersLib, cache: KvCache, capacity: number, pool: ArrayPool | null = null): GrowingCache {
-    const g = new GrowingCache(lib, pool);
-    g.#length = cacheLength(cache);
-    g.#capacity = Math.max(capacity, g.#length);
-    for (const [name, t] of Object.entries(cache)) {
-      const [rows, heads, , dim] = t.dims as [number, number, number, number];
-      const src = t.data as Typed;
-      const data = g.#array(src, rows * heads * g.#capacity * dim);
-      (data as Float32Array).set(src as Float32Array, 0);
-      g.#entries.set(name, { type: t.type, data, rows, heads, dim });
-    }
-    return g;
+    return GrowingCache.after(lib, cache, 0, Math.max(0, capacity - cacheLength(cache)), pool);
   }
 
   /**
    * A copy of the positions of `cache` from `from` on (each row's, each
-   * head's), with room for `room` more: a row's own positions after a kept
-   * prefix that a decoder session holds itself (held-prefix.ts).
+   * head's), with room for `room` more, its arrays from `pool` where it has
+   * them: from 0 the whole cache ({@link copyOf}), further on a row's own
+   * positions after a kept prefix that a decoder session holds itself
+   * (held-prefix.ts).
    */
   static after(lib: TransformersLib, cache: KvCache, from: number, room: number, pool: ArrayPool | null = null): GrowingCache {
     const g = new GrowingCache(lib, pool);
