@@ -67,11 +67,6 @@ export class TransformersTextLlm {
     return this.#decoder?.growsCacheInPlace ?? false;
   }
 
-  /** Positions of the kept prefix a second decoder session holds itself (held-prefix.ts; 0: none). */
-  get heldPrefixTokens(): number {
-    return this.#decoder?.heldPrefixTokens ?? 0;
-  }
-
   /**
    * Loads tokenizer and ONNX session(s). Throws {@link AbortedError} if `signal`
    * fires first, `ENGINE_MODEL_MISSING` if the files cannot be loaded and

@@ -12,10 +12,10 @@
  * values, and edited with its attention split (then sampled requests are
  * drawn here too, and must draw what `generate` draws for their seed).
  */
-import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signatures, sharedPrefix, type PromptPrefix } from '../../../../src/core/chat/prefix.ts';
 import { mapTurnImages, textTurn } from '../../../../src/core/chat/turn.ts';
 import type { DemoCase } from '../../../../src/core/demo/case-kit.ts';
@@ -292,8 +292,19 @@ describe(`cached decoder on a text model (the self-test judge, through the Engin
       const reference = [];
       for (const r of requests) reference.push((await plain.generate(r)).text);
       const prefix = { key: 'judge-system', turn: 1, parts: 0 };
+      // Served through the runtime's fetch, keeping the prefix makes one session holding it (the file as published and the prefix's positions).
+      const sessions = vi.spyOn(ort.InferenceSession, 'create');
       const alone = [];
-      for (const r of requests) alone.push(await cached.generate({ ...r, prefix }));
+      let made: number[];
+      try {
+        for (const r of requests) alone.push(await cached.generate({ ...r, prefix }));
+        // Read before the restore, which clears the calls.
+        made = sessions.mock.calls.map(([file]) => (file instanceof Uint8Array ? file.length : -1));
+      } finally {
+        sessions.mockRestore();
+      }
+      expect(made.length).toBe(decoderFile === 'served: split, prefix held' ? 1 : 0);
+      if (made.length) expect(made[0]).toBeGreaterThan(statSync(join(TEXT_DIR, 'onnx', 'model.onnx')).size);
       expect(alone.map((r) => r.text)).toEqual(reference);
       expect(alone.slice(1).every((r) => r.usage.prompt!.reusedTokens > 0 && r.usage.prompt!.imageTokens === 0)).toBe(true);
       expect(await cached.batchLimit!(requests[0]!)).toBe(4);
