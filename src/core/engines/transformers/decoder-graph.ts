@@ -415,15 +415,27 @@ function intsAttr(name: string, values: readonly bigint[]): number[] {
   return lenField(NODE_ATTRIBUTE, [...str(ATTR_NAME, name), ...encodeVarint(ATTR_TYPE * 8 + VARINT), ATTRIBUTE_INTS, ...lenField(ATTR_INTS, values.flatMap(encodeInt64))]);
 }
 
-function nodeBytes(op: string, inputs: readonly string[], output: string, attrs: readonly number[][] = []): number[] {
-  return lenField(GRAPH_NODE, [...inputs.flatMap((i) => str(NODE_INPUT, i)), ...str(NODE_OUTPUT, output), ...str(NODE_NAME, output), ...str(NODE_OP, op), ...attrs.flat()]);
+function nodeBytes(op: string, inputs: readonly string[], output: string | readonly string[], attrs: readonly number[][] = []): number[] {
+  const outputs = typeof output === 'string' ? [output] : output;
+  return lenField(GRAPH_NODE, [
+    ...inputs.flatMap((i) => str(NODE_INPUT, i)),
+    ...outputs.flatMap((o) => str(NODE_OUTPUT, o)),
+    ...str(NODE_NAME, outputs[0]!),
+    ...str(NODE_OP, op),
+    ...attrs.flat(),
+  ]);
+}
+
+/** A one-dimensional int64 initializer of `values`. */
+function int64sInitializer(name: string, values: readonly bigint[]): number[] {
+  const raw = new Uint8Array(8 * values.length);
+  values.forEach((v, i) => new DataView(raw.buffer).setBigInt64(8 * i, v, true));
+  return lenField(GRAPH_INITIALIZER, [...encodeVarint(TENSOR_DIMS * 8 + VARINT), ...encodeVarint(values.length), ...encodeVarint(TENSOR_DATA_TYPE * 8 + VARINT), INT64, ...str(TENSOR_NAME, name), ...lenField(TENSOR_RAW, raw)]);
 }
 
 /** A one-element, one-dimensional int64 initializer. */
 function int64Initializer(name: string, value: bigint): number[] {
-  const raw = new Uint8Array(8);
-  new DataView(raw.buffer).setBigInt64(0, value, true);
-  return lenField(GRAPH_INITIALIZER, [...encodeVarint(TENSOR_DIMS * 8 + VARINT), 1, ...encodeVarint(TENSOR_DATA_TYPE * 8 + VARINT), INT64, ...str(TENSOR_NAME, name), ...lenField(TENSOR_RAW, raw)]);
+  return int64sInitializer(name, [value]);
 }
 
 const TRANSPOSED = [0n, 1n, 3n, 2n];
@@ -440,8 +452,8 @@ interface SplitCache {
   readonly present: string;
   readonly past: string;
   readonly fresh: string;
-  /** The initializer holding a baked prefix's part of this cache ({@link BakedPrefix}), or null. */
-  readonly prefix: string | null;
+  /** A baked prefix's part of this cache ({@link BakedPrefix}), one initializer per KV head ({@link heldHeads}), or null. */
+  readonly prefix: readonly string[] | null;
   readonly consumers: ReadonlyMap<string, readonly GraphNode[]>;
   readonly graphOutputs: ReadonlySet<string>;
   readonly replace: Replacements;
@@ -477,17 +489,20 @@ function splitPlan(
   }
   const replace: Replacements = new Map();
   const baked: Uint8Array[] = [];
+  const headCounts = new Set<number>();
   for (const [present, concat] of concats) {
     replace.set(concat.field.start, new Uint8Array(0));
     const readers = consumers.get(present) ?? [];
     const [past, fresh] = concat.inputs as [string, string];
-    let held: string | null = null;
+    let held: string[] | null = null;
     if (prefix) {
       // The input then holds only the positions after the prefix: nothing but this Concat may read it.
       const tensor = prefix.tensors.get(past);
       if (!tensor || (consumers.get(past) ?? []).length !== 1 || !prefixFits(tensor, prefix.length)) return null;
-      held = `${SPLIT}prefix.${past.slice(PAST.length)}`;
-      baked.push(...tensorInitializer(held, tensor));
+      const heads = heldHeads(tensor, present.endsWith('.key'));
+      held = heads.map((_, h) => `${SPLIT}prefix.${past.slice(PAST.length)}.${h}`);
+      heads.forEach((t, h) => baked.push(...tensorInitializer(held![h]!, t)));
+      headCounts.add(heads.length);
     }
     const cache: SplitCache = { present, past, fresh, prefix: held, consumers, graphOutputs, replace };
     const split = present.endsWith('.key') ? splitKeys : splitValues;
@@ -495,12 +510,61 @@ function splitPlan(
   }
   // The 1-D index tensors Gather and Slice read: axis 2 of the cache's shape, the key axis, its start and an end past any length.
   const initializers: Uint8Array[] = [Uint8Array.from([...int64Initializer(ZERO, 0n), ...int64Initializer(TWO, 2n), ...int64Initializer(LAST, -1n), ...int64Initializer(END, 2n ** 62n)])];
-  if (prefix) initializers.push(Uint8Array.from(int64Initializer(HELD, BigInt(prefix.length))), ...baked);
+  if (prefix) {
+    initializers.push(Uint8Array.from(int64Initializer(HELD, BigInt(prefix.length))), ...baked);
+    for (const n of headCounts) if (n > 1) initializers.push(Uint8Array.from(int64sInitializer(headSizes(n), Array.from({ length: n }, () => 1n))));
+  }
   return { replace, initializers };
 }
 
+/** The Split sizes that cut axis 1 into `heads` parts of one. */
+const headSizes = (heads: number) => `${SPLIT}heads.${heads}`;
+
+/**
+ * A held cache's heads as the 2-D matrices the products read: keys
+ * transposed ([dim, positions]: scores = a · keysᵀ), values as they are
+ * ([positions, dim]: a head's block of the cache, not copied).
+ *
+ * Why per head and 2-D: onnxruntime packs a constant right-hand side of
+ * MatMul once, when the session is made, only where it is 2-D; a 4-D
+ * [1, heads, positions, dim] constant is packed again on every product.
+ * Measured on onnxruntime-web WASM (docs/performance.md), 30 layers of
+ * SmolVLM-256M's grouped attention over a 3,701-position prefix take about
+ * half the time as 2-D heads.
+ */
+function heldHeads(t: HeldTensor, keys: boolean): HeldTensor[] {
+  const [, heads, positions, dim] = t.dims as [number, number, number, number];
+  const size = positions * dim;
+  return Array.from({ length: heads }, (_, h) => {
+    const block = t.data.subarray(h * size, (h + 1) * size);
+    if (!keys) return { dims: [positions, dim], data: block };
+    const out = block instanceof Float32Array ? new Float32Array(size) : new Uint16Array(size);
+    for (let p = 0; p < positions; p++) for (let d = 0; d < dim; d++) out[d * positions + p] = block[p * dim + d]!;
+    return { dims: [dim, positions], data: out };
+  });
+}
+
+/**
+ * `x` [batch, heads, rows, ·] times each KV head's held matrix: the head's
+ * slice of `x` (axis 1) by that head's matrix, the products concatenated
+ * along axis 1 again as `out`. With one KV head the matrix is shared by
+ * every query head (multi-query attention), so `x` is not cut.
+ */
+function perHead(x: string, held: readonly string[], out: string): number[] {
+  if (held.length === 1) return nodeBytes('MatMul', [x, held[0]!], out);
+  const cut = held.map((_, h) => `${out}/${SPLIT}head${h}`);
+  const products = held.map((_, h) => `${out}/${SPLIT}product${h}`);
+  return [
+    ...nodeBytes('Split', [x, headSizes(held.length)], cut, [intAttr('axis', 1n)]),
+    ...held.flatMap((m, h) => nodeBytes('MatMul', [cut[h]!, m], products[h]!)),
+    ...nodeBytes('Concat', products, out, [intAttr('axis', 1n)]),
+  ];
+}
+
+type HeldTensor = { readonly dims: readonly number[]; readonly data: Float32Array | Uint16Array };
+
 /** One row of `length` positions: [1, heads, length, dim], as many elements as its data. */
-function prefixFits(t: { readonly dims: readonly number[]; readonly data: Float32Array | Uint16Array }, length: number): boolean {
+function prefixFits(t: HeldTensor, length: number): boolean {
   const [rows, heads, positions, dim] = t.dims;
   return t.dims.length === 4 && rows === 1 && positions === length && length > 0 && t.data.length === heads! * length * dim!;
 }
@@ -509,7 +573,7 @@ const FLOAT = 1;
 const FLOAT16 = 10;
 
 /** A float32 (or float16) initializer holding `data`: its bytes are not copied here, only framed. */
-function tensorInitializer(name: string, t: { readonly dims: readonly number[]; readonly data: Float32Array | Uint16Array }): Uint8Array[] {
+function tensorInitializer(name: string, t: HeldTensor): Uint8Array[] {
   const raw = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
   const head = [
     ...t.dims.flatMap((d) => [...encodeVarint(TENSOR_DIMS * 8 + VARINT), ...encodeVarint(d)]),
@@ -532,9 +596,7 @@ function splitKeys(r: GraphNode, { past, fresh, prefix, consumers, graphOutputs,
   const perm = [intsAttr('perm', TRANSPOSED)];
   for (const m of products) {
     const [a, o] = [m.inputs[0]!, m.outputs[0]!];
-    const held = prefix
-      ? [...nodeBytes('Transpose', [prefix], `${o}/${SPLIT}prefix_t`, perm), ...nodeBytes('MatMul', [a, `${o}/${SPLIT}prefix_t`], `${o}/${SPLIT}prefix`)]
-      : [];
+    const held = prefix ? perHead(a, prefix, `${o}/${SPLIT}prefix`) : [];
     replace.set(
       m.field.start,
       Uint8Array.from([
@@ -560,7 +622,7 @@ function splitValues(r: GraphNode, { present, past, fresh, prefix, replace }: Sp
   const held = prefix
     ? [
         ...nodeBytes('Slice', [p, ZERO, HELD, LAST], name('p_prefix')),
-        ...nodeBytes('MatMul', [name('p_prefix'), prefix], name('prefix')),
+        ...perHead(name('p_prefix'), prefix, name('prefix')),
         ...nodeBytes('Add', [name('past_length'), HELD], name('length')),
       ]
     : [];

@@ -13,6 +13,8 @@ import { exposeNewKv, newKvOutput } from '../../../../src/core/engines/transform
 import { ModelFileEdits } from '../../../../src/core/engines/transformers/model-file-edits.ts';
 import { ort } from '../../../support/transformers-node.ts';
 import { GraphBuilder } from '../../../../scripts/onnx/onnx-writer.ts';
+import { OPSET, PRODUCER, decoderModelMerged, inlineSink } from '../../../../scripts/real-size-model/graphs.ts';
+import type { RealSizeDims } from '../../../../scripts/real-size-model/dims.ts';
 
 const model = (path: string) => new Uint8Array(readFileSync(fileURLToPath(new URL(`../../../../public/models/${path}`, import.meta.url))));
 
@@ -157,10 +159,27 @@ describe('the attention split at the cache boundary', () => {
   });
 });
 
+/**
+ * A small decoder of the real-size models' architecture (SmolLM2: grouped
+ * query heads read each KV head through a reshape, not a copy) with
+ * `heads` query heads over `kvHeads` KV heads, int8 weights as on WASM.
+ */
+function groupedDecoder(heads: number, kvHeads: number): Uint8Array {
+  const dims = {
+    text: { vocabSize: 97, hidden: 48, layers: 2, heads, kvHeads, headDim: 8, intermediate: 64, ropeTheta: 10000, rmsNormEps: 1e-5, maxPositions: 64 },
+  } as RealSizeDims;
+  return decoderModelMerged({ ...dims, id: `grouped-${heads}-${kvHeads}` }, inlineSink, 'q8').toModel({ opset: OPSET, producer: PRODUCER });
+}
+
 describe('a kept prefix held in the decoder file', () => {
-  for (const path of ['demo-trained/onnx/decoder_model_merged.onnx', 'self-test-text/onnx/model.onnx']) {
+  const decoders: [string, () => Uint8Array][] = [
+    ...['demo-trained/onnx/decoder_model_merged.onnx', 'self-test-text/onnx/model.onnx'].map((path): [string, () => Uint8Array] => [path, () => model(path)]),
+    ['6 query heads over 2 KV heads (grouped, as SmolVLM)', () => groupedDecoder(6, 2)],
+    ['4 query heads over 1 KV head (multi-query)', () => groupedDecoder(4, 1)],
+  ];
+  for (const [path, load] of decoders) {
     it(`${path}: fed only the positions after it, the pass gives the whole file's logits and new positions`, async () => {
-      const original = model(path);
+      const original = load();
       const whole = await ort.InferenceSession.create(original);
       const feeds = passFeeds(whole);
       // The 5 cached positions: the first 3 held in the file, the last 2 fed.
