@@ -429,7 +429,8 @@ function nodeBytes(op: string, inputs: readonly string[], output: string | reado
 /** A one-dimensional int64 initializer of `values`. */
 function int64sInitializer(name: string, values: readonly bigint[]): number[] {
   const raw = new Uint8Array(8 * values.length);
-  values.forEach((v, i) => new DataView(raw.buffer).setBigInt64(8 * i, v, true));
+  const view = new DataView(raw.buffer);
+  values.forEach((v, i) => view.setBigInt64(8 * i, v, true));
   return lenField(GRAPH_INITIALIZER, [...encodeVarint(TENSOR_DIMS * 8 + VARINT), ...encodeVarint(values.length), ...encodeVarint(TENSOR_DATA_TYPE * 8 + VARINT), INT64, ...str(TENSOR_NAME, name), ...lenField(TENSOR_RAW, raw)]);
 }
 
@@ -494,31 +495,35 @@ function splitPlan(
     replace.set(concat.field.start, new Uint8Array(0));
     const readers = consumers.get(present) ?? [];
     const [past, fresh] = concat.inputs as [string, string];
+    const keys = present.endsWith('.key');
     let held: string[] | null = null;
     if (prefix) {
       // The input then holds only the positions after the prefix: nothing but this Concat may read it.
       const tensor = prefix.tensors.get(past);
       if (!tensor || (consumers.get(past) ?? []).length !== 1 || !prefixFits(tensor, prefix.length)) return null;
-      const heads = heldHeads(tensor, present.endsWith('.key'));
-      held = heads.map((_, h) => `${SPLIT}prefix.${past.slice(PAST.length)}.${h}`);
-      heads.forEach((t, h) => baked.push(...tensorInitializer(held![h]!, t)));
-      headCounts.add(heads.length);
+      const names: string[] = [];
+      heldHeads(tensor, keys).forEach((t, h) => {
+        names.push(`${SPLIT}prefix.${past.slice(PAST.length)}.${h}`);
+        baked.push(...tensorInitializer(names[h]!, t));
+      });
+      headCounts.add(names.length);
+      held = names;
     }
     const cache: SplitCache = { present, past, fresh, prefix: held, consumers, graphOutputs, replace };
-    const split = present.endsWith('.key') ? splitKeys : splitValues;
+    const split = keys ? splitKeys : splitValues;
     if (readers.length === 0 || !readers.every((r) => split(r, cache))) return null;
   }
   // The 1-D index tensors Gather and Slice read: axis 2 of the cache's shape, the key axis, its start and an end past any length.
   const initializers: Uint8Array[] = [Uint8Array.from([...int64Initializer(ZERO, 0n), ...int64Initializer(TWO, 2n), ...int64Initializer(LAST, -1n), ...int64Initializer(END, 2n ** 62n)])];
   if (prefix) {
     initializers.push(Uint8Array.from(int64Initializer(HELD, BigInt(prefix.length))), ...baked);
-    for (const n of headCounts) if (n > 1) initializers.push(Uint8Array.from(int64sInitializer(headSizes(n), Array.from({ length: n }, () => 1n))));
+    for (const n of headCounts) if (n > 1) initializers.push(Uint8Array.from(int64sInitializer(headSplit(n), Array.from({ length: n }, () => 1n))));
   }
   return { replace, initializers };
 }
 
-/** The Split sizes that cut axis 1 into `heads` parts of one. */
-const headSizes = (heads: number) => `${SPLIT}heads.${heads}`;
+/** Name of the Split sizes initializer that cuts axis 1 into `heads` parts of one. */
+const headSplit = (heads: number) => `${SPLIT}heads.${heads}`;
 
 /**
  * A held cache's heads as the 2-D matrices the products read: keys
@@ -549,13 +554,18 @@ function heldHeads(t: HeldTensor, keys: boolean): HeldTensor[] {
  * slice of `x` (axis 1) by that head's matrix, the products concatenated
  * along axis 1 again as `out`. With one KV head the matrix is shared by
  * every query head (multi-query attention), so `x` is not cut.
+ *
+ * Axis 1 of `x` is the KV heads wherever the split applies: the graph's own
+ * `MatMul(x, keysᵀ)` against [batch, KV heads, ·, ·] broadcasts only so,
+ * short of a single query row shared by every KV head, which no attention
+ * computes.
  */
 function perHead(x: string, held: readonly string[], out: string): number[] {
   if (held.length === 1) return nodeBytes('MatMul', [x, held[0]!], out);
   const cut = held.map((_, h) => `${out}/${SPLIT}head${h}`);
   const products = held.map((_, h) => `${out}/${SPLIT}product${h}`);
   return [
-    ...nodeBytes('Split', [x, headSizes(held.length)], cut, [intAttr('axis', 1n)]),
+    ...nodeBytes('Split', [x, headSplit(held.length)], cut, [intAttr('axis', 1n)]),
     ...held.flatMap((m, h) => nodeBytes('MatMul', [cut[h]!, m], products[h]!)),
     ...nodeBytes('Concat', products, out, [intAttr('axis', 1n)]),
   ];

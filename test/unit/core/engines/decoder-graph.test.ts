@@ -177,8 +177,8 @@ describe('a kept prefix held in the decoder file', () => {
     ['6 query heads over 2 KV heads (grouped, as SmolVLM)', () => groupedDecoder(6, 2)],
     ['4 query heads over 1 KV head (multi-query)', () => groupedDecoder(4, 1)],
   ];
-  for (const [path, load] of decoders) {
-    it(`${path}: fed only the positions after it, the pass gives the whole file's logits and new positions`, async () => {
+  for (const [label, load] of decoders) {
+    it(`${label}: fed only the positions after it, the pass gives the whole file's logits and new positions`, async () => {
       const original = load();
       const whole = await ort.InferenceSession.create(original);
       const feeds = passFeeds(whole);
